@@ -1,0 +1,63 @@
+//! `games-cli`: exact answers to classic game-search contest problems, one subcommand each.
+//!
+//! A thin binary over the game crates: it reads input (a file or stdin), calls the library
+//! solvers and prints the judge's output format, or with `--analyze` / `--format json` an
+//! explanation of every answer. Errors are printed once on stderr as `games-cli: {err:#}` with
+//! exit status 2; answers printed before an error are kept. A closed stdout pipe is not an error.
+
+mod common;
+mod play;
+mod report;
+mod tic_tac_toe;
+mod triangle_war;
+mod young_chess;
+
+use std::io::{self, BufWriter, Write};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Exact solvers for two-player, zero-sum games of perfect information.
+#[derive(Parser, Debug)]
+#[command(name = "games-cli", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Triangle War (POJ 1085 / UVa 751): who wins each game under perfect play.
+    TriangleWar(triangle_war::Args),
+    /// The Young-diagram game (LOJ 2471 "一双木棋"): Black's score minus White's.
+    YoungChess(young_chess::Args),
+    /// Find the Winning Move (UVa 10111): x's first forced-win move on 4x4 tic-tac-toe.
+    WinningMove(tic_tac_toe::WinningMoveArgs),
+    /// Board evaluation (CCF CSP 201803-4): the score of 3x3 tic-tac-toe boards.
+    BoardEval(tic_tac_toe::BoardEvalArgs),
+    /// Play a game in the terminal against the perfect solver.
+    Play(play::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let mut out = BufWriter::new(io::stdout().lock());
+    let result = match &cli.command {
+        Command::TriangleWar(args) => triangle_war::run(args, &mut out),
+        Command::YoungChess(args) => young_chess::run(args, &mut out),
+        Command::WinningMove(args) => tic_tac_toe::run_winning_move(args, &mut out),
+        Command::BoardEval(args) => tic_tac_toe::run_board_eval(args, &mut out),
+        Command::Play(args) => play::run(args, &mut out),
+    };
+    // Flush what was answered before reporting any error, so nothing answered is lost.
+    let result = result.and_then(|()| out.flush().map_err(Into::into));
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) if common::is_broken_pipe(&err) => ExitCode::SUCCESS,
+        Err(err) => {
+            let _ = out.flush();
+            eprintln!("games-cli: {err:#}");
+            ExitCode::from(2)
+        }
+    }
+}

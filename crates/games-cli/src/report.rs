@@ -1,0 +1,113 @@
+//! One solved case, explained: the JSON Lines record of `--format json` and the text block of
+//! `--analyze`, shared by every game.
+
+use std::io::{self, Write};
+
+use search_core::Analysis;
+use serde::Serialize;
+
+/// The value of one legal move, in the judge's move notation.
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+pub struct MoveReport {
+    /// The move, e.g. `"2-5"` (segment) or `"0,1"` (cell, 0-based row and column).
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Final result after this move and perfect play, first player's side.
+    pub value: i64,
+}
+
+/// Search statistics as printed.
+#[derive(Serialize, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StatsReport {
+    /// Positions visited.
+    pub nodes: u64,
+    /// TT look-ups that found an entry.
+    pub tt_hits: u64,
+    /// Wall-clock microseconds.
+    pub micros: u64,
+}
+
+/// One case: the keys of a `--format json` line, in order.
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+pub struct CaseReport {
+    /// 1-based case number.
+    pub case: usize,
+    /// Who is to move: `"A"`/`"B"`, `"Black"`/`"White"`, `"x"`/`"o"`.
+    pub to_move: String,
+    /// Final result under perfect play, first player's side.
+    pub value: i64,
+    /// The judge's answer text for this case.
+    pub answer: String,
+    /// Every legal move with its value, best first for the player to move.
+    pub moves: Vec<MoveReport>,
+    /// Principal variation: moves to the end of the game.
+    pub pv: Vec<String>,
+    /// Search statistics of the analysis.
+    pub stats: StatsReport,
+}
+
+impl CaseReport {
+    /// Builds the report of case `case` from a search-core analysis, writing moves with
+    /// `move_text` and players with `player_name`.
+    pub fn new<M>(
+        case: usize,
+        answer: String,
+        analysis: &Analysis<M>,
+        player_name: impl Fn(search_core::Player) -> &'static str,
+        move_text: impl Fn(&M) -> String,
+    ) -> Self {
+        CaseReport {
+            case,
+            to_move: player_name(analysis.to_move).to_string(),
+            value: analysis.value,
+            answer,
+            moves: analysis
+                .moves
+                .iter()
+                .map(|m| MoveReport { mv: move_text(&m.mv), value: m.value })
+                .collect(),
+            pv: analysis.pv.iter().map(&move_text).collect(),
+            stats: StatsReport {
+                nodes: analysis.stats.nodes,
+                tt_hits: analysis.stats.tt_hits,
+                micros: u64::try_from(analysis.stats.elapsed.as_micros()).unwrap_or(u64::MAX),
+            },
+        }
+    }
+
+    /// Writes the report as one JSON line.
+    pub fn write_json(&self, out: &mut dyn Write) -> io::Result<()> {
+        serde_json::to_writer(&mut *out, self)?;
+        writeln!(out)
+    }
+
+    /// Writes the `--analyze` text block: `board` (already drawn, one or more lines), who is to
+    /// move, `score` (the points banked so far, in the game's words), the value, every move with
+    /// its value best first, and the PV. `value_note` explains the value's sign.
+    pub fn write_text(
+        &self,
+        out: &mut dyn Write,
+        board: &str,
+        score: &str,
+        value_note: &str,
+    ) -> io::Result<()> {
+        for line in board.lines() {
+            writeln!(out, "    {line}")?;
+        }
+        writeln!(out, "  to move: {}", self.to_move)?;
+        writeln!(out, "  score so far: {score}")?;
+        writeln!(out, "  value: {} ({value_note})", self.value)?;
+        if self.moves.is_empty() {
+            writeln!(out, "  moves: none (game over)")?;
+        } else {
+            let moves: Vec<String> = self.moves.iter().map(|m| format!("{} {:+}", m.mv, m.value)).collect();
+            writeln!(out, "  moves: {}", moves.join(", "))?;
+        }
+        writeln!(out, "  pv: {}", if self.pv.is_empty() { "-".to_string() } else { self.pv.join(" ") })?;
+        writeln!(
+            out,
+            "  stats: {} nodes, {} TT hits, {} us",
+            self.stats.nodes, self.stats.tt_hits, self.stats.micros
+        )
+    }
+}

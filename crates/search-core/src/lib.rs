@@ -1,0 +1,32 @@
+//! `search-core`: an exact solver for two-player, zero-sum games of perfect information.
+//!
+//! The crate knows no concrete game. A game implements [`Game`]: it says whose turn it is, lists
+//! the legal moves into a caller's buffer, plays a move (copy-make) and reports the points that
+//! move banks for the mover, and gives the exact value of a finished position. Turns need not
+//! alternate: after a move the same player may be to move again (Triangle War's extra turn after
+//! completing a triangle), and the engine handles that without any workaround.
+//!
+//! [`Solver`] then computes exact values by negamax with an alpha-beta window, a transposition
+//! table (TT) that stores exact / lower / upper bounds, a move-ordering hook, and statistics.
+//! [`Solver::principal_variation`] and [`Solver::analyze`] explain an answer. [`minimax`] is the
+//! textbook reference (no pruning, no TT) used to cross-check the engine in tests.
+//!
+//! # Values
+//! A [`Value`] is a margin in the game's own points. Inside the engine every value is the margin
+//! of the *remaining* play, seen from the side to move of the position it belongs to: the sum of
+//! the gains still to be banked (mover's gains counted positive, opponent's negative) plus the
+//! terminal value. Points already banked before a position do not enter the search, so positions
+//! that differ only in their history share TT entries. [`Analysis`] converts to the first
+//! player's side and adds [`Game::banked`].
+
+mod analysis;
+mod game;
+mod minimax;
+mod solver;
+mod tt;
+
+pub use analysis::{Analysis, MoveValue};
+pub use game::{Game, Player, Value, INFINITY};
+pub use minimax::minimax;
+pub use solver::{Solver, Stats};
+pub use tt::{Bound, TranspositionTable, TtEntry};

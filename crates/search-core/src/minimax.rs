@@ -1,0 +1,28 @@
+//! [`minimax`]: the textbook reference, with no pruning and no transposition table.
+
+use crate::{Game, Value};
+
+/// The exact value of `pos` from its side to move by plain negamax over the full game tree: no
+/// alpha-beta window, no TT, no move ordering. Exponential; for cross-checking [`crate::Solver`]
+/// on small positions only.
+pub fn minimax<G: Game>(game: &G, pos: &G::Position) -> Value {
+    if let Some(v) = game.terminal_value(pos) {
+        return v;
+    }
+    let mut moves = Vec::new();
+    game.generate_moves(pos, &mut moves);
+    let me = game.to_move(pos);
+    moves
+        .into_iter()
+        .map(|m| {
+            let (child, gain) = game.play(pos, m);
+            let v = minimax(game, &child);
+            if game.to_move(&child) == me {
+                gain + v
+            } else {
+                gain - v
+            }
+        })
+        .max()
+        .expect("a non-terminal position has at least one move")
+}

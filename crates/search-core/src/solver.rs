@@ -1,0 +1,233 @@
+//! [`Solver`]: negamax with an alpha-beta window and a transposition table.
+
+use std::time::{Duration, Instant};
+
+use crate::{Bound, Game, TranspositionTable, TtEntry, Value, INFINITY};
+
+/// Search statistics, accumulated over every search of a [`Solver`] until
+/// [`Solver::reset_stats`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Positions visited (every call of the negamax routine, terminal ones included).
+    pub nodes: u64,
+    /// TT look-ups.
+    pub tt_probes: u64,
+    /// TT look-ups that found an entry for the position.
+    pub tt_hits: u64,
+    /// Beta cutoffs: move loops left early because a move reached the window's upper bound.
+    pub cutoffs: u64,
+    /// Wall-clock time spent in searches.
+    pub elapsed: Duration,
+}
+
+/// An exact solver for one game: negamax with an alpha-beta window, a TT storing exact / lower /
+/// upper bounds, TT-move-first ordering then [`Game::order_moves`], and pruning by
+/// [`Game::value_bounds`].
+///
+/// The solver keeps its TT between calls, so one solver answers a batch of positions of the
+/// same game with shared work. Per node it allocates nothing: move lists live in one buffer per
+/// ply, reused.
+pub struct Solver<G: Game> {
+    game: G,
+    tt: TranspositionTable<G::Move>,
+    stats: Stats,
+    move_stack: Vec<Vec<G::Move>>,
+}
+
+impl<G: Game> Solver<G> {
+    /// A solver for `game` with a TT of `2^tt_bits` entries (see
+    /// [`TranspositionTable::with_bits`]).
+    pub fn new(game: G, tt_bits: u32) -> Self {
+        Solver {
+            game,
+            tt: TranspositionTable::with_bits(tt_bits),
+            stats: Stats::default(),
+            move_stack: Vec::new(),
+        }
+    }
+
+    /// The game being solved.
+    pub fn game(&self) -> &G {
+        &self.game
+    }
+
+    /// Statistics accumulated since construction or the last [`Solver::reset_stats`].
+    pub fn stats(&self) -> Stats {
+        self.stats
+    }
+
+    /// Zeroes the statistics (the TT is kept).
+    pub fn reset_stats(&mut self) {
+        self.stats = Stats::default();
+    }
+
+    /// Forgets the TT's contents.
+    pub fn clear_tt(&mut self) {
+        self.tt.clear();
+    }
+
+    /// The exact value of `pos`: the margin of the remaining play under perfect play, from the
+    /// side to move of `pos`.
+    pub fn solve(&mut self, pos: &G::Position) -> Value {
+        self.search(pos, -INFINITY, INFINITY)
+    }
+
+    /// Fail-soft alpha-beta search of `pos` with the window `(alpha, beta)`, `alpha < beta`.
+    ///
+    /// With `v` the true value (side to move of `pos`) and `r` the result: if `r <= alpha` then
+    /// `v <= r`; if `r >= beta` then `v >= r`; otherwise `r == v`. A null window
+    /// `(t, t + 1)` answers "is `v > t`?" cheaply.
+    pub fn search(&mut self, pos: &G::Position, alpha: Value, beta: Value) -> Value {
+        debug_assert!(alpha < beta, "empty alpha-beta window");
+        let start = Instant::now();
+        let v = self.negamax(pos, alpha, beta, 0);
+        self.stats.elapsed += start.elapsed();
+        v
+    }
+
+    /// Whether the value of `pos` (side to move) is greater than `threshold`: a null-window
+    /// search.
+    pub fn value_exceeds(&mut self, pos: &G::Position, threshold: Value) -> bool {
+        self.search(pos, threshold, threshold + 1) > threshold
+    }
+
+    /// The exact value of every legal move of the non-terminal `pos`, from the side to move of
+    /// `pos`, including the move's own gain, in move-generation order. Empty if `pos` is
+    /// terminal.
+    pub fn move_values(&mut self, pos: &G::Position) -> Vec<(G::Move, Value)> {
+        if self.game.terminal_value(pos).is_some() {
+            return Vec::new();
+        }
+        let mut moves = Vec::new();
+        self.game.generate_moves(pos, &mut moves);
+        let me = self.game.to_move(pos);
+        moves
+            .into_iter()
+            .map(|m| {
+                let (child, gain) = self.game.play(pos, m);
+                let v = self.solve(&child);
+                let v = if self.game.to_move(&child) == me { gain + v } else { gain - v };
+                (m, v)
+            })
+            .collect()
+    }
+
+    /// A principal variation (PV) from `pos` to the end of the game: at every step the first
+    /// move (in generation order) whose exact value equals the position's value. Recomputed by
+    /// exact searches, so it never depends on what the TT happened to keep.
+    pub fn principal_variation(&mut self, pos: &G::Position) -> Vec<G::Move> {
+        let mut pv = Vec::new();
+        let mut pos = *pos;
+        let mut moves = Vec::new();
+        while self.game.terminal_value(&pos).is_none() {
+            let value = self.solve(&pos);
+            let me = self.game.to_move(&pos);
+            moves.clear();
+            self.game.generate_moves(&pos, &mut moves);
+            let mut next = None;
+            for &m in &moves {
+                let (child, gain) = self.game.play(&pos, m);
+                let same = self.game.to_move(&child) == me;
+                // Null-window test first: is this move's value at least `value`?
+                let target = if same { value - gain } else { gain - value };
+                let ok = if same {
+                    self.search(&child, target - 1, target) >= target
+                } else {
+                    self.search(&child, target, target + 1) <= target
+                };
+                if ok {
+                    next = Some((m, child));
+                    break;
+                }
+            }
+            let (m, child) = next.expect("a non-terminal position has a move achieving its value");
+            pv.push(m);
+            pos = child;
+        }
+        pv
+    }
+
+    fn negamax(&mut self, pos: &G::Position, mut alpha: Value, mut beta: Value, ply: usize) -> Value {
+        self.stats.nodes += 1;
+        if let Some(v) = self.game.terminal_value(pos) {
+            return v;
+        }
+        let (lo, hi) = self.game.value_bounds(pos);
+        if hi <= alpha {
+            return hi;
+        }
+        if lo >= beta {
+            return lo;
+        }
+        // Narrowing the window to the known bounds keeps results exact: a fail-high at `hi` or a
+        // fail-low at `lo` then pins the value.
+        alpha = alpha.max(lo - 1);
+        beta = beta.min(hi + 1);
+
+        let key = self.game.key(pos);
+        self.stats.tt_probes += 1;
+        let mut hint = None;
+        if let Some(e) = self.tt.probe(key) {
+            self.stats.tt_hits += 1;
+            match e.bound {
+                Bound::Exact => return e.value,
+                Bound::Lower if e.value >= beta => return e.value,
+                Bound::Upper if e.value <= alpha => return e.value,
+                Bound::Lower => alpha = alpha.max(e.value),
+                Bound::Upper => beta = beta.min(e.value),
+            }
+            hint = e.best;
+        }
+        let (alpha0, beta0) = (alpha, beta);
+        let nodes0 = self.stats.nodes;
+
+        if self.move_stack.len() <= ply {
+            self.move_stack.resize_with(ply + 1, Vec::new);
+        }
+        let mut moves = std::mem::take(&mut self.move_stack[ply]);
+        moves.clear();
+        self.game.generate_moves(pos, &mut moves);
+        debug_assert!(!moves.is_empty(), "non-terminal position without moves: {pos:?}");
+        self.game.order_moves(pos, &mut moves);
+        if let Some(h) = hint {
+            if let Some(i) = moves.iter().position(|&m| m == h) {
+                moves[..=i].rotate_right(1);
+            }
+        }
+
+        let me = self.game.to_move(pos);
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        for &m in &moves {
+            let (child, gain) = self.game.play(pos, m);
+            let v = if self.game.to_move(&child) == me {
+                gain + self.negamax(&child, alpha - gain, beta - gain, ply + 1)
+            } else {
+                gain - self.negamax(&child, gain - beta, gain - alpha, ply + 1)
+            };
+            if v > best {
+                best = v;
+                best_move = Some(m);
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        self.stats.cutoffs += 1;
+                        break;
+                    }
+                }
+            }
+        }
+        self.move_stack[ply] = moves;
+
+        let bound = if best <= alpha0 {
+            Bound::Upper
+        } else if best >= beta0 {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        let work = u32::try_from(self.stats.nodes - nodes0).unwrap_or(u32::MAX);
+        self.tt.store(TtEntry { key, value: best, bound, best: best_move, work });
+        best
+    }
+}

@@ -1,0 +1,96 @@
+//! The transposition table (TT): a fixed-size hash table of search results with their bounds.
+
+use crate::Value;
+
+/// How a stored value relates to the true value of its position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Bound {
+    /// The stored value is the exact value.
+    Exact,
+    /// The true value is at least the stored value (the search failed high).
+    Lower,
+    /// The true value is at most the stored value (the search failed low).
+    Upper,
+}
+
+/// One stored search result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TtEntry<M> {
+    /// The full key of the position ([`crate::Game::key`]).
+    pub key: u64,
+    /// The value found, from the side to move of the position.
+    pub value: Value,
+    /// How `value` bounds the true value.
+    pub bound: Bound,
+    /// The move that produced `value`, tried first on the next visit.
+    pub best: Option<M>,
+    /// Size of the subtree searched (nodes, saturated): the replacement priority.
+    pub work: u32,
+}
+
+/// A transposition table with two-entry buckets: the first slot keeps the entry whose subtree
+/// was larger, the second is always replaced. Keys are compared in full, so a probe never
+/// returns another position's entry.
+///
+/// Capacity is a power of two, fixed at construction; the table never allocates afterwards.
+#[derive(Clone, Debug)]
+pub struct TranspositionTable<M> {
+    slots: Vec<Option<TtEntry<M>>>,
+    bucket_mask: usize,
+}
+
+impl<M: Copy> TranspositionTable<M> {
+    /// A table of `2^bits` entries (`bits` clamped to `1..=40`). Memory: `2^bits` entries of
+    /// roughly 24–32 bytes each, depending on the move type.
+    #[must_use]
+    pub fn with_bits(bits: u32) -> Self {
+        let bits = bits.clamp(1, 40);
+        let len = 1usize << bits;
+        TranspositionTable { slots: vec![None; len], bucket_mask: (len >> 1) - 1 }
+    }
+
+    /// Number of entries the table can hold.
+    #[must_use]
+    pub fn capacity(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Forgets every entry.
+    pub fn clear(&mut self) {
+        self.slots.fill(None);
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> usize {
+        // Fibonacci hashing: spreads keys that differ only in their low or high bits.
+        let h = key.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        ((h >> 24) as usize & self.bucket_mask) << 1
+    }
+
+    /// The entry stored for `key`, if any.
+    #[inline]
+    #[must_use]
+    pub fn probe(&self, key: u64) -> Option<&TtEntry<M>> {
+        let b = self.bucket(key);
+        self.slots[b..b + 2].iter().flatten().find(|e| e.key == key)
+    }
+
+    /// Stores `entry`, replacing an entry with the same key, or else the depth-preferred slot if
+    /// `entry.work` is at least its work, or else the always-replace slot.
+    #[inline]
+    pub fn store(&mut self, entry: TtEntry<M>) {
+        let b = self.bucket(entry.key);
+        let slot = match (&self.slots[b], &self.slots[b + 1]) {
+            (Some(e), _) if e.key == entry.key => b,
+            (_, Some(e)) if e.key == entry.key => b + 1,
+            (None, _) => b,
+            (Some(e), _) if entry.work >= e.work => {
+                // Demote the old preferred entry to the always-replace slot.
+                self.slots[b + 1] = self.slots[b];
+                b
+            }
+            _ => b + 1,
+        };
+        self.slots[slot] = Some(entry);
+    }
+}

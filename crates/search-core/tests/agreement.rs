@@ -1,0 +1,174 @@
+//! Alpha-beta + TT must give exactly the value of plain minimax, under full and narrow windows,
+//! on random game trees whose turns do not simply alternate and whose positions transpose.
+
+use rand::{rngs::SmallRng, Rng, SeedableRng};
+use search_core::{minimax, Game, Player, Solver, Value};
+
+/// A random game tree: positions are `(depth, id)`, ids folded into a small key space so that
+/// many lines transpose; moves bank small gains; some moves keep the turn.
+#[derive(Clone, Copy)]
+struct RandomTree {
+    seed: u64,
+    depth: u8,
+    key_space: u64,
+    with_bounds: bool,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Pos {
+    depth: u8,
+    id: u64,
+    player: Player,
+    banked: Value,
+}
+
+fn mix(mut x: u64) -> u64 {
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    x ^ (x >> 33)
+}
+
+impl RandomTree {
+    fn h(&self, depth: u8, id: u64, salt: u64) -> u64 {
+        mix(self.seed ^ mix(id.wrapping_mul(131) ^ (u64::from(depth) << 48) ^ salt.wrapping_mul(0x9E37)))
+    }
+    fn root(&self) -> Pos {
+        Pos { depth: 0, id: 1, player: Player::First, banked: 0 }
+    }
+}
+
+impl Game for RandomTree {
+    type Position = Pos;
+    type Move = u8;
+
+    fn to_move(&self, pos: &Pos) -> Player {
+        pos.player
+    }
+    fn terminal_value(&self, pos: &Pos) -> Option<Value> {
+        (pos.depth == self.depth).then(|| (self.h(pos.depth, pos.id, 7) % 11) as Value - 5)
+    }
+    fn generate_moves(&self, pos: &Pos, moves: &mut Vec<u8>) {
+        let n = 1 + self.h(pos.depth, pos.id, 1) % 4;
+        moves.extend(0..n as u8);
+    }
+    fn play(&self, pos: &Pos, mv: u8) -> (Pos, Value) {
+        let r = self.h(pos.depth, pos.id, 100 + u64::from(mv));
+        let gain = (r % 5) as Value - 2;
+        let keep_turn = (r >> 8) % 3 == 0;
+        let player = if keep_turn { pos.player } else { pos.player.opponent() };
+        let id = (r >> 16) % self.key_space;
+        (Pos { depth: pos.depth + 1, id, player, banked: pos.banked + pos.player.sign() * gain }, gain)
+    }
+    fn key(&self, pos: &Pos) -> u64 {
+        (u64::from(pos.depth) << 56) | pos.id
+    }
+    fn value_bounds(&self, pos: &Pos) -> (Value, Value) {
+        if self.with_bounds {
+            let r = 2 * Value::from(self.depth - pos.depth) + 5;
+            (-r, r)
+        } else {
+            (-search_core::INFINITY, search_core::INFINITY)
+        }
+    }
+    fn order_moves(&self, _pos: &Pos, moves: &mut [u8]) {
+        moves.reverse();
+    }
+    fn banked(&self, pos: &Pos) -> Value {
+        pos.banked
+    }
+}
+
+fn trees() -> impl Iterator<Item = RandomTree> {
+    (0..60u64).map(|seed| RandomTree {
+        seed,
+        depth: 6 + (seed % 5) as u8,
+        key_space: [3, 8, 50, 1 << 40][(seed % 4) as usize],
+        with_bounds: seed % 2 == 0,
+    })
+}
+
+#[test]
+fn full_window_matches_minimax() {
+    for game in trees() {
+        let expected = minimax(&game, &game.root());
+        // A tiny TT forces replacements; a large one keeps everything.
+        for bits in [2, 16] {
+            let mut solver = Solver::new(game, bits);
+            assert_eq!(solver.solve(&game.root()), expected, "seed {} bits {bits}", game.seed);
+        }
+    }
+}
+
+#[test]
+fn narrow_windows_respect_fail_soft_contract_with_shared_tt() {
+    let mut rng = SmallRng::seed_from_u64(42);
+    for game in trees() {
+        let root = game.root();
+        let exact = minimax(&game, &root);
+        let mut solver = Solver::new(game, 10);
+        for _ in 0..40 {
+            let a: Value = rng.gen_range(-12..12);
+            let b = a + rng.gen_range(1..4);
+            let r = solver.search(&root, a, b);
+            if r <= a {
+                assert!(exact <= r, "fail-low {r} must bound {exact} (window {a},{b})");
+            } else if r >= b {
+                assert!(exact >= r, "fail-high {r} must bound {exact} (window {a},{b})");
+            } else {
+                assert_eq!(r, exact, "inside window ({a},{b})");
+            }
+        }
+        // Whatever bounds the TT now holds, a full-window search is still exact.
+        assert_eq!(solver.solve(&root), exact, "seed {}", game.seed);
+    }
+}
+
+#[test]
+fn every_interior_position_matches_minimax() {
+    // Walk random lines and compare at each position, reusing one solver (and TT) per game.
+    let mut rng = SmallRng::seed_from_u64(7);
+    for game in trees().take(20) {
+        let mut solver = Solver::new(game, 12);
+        for _ in 0..10 {
+            let mut pos = game.root();
+            let mut moves = Vec::new();
+            while game.terminal_value(&pos).is_none() {
+                assert_eq!(solver.solve(&pos), minimax(&game, &pos));
+                moves.clear();
+                game.generate_moves(&pos, &mut moves);
+                pos = game.play(&pos, moves[rng.gen_range(0..moves.len())]).0;
+            }
+        }
+    }
+}
+
+#[test]
+fn analysis_is_consistent_and_pv_replays_to_value() {
+    for game in trees() {
+        let root = game.root();
+        let mut solver = Solver::new(game, 12);
+        let a = solver.analyze(&root);
+        assert_eq!(a.value, minimax(&game, &root), "root side is First, nothing banked");
+        // The best move value for the side to move is the value.
+        let best = a.moves.iter().map(|m| m.value * a.to_move.sign()).max().unwrap() * a.to_move.sign();
+        assert_eq!(best, a.value);
+        assert_eq!(a.moves[0].value, a.value, "sorted best first");
+        // Each move value agrees with minimax of the child.
+        for mv in &a.moves {
+            let (child, _) = game.play(&root, mv.mv);
+            let v = child.banked + child.player.sign() * minimax(&game, &child);
+            assert_eq!(mv.value, v);
+        }
+        // The PV starts with a best move, and replaying it ends with the value banked.
+        assert!(a.best_moves().any(|m| m.mv == a.pv[0]));
+        let mut pos = root;
+        for &m in &a.pv {
+            pos = game.play(&pos, m).0;
+        }
+        let end = game.terminal_value(&pos).expect("PV reaches the end");
+        assert_eq!(pos.banked + pos.player.sign() * end, a.value);
+        assert!(a.stats.nodes > 0);
+    }
+}

@@ -1,0 +1,1 @@
+//! The m,n,k-game (tic-tac-toe family). Not written yet.

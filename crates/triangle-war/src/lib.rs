@@ -1,0 +1,1 @@
+//! Triangle War (POJ 1085). Not written yet.

@@ -1,0 +1,1 @@
+//! The Young-diagram game (LOJ 2471). Not written yet.

@@ -1,0 +1,104 @@
+//! `cargo xtask bench`: wall-clock time of whole `games-cli` processes, as a table.
+//!
+//! Each case runs `--runs` times (after one warm-up run); the table gives the minimum and the
+//! median, with the reference figure quoted in the issue for comparison.
+
+use std::fs;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+
+/// Arguments of `cargo xtask bench`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Timed runs per case.
+    #[arg(long, default_value_t = 5)]
+    pub runs: usize,
+    /// Only cases whose label contains this text.
+    #[arg(long)]
+    pub filter: Option<String>,
+}
+
+/// One benchmark instance: `games-cli <args>` with `input` on stdin.
+pub struct BenchCase {
+    /// Short description shown in the table.
+    pub label: String,
+    /// Arguments after `games-cli`.
+    pub args: Vec<String>,
+    /// Text fed to stdin (empty for `--empty` runs).
+    pub input: String,
+    /// The reference time to compare with (free text, e.g. "textbook 0.5 s").
+    pub reference: String,
+}
+
+impl BenchCase {
+    /// A case whose input is a file under `testdata/`.
+    pub fn from_testdata(label: &str, args: &[&str], file: &str, reference: &str) -> anyhow::Result<Self> {
+        let path = crate::workspace_root().join("testdata").join(file);
+        let input = fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+        Ok(Self::new(label, args, input, reference))
+    }
+
+    /// A case with the given stdin text.
+    pub fn new(label: &str, args: &[&str], input: String, reference: &str) -> Self {
+        BenchCase {
+            label: label.to_string(),
+            args: args.iter().map(|s| (*s).to_string()).collect(),
+            input,
+            reference: reference.to_string(),
+        }
+    }
+}
+
+fn time_once(bin: &PathBuf, case: &BenchCase) -> anyhow::Result<Duration> {
+    let input_path = std::env::temp_dir().join(format!("xtask-bench-{}.in", std::process::id()));
+    fs::write(&input_path, &case.input)?;
+    let start = Instant::now();
+    let status = Command::new(bin)
+        .args(&case.args)
+        .stdin(Stdio::from(fs::File::open(&input_path)?))
+        .stdout(Stdio::null())
+        .status()?;
+    let elapsed = start.elapsed();
+    anyhow::ensure!(status.success(), "games-cli {} failed", case.args.join(" "));
+    Ok(elapsed)
+}
+
+/// Runs every case and prints the table.
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    let bin = crate::build_games_cli()?;
+    let mut cases = crate::games::triangle_war_bench()?;
+    cases.extend(crate::games::young_chess_bench()?);
+    cases.extend(crate::games::tic_tac_toe_bench()?);
+    if let Some(f) = &args.filter {
+        cases.retain(|c| c.label.contains(f.as_str()));
+    }
+    println!("| case | command | min | median | reference |");
+    println!("|---|---|---:|---:|---|");
+    for case in &cases {
+        time_once(&bin, case)?; // warm-up
+        let mut times: Vec<Duration> =
+            (0..args.runs.max(1)).map(|_| time_once(&bin, case)).collect::<anyhow::Result<_>>()?;
+        times.sort();
+        println!(
+            "| {} | games-cli {} | {} | {} | {} |",
+            case.label,
+            case.args.join(" "),
+            fmt(times[0]),
+            fmt(times[times.len() / 2]),
+            case.reference
+        );
+    }
+    Ok(())
+}
+
+fn fmt(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    if s < 1.0 {
+        format!("{:.1} ms", s * 1e3)
+    } else {
+        format!("{s:.2} s")
+    }
+}

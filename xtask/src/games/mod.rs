@@ -1,0 +1,35 @@
+//! Deterministic input generators, one module per game crate.
+
+mod tic_tac_toe;
+mod triangle_war;
+mod young_chess;
+
+pub use tic_tac_toe::bench_cases as tic_tac_toe_bench;
+pub use triangle_war::bench_cases as triangle_war_bench;
+pub use young_chess::bench_cases as young_chess_bench;
+
+/// Arguments of `cargo xtask gen`.
+#[derive(clap::Args, Debug)]
+pub struct GenArgs {
+    /// Which generator: triangle-war, young-chess, winning-move, board-eval.
+    pub game: String,
+    /// Seed of the pseudo-random generator.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Number of cases (for batch formats).
+    #[arg(long, default_value_t = 100)]
+    pub count: usize,
+    /// Board size: side for triangle-war, `NxM` for young-chess.
+    #[arg(long)]
+    pub size: Option<String>,
+}
+
+/// The generated input text.
+pub fn generate(args: &GenArgs) -> anyhow::Result<String> {
+    match args.game.as_str() {
+        "triangle-war" => triangle_war::generate(args),
+        "young-chess" => young_chess::generate(args),
+        "winning-move" | "board-eval" => tic_tac_toe::generate(args),
+        other => anyhow::bail!("unknown generator {other:?}"),
+    }
+}

@@ -1,0 +1,70 @@
+//! `cargo xtask`: project automation, run through the cargo alias in `.cargo/config.toml`.
+//!
+//! - `cargo xtask golden [--check]`: run `games-cli` on every `testdata/<dir>/*.in` and write (or
+//!   check) the golden `.out` / `.err` beside it, then refresh the insta snapshots.
+//! - `cargo xtask gen <game> …`: deterministic input generators (seeded), printing to stdout.
+//! - `cargo xtask bench`: whole-process timings of `games-cli` on the benchmark instances, as a
+//!   table.
+
+mod bench;
+mod games;
+mod golden;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "xtask", about = "Project automation for the game-solver workspace")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Regenerate (or with --check, verify) the golden outputs in testdata/.
+    Golden {
+        /// Do not write; fail, naming the files, if any golden output is stale.
+        #[arg(long)]
+        check: bool,
+    },
+    /// Print a generated input (deterministic for a given seed).
+    Gen(games::GenArgs),
+    /// Time whole `games-cli` runs on the benchmark instances and print a table.
+    Bench(bench::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Golden { check } => golden::run(check),
+        Command::Gen(args) => games::generate(&args).map(|text| print!("{text}")),
+        Command::Bench(args) => bench::run(&args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("xtask: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The workspace root (the parent of this crate's folder).
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask lives in the workspace root").to_path_buf()
+}
+
+/// Builds `games-cli` in release mode and returns the binary's path.
+fn build_games_cli() -> anyhow::Result<PathBuf> {
+    let root = workspace_root();
+    let status = std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(["build", "--release", "--quiet", "-p", "games-cli"])
+        .current_dir(&root)
+        .status()?;
+    anyhow::ensure!(status.success(), "cargo build --release -p games-cli failed");
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from);
+    Ok(target.join("release").join("games-cli"))
+}
