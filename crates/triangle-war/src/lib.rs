@@ -1,1 +1,28 @@
-//! Triangle War (POJ 1085). Not written yet.
+//! Triangle War (POJ 1085, also UVa 751 and ZOJ 1155) on a triangle of any side from 1 to 6.
+//!
+//! Dots form a triangle of side `n`, numbered row by row from the apex (side 3 is the judge's
+//! board: 10 dots, 18 segments, 9 unit triangles). Players A and B alternately draw a segment;
+//! completing one or two unit triangles wins them and another move. The crate derives the
+//! geometry ([`Geometry`]), keeps the drawn segments as a bitboard ([`SegmentSet`]), parses the
+//! judge's input ([`parse_games`]), replays moves into a [`Position`], and solves positions
+//! exactly, by the search-core engine ([`TriangleWar`], [`Solver`]) or by retrograde analysis
+//! over every segment set ([`RetrogradeTable`]).
+//!
+//! The value of the remaining play depends only on the drawn segments (the player to move is
+//! whoever drew last, or the other one, but the margin of future triangles from the mover's side
+//! does not depend on which letter that is), so one table or one TT serves a whole batch.
+//!
+//! The crate does no I/O.
+
+mod game;
+mod geometry;
+mod parse;
+mod position;
+mod retrograde;
+
+pub use game::{Solver, TriangleWar};
+pub use geometry::{Geometry, GeometryError, Segment, MAX_SIDE};
+pub use parse::{parse_games, GameRecord, Games, ParseError, ParseErrorKind};
+pub use position::{Outcome, Position, PositionError, SegmentSet};
+pub use retrograde::RetrogradeTable;
+pub use search_core::Player;

@@ -1,0 +1,166 @@
+//! Triangle War as a search-core [`Game`], and a [`Solver`] for batches.
+
+use search_core::{Analysis, Game, Player, Value};
+
+use crate::{Geometry, Outcome, Position, SegmentSet};
+
+/// Triangle War on one board, as seen by the search-core engine.
+///
+/// Moves are segment indices. A move banks the triangles it completes for the mover, who then
+/// moves again. The TT key is the drawn set, canonicalised under the triangle's six symmetries
+/// (the value of the remaining play does not depend on who owns what).
+#[derive(Clone, Debug)]
+pub struct TriangleWar {
+    geometry: Geometry,
+    /// For each symmetry and each byte of a segment set, the image of that byte's bits.
+    sym_tables: Vec<[[u64; 256]; 8]>,
+    bytes: usize,
+}
+
+impl TriangleWar {
+    /// The game on `geometry`.
+    #[must_use]
+    pub fn new(geometry: Geometry) -> Self {
+        let bytes = geometry.segments().len().div_ceil(8);
+        let sym_tables = geometry
+            .symmetries()
+            .iter()
+            .skip(1)
+            .map(|perm| {
+                let mut t = [[0u64; 256]; 8];
+                for (byte, table) in t.iter_mut().enumerate().take(bytes) {
+                    for (v, image) in table.iter_mut().enumerate() {
+                        for bit in 0..8 {
+                            let s = byte * 8 + bit;
+                            if v >> bit & 1 == 1 && s < perm.len() {
+                                *image |= 1 << perm[s];
+                            }
+                        }
+                    }
+                }
+                t
+            })
+            .collect();
+        TriangleWar { geometry, sym_tables, bytes }
+    }
+
+    /// The board.
+    #[must_use]
+    pub fn geometry(&self) -> &Geometry {
+        &self.geometry
+    }
+
+    /// The smallest image of `drawn` under the six symmetries.
+    #[must_use]
+    pub fn canonical(&self, drawn: SegmentSet) -> SegmentSet {
+        let mut best = drawn.0;
+        for t in &self.sym_tables {
+            let mut image = 0;
+            for (byte, table) in t.iter().enumerate().take(self.bytes) {
+                image |= table[(drawn.0 >> (8 * byte)) as usize & 0xff];
+            }
+            best = best.min(image);
+        }
+        SegmentSet(best)
+    }
+
+    /// Triangles still open (not completed) in `drawn`.
+    fn open_triangles(&self, drawn: SegmentSet) -> Value {
+        self.geometry.triangles().iter().filter(|&&t| !drawn.contains_all(t)).count() as Value
+    }
+}
+
+impl Game for TriangleWar {
+    type Position = Position;
+    type Move = u8;
+
+    fn to_move(&self, pos: &Position) -> Player {
+        pos.to_move
+    }
+
+    fn terminal_value(&self, pos: &Position) -> Option<Value> {
+        pos.is_over(&self.geometry).then_some(0)
+    }
+
+    fn generate_moves(&self, pos: &Position, moves: &mut Vec<u8>) {
+        let free = SegmentSet(self.geometry.all_segments().0 & !pos.drawn.0);
+        moves.extend(free.iter().map(|s| s as u8));
+    }
+
+    fn play(&self, pos: &Position, mv: u8) -> (Position, Value) {
+        let (next, completed) = pos.play(&self.geometry, usize::from(mv));
+        (next, Value::from(completed))
+    }
+
+    fn key(&self, pos: &Position) -> u64 {
+        self.canonical(pos.drawn).0
+    }
+
+    fn value_bounds(&self, pos: &Position) -> (Value, Value) {
+        let open = self.open_triangles(pos.drawn);
+        (-open, open)
+    }
+
+    /// Completing moves first, then moves that give the opponent nothing to complete, then the
+    /// rest, fewest triangles offered first.
+    fn order_moves(&self, pos: &Position, moves: &mut [u8]) {
+        let drawn = pos.drawn;
+        moves.sort_by_cached_key(|&m| {
+            let s = usize::from(m);
+            let after = drawn.with(s);
+            let mut completes = 0;
+            let mut offers = 0;
+            for &(_, t) in self.geometry.borders(s) {
+                match (t.0 & !after.0).count_ones() {
+                    0 => completes += 1,
+                    1 => offers += 1,
+                    _ => {}
+                }
+            }
+            if completes > 0 {
+                -completes
+            } else {
+                offers
+            }
+        });
+    }
+
+    fn banked(&self, pos: &Position) -> Value {
+        pos.margin()
+    }
+}
+
+/// A Triangle War solver for one board: the search-core engine with a TT that persists across
+/// positions, so a batch of games shares work.
+pub struct Solver {
+    inner: search_core::Solver<TriangleWar>,
+}
+
+impl Solver {
+    /// A solver for `geometry` with a TT of `2^tt_bits` entries (about 32 bytes each).
+    #[must_use]
+    pub fn new(geometry: Geometry, tt_bits: u32) -> Self {
+        Solver { inner: search_core::Solver::new(TriangleWar::new(geometry), tt_bits) }
+    }
+
+    /// The final margin (A's triangles minus B's) of `pos` under perfect play, counting the
+    /// triangles already owned.
+    pub fn final_margin(&mut self, pos: &Position) -> i64 {
+        pos.margin() + pos.to_move.sign() * self.inner.solve(pos)
+    }
+
+    /// Who wins `pos` under perfect play.
+    pub fn outcome(&mut self, pos: &Position) -> Outcome {
+        Outcome::from_margin(self.final_margin(pos))
+    }
+
+    /// The value of every move and the principal variation of `pos`, from A's side.
+    pub fn analyze(&mut self, pos: &Position) -> Analysis<u8> {
+        self.inner.analyze(pos)
+    }
+
+    /// The underlying engine (statistics, raw searches).
+    pub fn engine(&mut self) -> &mut search_core::Solver<TriangleWar> {
+        &mut self.inner
+    }
+}
