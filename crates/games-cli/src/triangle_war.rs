@@ -33,7 +33,7 @@ pub struct Args {
 /// How positions are solved in this run.
 enum Engine {
     Table(RetrogradeTable),
-    Search(Solver),
+    Search(Box<Solver>),
 }
 
 /// Largest segment count answered from a retrograde table (side 3: 18 segments, 256 KiB).
@@ -46,7 +46,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<()> {
     let mut engine = if geometry.segments().len() <= TABLE_MAX_SEGMENTS && !explain {
         Engine::Table(RetrogradeTable::build(&geometry).context("building the retrograde table")?)
     } else {
-        Engine::Search(Solver::new(geometry.clone(), args.tt_bits))
+        Engine::Search(Box::new(Solver::new(geometry.clone(), args.tt_bits)))
     };
     if args.empty {
         return answer(1, &Position::start(), &geometry, &mut engine, &args.output, out);

@@ -39,9 +39,15 @@ fn golden_outputs() {
         // Panics must never reach the user, whatever the input.
         assert!(!stderr.contains("panicked"), "{name}: panicked:\n{stderr}");
 
-        insta::assert_snapshot!(format!(
-            "args: {}\nexit status: {code}\n--- stdout\n{stdout}--- stderr\n{stderr}",
-            case_args(input).join(" ")
-        ));
+        // One snapshot per input, named `<folder>-<stem>` so that equal file names in two
+        // folders do not collide.
+        let dir = input.parent().and_then(Path::file_name).unwrap().to_string_lossy();
+        let stem = input.file_stem().unwrap().to_string_lossy();
+        insta::with_settings!({ snapshot_suffix => format!("{dir}-{stem}"), prepend_module_to_snapshot => false }, {
+            insta::assert_snapshot!(format!(
+                "args: {}\nexit status: {code}\n--- stdout\n{stdout}--- stderr\n{stderr}",
+                case_args(input).join(" ")
+            ));
+        });
     });
 }

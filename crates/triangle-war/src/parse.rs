@@ -206,7 +206,10 @@ impl Iterator for Games<'_> {
                     Some((line, text)) => Err(ParseError {
                         line,
                         kind: ParseErrorKind::Unexpected {
-                            expected: format!("end of input after {total} games"),
+                            expected: format!(
+                                "end of input after {total} game{}",
+                                if total == 1 { "" } else { "s" }
+                            ),
                             found: text.to_string(),
                         },
                     }),

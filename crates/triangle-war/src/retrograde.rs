@@ -32,9 +32,14 @@ impl RetrogradeTable {
         if k > Self::MAX_SEGMENTS {
             return None;
         }
-        // For each segment, the masks of the triangles it borders.
-        let borders: Vec<Vec<u64>> =
-            (0..k).map(|s| geometry.borders(s).iter().map(|(_, t)| t.0).collect()).collect();
+        // For each segment, the masks of the (one or two) triangles it borders; a rim segment's
+        // missing second triangle is `u64::MAX`, which no segment set contains.
+        let borders: Vec<[u64; 2]> = (0..k)
+            .map(|s| {
+                let b = geometry.borders(s);
+                [b[0].1 .0, b.get(1).map_or(u64::MAX, |t| t.1 .0)]
+            })
+            .collect();
         let full = (1u64 << k) - 1;
         let mut values = vec![0i8; 1 << k];
         for set in (0..full).rev() {
@@ -44,7 +49,8 @@ impl RetrogradeTable {
                 let s = free.trailing_zeros() as usize;
                 free &= free - 1;
                 let next = set | 1 << s;
-                let completed = borders[s].iter().filter(|&&t| next & t == t).count() as i8;
+                let [t0, t1] = borders[s];
+                let completed = i8::from(next & t0 == t0) + i8::from(next & t1 == t1);
                 let child = values[next as usize];
                 let v = if completed > 0 { completed + child } else { -child };
                 best = best.max(v);
