@@ -1,12 +1,189 @@
-//! `games-cli play` (not written yet).
+//! `games-cli play GAME`: play against the perfect solver in the terminal (or through a pipe).
+//!
+//! The board is drawn after every move; the user types moves in the judge's notation, or
+//! `hint` (the analysis: every move's value and the best line), `undo` (take back your last
+//! move and the solver's replies), `help`, `quit`. Bad or illegal moves get a message and a new
+//! prompt. The solver plays the first move, in move-generation order, of the best value.
 
-use std::io::Write;
+use std::io::{self, BufRead, IsTerminal, Write};
+
+use search_core::{Game, Player, Value};
 
 /// Arguments of `play`.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// The game to play.
+    #[arg(value_enum)]
+    game: GameName,
+    /// Which side you play: `first` (A, Black, x) or `second`.
+    #[arg(long, value_enum, default_value_t = Side::First)]
+    you: Side,
+    /// Triangle War: side of the triangle (1 to 6).
+    #[arg(long, default_value_t = 3)]
+    side: u8,
+}
 
-/// Runs the subcommand.
-pub fn run(_args: &Args, _out: &mut dyn Write) -> anyhow::Result<()> {
-    anyhow::bail!("play is not implemented yet")
+/// Games that can be played.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum GameName {
+    /// Triangle War: moves are segments `i j` (dot numbers).
+    TriangleWar,
+}
+
+/// The side the user plays.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum Side {
+    /// Move first (A in Triangle War, Black in the Young-diagram game, x in tic-tac-toe).
+    First,
+    /// Move second.
+    Second,
+}
+
+/// What the play loop needs from a game beyond [`Game`]: text in and out.
+pub trait Playable {
+    /// The search-core game.
+    type G: Game;
+    /// The solver (its TT persists through the session).
+    fn solver(&mut self) -> &mut search_core::Solver<Self::G>;
+    /// The position drawn as text.
+    fn draw(&self, pos: &<Self::G as Game>::Position) -> String;
+    /// A move typed by the user, checked for legality in `pos`.
+    fn parse_move(
+        &self,
+        pos: &<Self::G as Game>::Position,
+        text: &str,
+    ) -> Result<<Self::G as Game>::Move, String>;
+    /// A move in the judge's notation.
+    fn move_text(&self, mv: &<Self::G as Game>::Move) -> String;
+    /// The name of a player (`A`, `Black`, `x`, …).
+    fn player_name(&self, p: Player) -> &'static str;
+    /// The score so far, in the game's words.
+    fn score_text(&self, pos: &<Self::G as Game>::Position) -> String;
+    /// The final result (first player's side) in words, e.g. `A wins by 3`.
+    fn result_text(&self, value: Value) -> String;
+    /// How to type a move.
+    fn move_help(&self) -> &'static str;
+}
+
+/// Runs the subcommand on stdin.
+pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<()> {
+    let human = match args.you {
+        Side::First => Player::First,
+        Side::Second => Player::Second,
+    };
+    let stdin = io::stdin();
+    // Piped input is not shown by a terminal: echo it so the transcript reads like a session.
+    let echo = !stdin.is_terminal();
+    let mut input = stdin.lock();
+    match args.game {
+        GameName::TriangleWar => {
+            let mut game = crate::triangle_war::PlayTriangleWar::new(args.side)?;
+            let start = triangle_war::Position::start();
+            play(&mut game, start, human, &mut input, echo, out)
+        }
+    }
+}
+
+/// The play loop: `input` gives the user's lines (copied to `out` after the prompt if `echo`),
+/// everything is written to `out`.
+pub fn play<P: Playable>(
+    game: &mut P,
+    start: <P::G as Game>::Position,
+    human: Player,
+    input: &mut dyn BufRead,
+    echo: bool,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    writeln!(
+        out,
+        "You play {}. Moves: {}. Commands: hint, undo, help, quit.",
+        game.player_name(human),
+        game.move_help()
+    )?;
+    // Positions before each move, with the player who made it.
+    let mut history: Vec<(<P::G as Game>::Position, Player)> = Vec::new();
+    let mut pos = start;
+    let mut line = String::new();
+    loop {
+        writeln!(out)?;
+        write!(out, "{}", game.draw(&pos))?;
+        writeln!(out, "score: {}", game.score_text(&pos))?;
+        if game.solver().game().terminal_value(&pos).is_some() {
+            let value = game.solver().game().banked(&pos);
+            writeln!(out, "Game over: {}.", game.result_text(value))?;
+            return Ok(());
+        }
+        let mover = game.solver().game().to_move(&pos);
+        if mover != human {
+            let mv = best_move(game.solver(), &pos);
+            writeln!(out, "{} plays {}", game.player_name(mover), game.move_text(&mv))?;
+            history.push((pos, mover));
+            pos = game.solver().game().play(&pos, mv).0;
+            continue;
+        }
+        loop {
+            write!(out, "{} to move> ", game.player_name(mover))?;
+            out.flush()?;
+            line.clear();
+            if input.read_line(&mut line)? == 0 {
+                writeln!(out)?;
+                writeln!(out, "Input ended; game abandoned.")?;
+                return Ok(());
+            }
+            let text = line.trim();
+            if echo {
+                writeln!(out, "{text}")?;
+            }
+            match text {
+                "" => continue,
+                "quit" | "exit" => {
+                    writeln!(out, "Game abandoned.")?;
+                    return Ok(());
+                }
+                "help" => {
+                    writeln!(out, "Type a move ({}), or hint, undo, quit.", game.move_help())?;
+                    continue;
+                }
+                "hint" => {
+                    let analysis = game.solver().analyze(&pos);
+                    let moves: Vec<String> = analysis
+                        .moves
+                        .iter()
+                        .map(|m| format!("{} {:+}", game.move_text(&m.mv), m.value))
+                        .collect();
+                    let pv: Vec<String> = analysis.pv.iter().map(|m| game.move_text(m)).collect();
+                    writeln!(out, "value: {} ({})", analysis.value, game.result_text(analysis.value))?;
+                    writeln!(out, "moves: {}", moves.join(", "))?;
+                    writeln!(out, "pv: {}", pv.join(" "))?;
+                    continue;
+                }
+                "undo" => {
+                    // Take back the solver's replies and then the user's last move.
+                    let Some(i) = history.iter().rposition(|&(_, p)| p == human) else {
+                        writeln!(out, "Nothing to undo.")?;
+                        continue;
+                    };
+                    pos = history[i].0;
+                    history.truncate(i);
+                    writeln!(out, "Move taken back.")?;
+                    break;
+                }
+                _ => match game.parse_move(&pos, text) {
+                    Ok(mv) => {
+                        history.push((pos, mover));
+                        pos = game.solver().game().play(&pos, mv).0;
+                        break;
+                    }
+                    Err(msg) => writeln!(out, "{msg}")?,
+                },
+            }
+        }
+    }
+}
+
+/// The first move, in generation order, of the best value for the side to move.
+fn best_move<G: Game>(solver: &mut search_core::Solver<G>, pos: &G::Position) -> G::Move {
+    let values = solver.move_values(pos);
+    let best = values.iter().map(|&(_, v)| v).max().expect("a non-terminal position has moves");
+    values.into_iter().find(|&(_, v)| v == best).expect("the best value belongs to a move").0
 }

@@ -156,3 +156,78 @@ pub fn draw(geometry: &Geometry, pos: &Position) -> String {
     }
     grid.iter().map(|row| String::from_utf8_lossy(row).trim_end().to_string() + "\n").collect()
 }
+
+/// Triangle War for `games-cli play`.
+pub struct PlayTriangleWar {
+    solver: search_core::Solver<triangle_war::TriangleWar>,
+}
+
+impl PlayTriangleWar {
+    /// A session on the triangle of side `side`.
+    pub fn new(side: u8) -> anyhow::Result<Self> {
+        let geometry = Geometry::new(side)?;
+        Ok(PlayTriangleWar { solver: search_core::Solver::new(triangle_war::TriangleWar::new(geometry), 22) })
+    }
+
+    fn geometry(&self) -> &Geometry {
+        self.solver.game().geometry()
+    }
+}
+
+impl crate::play::Playable for PlayTriangleWar {
+    type G = triangle_war::TriangleWar;
+
+    fn solver(&mut self) -> &mut search_core::Solver<Self::G> {
+        &mut self.solver
+    }
+
+    fn draw(&self, pos: &Position) -> String {
+        draw(self.geometry(), pos)
+    }
+
+    fn parse_move(&self, pos: &Position, text: &str) -> Result<u8, String> {
+        let g = self.geometry();
+        let words: Vec<&str> =
+            text.split(|c: char| c.is_whitespace() || c == '-').filter(|w| !w.is_empty()).collect();
+        let dots: Vec<u8> = words.iter().filter_map(|w| w.parse().ok()).collect();
+        let [i, j] = dots[..] else {
+            return Err(format!("expected a segment as two dot numbers like `2 5` or `2-5`, found `{text}`"));
+        };
+        if words.len() != 2 {
+            return Err(format!("expected a segment as two dot numbers like `2 5` or `2-5`, found `{text}`"));
+        }
+        if let Some(d) = [i, j].into_iter().find(|&d| d == 0 || d > g.dots()) {
+            return Err(format!("dot {d} is not on the board: dots are numbered 1 to {}", g.dots()));
+        }
+        let s =
+            g.segment_index(i, j).ok_or_else(|| format!("dots {i} and {j} are not joined by a segment"))?;
+        if pos.drawn.contains(s) {
+            return Err(format!("segment {} is already drawn", g.segments()[s]));
+        }
+        Ok(s as u8)
+    }
+
+    fn move_text(&self, mv: &u8) -> String {
+        self.geometry().segments()[usize::from(*mv)].to_string()
+    }
+
+    fn player_name(&self, p: Player) -> &'static str {
+        player_name(p)
+    }
+
+    fn score_text(&self, pos: &Position) -> String {
+        format!("A {}, B {}", pos.owned_a(), pos.owned_b())
+    }
+
+    fn result_text(&self, value: i64) -> String {
+        match value.signum() {
+            1 => format!("A wins by {value}"),
+            -1 => format!("B wins by {}", -value),
+            _ => "draw".to_string(),
+        }
+    }
+
+    fn move_help(&self) -> &'static str {
+        "a segment as two dot numbers, e.g. `2 5` or `2-5`"
+    }
+}
