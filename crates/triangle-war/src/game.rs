@@ -64,9 +64,9 @@ impl TriangleWar {
         SegmentSet(best)
     }
 
-    /// Triangles still open (not completed) in `drawn`.
-    fn open_triangles(&self, drawn: SegmentSet) -> Value {
-        self.geometry.triangles().iter().filter(|&&t| !drawn.contains_all(t)).count() as Value
+    /// Triangles still open (not owned by anyone) in `pos`.
+    fn open_triangles(&self, pos: &Position) -> Value {
+        Value::from(self.geometry.triangles().len() as u32 - (pos.owned_by_a | pos.owned_by_b).count_ones())
     }
 }
 
@@ -97,7 +97,7 @@ impl Game for TriangleWar {
     }
 
     fn value_bounds(&self, pos: &Position) -> (Value, Value) {
-        let open = self.open_triangles(pos.drawn);
+        let open = self.open_triangles(pos);
         (-open, open)
     }
 
@@ -105,11 +105,12 @@ impl Game for TriangleWar {
     /// rest, fewest triangles offered first.
     fn order_moves(&self, pos: &Position, moves: &mut [u8]) {
         let drawn = pos.drawn;
-        moves.sort_by_cached_key(|&m| {
+        // Score each move (lower first), then a stable insertion sort: no allocation per node.
+        let mut scores = [0i8; 64];
+        for (score, &m) in scores.iter_mut().zip(moves.iter()) {
             let s = usize::from(m);
             let after = drawn.with(s);
-            let mut completes = 0;
-            let mut offers = 0;
+            let (mut completes, mut offers) = (0i8, 0i8);
             for &(_, t) in self.geometry.borders(s) {
                 match (t.0 & !after.0).count_ones() {
                     0 => completes += 1,
@@ -117,12 +118,19 @@ impl Game for TriangleWar {
                     _ => {}
                 }
             }
-            if completes > 0 {
-                -completes
-            } else {
-                offers
+            *score = if completes > 0 { -completes } else { offers };
+        }
+        for i in 1..moves.len() {
+            let (m, sc) = (moves[i], scores[i]);
+            let mut j = i;
+            while j > 0 && scores[j - 1] > sc {
+                moves[j] = moves[j - 1];
+                scores[j] = scores[j - 1];
+                j -= 1;
             }
-        });
+            moves[j] = m;
+            scores[j] = sc;
+        }
     }
 
     fn banked(&self, pos: &Position) -> Value {
@@ -149,9 +157,26 @@ impl Solver {
         pos.margin() + pos.to_move.sign() * self.inner.solve(pos)
     }
 
-    /// Who wins `pos` under perfect play.
+    /// Who wins `pos` under perfect play, by null-window searches (cheaper than the exact
+    /// margin): is the final margin above 0, and if not, below 0?
     pub fn outcome(&mut self, pos: &Position) -> Outcome {
-        Outcome::from_margin(self.final_margin(pos))
+        // final = margin + sign * v, with v the value for the side to move.
+        let (margin, sign) = (pos.margin(), pos.to_move.sign());
+        // "final > t" as a question on v.
+        let mut final_exceeds = |t: i64| {
+            if sign == 1 {
+                self.inner.value_exceeds(pos, t - margin)
+            } else {
+                !self.inner.value_exceeds(pos, margin - t - 1)
+            }
+        };
+        if final_exceeds(0) {
+            Outcome::AWins
+        } else if final_exceeds(-1) {
+            Outcome::Draw
+        } else {
+            Outcome::BWins
+        }
     }
 
     /// The value of every move and the principal variation of `pos`, from A's side.

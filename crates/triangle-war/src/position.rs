@@ -79,7 +79,8 @@ pub enum PositionError {
 /// A Triangle War position: drawn segments, triangles owned by each player, player to move.
 ///
 /// Small and `Copy` (copy-make). Ownership is history: the value of the remaining play depends
-/// on `drawn` only.
+/// on `drawn` only. Invariant (kept by [`Position::play`] from [`Position::start`]): the owned
+/// triangles are exactly the completed ones, each owned by one player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
     /// Segments drawn so far.
