@@ -147,6 +147,26 @@ impl<G: Game> Solver<G> {
         pv
     }
 
+    /// The value, from the parent's side to move, of the move that led to `child` and banked
+    /// `gain`, searched with the parent's window `(alpha, beta)`; `same` if the mover moves
+    /// again in `child`.
+    #[inline]
+    fn child_value(
+        &mut self,
+        child: &G::Position,
+        gain: Value,
+        same: bool,
+        alpha: Value,
+        beta: Value,
+        ply: usize,
+    ) -> Value {
+        if same {
+            gain + self.negamax(child, alpha - gain, beta - gain, ply + 1)
+        } else {
+            gain - self.negamax(child, gain - beta, gain - alpha, ply + 1)
+        }
+    }
+
     fn negamax(&mut self, pos: &G::Position, mut alpha: Value, mut beta: Value, ply: usize) -> Value {
         self.stats.nodes += 1;
         if let Some(v) = self.game.terminal_value(pos) {
@@ -198,13 +218,20 @@ impl<G: Game> Solver<G> {
         let me = self.game.to_move(pos);
         let mut best = -INFINITY;
         let mut best_move = None;
-        for &m in &moves {
+        for (i, &m) in moves.iter().enumerate() {
             let (child, gain) = self.game.play(pos, m);
-            let v = if self.game.to_move(&child) == me {
-                gain + self.negamax(&child, alpha - gain, beta - gain, ply + 1)
+            let same = self.game.to_move(&child) == me;
+            // Principal variation search: the first move gets the full window, later ones a
+            // null window `(alpha, alpha + 1)` first, re-searched only if they beat alpha.
+            let mut v;
+            if i == 0 || beta - alpha <= 1 {
+                v = self.child_value(&child, gain, same, alpha, beta, ply);
             } else {
-                gain - self.negamax(&child, gain - beta, gain - alpha, ply + 1)
-            };
+                v = self.child_value(&child, gain, same, alpha, alpha + 1, ply);
+                if v > alpha && v < beta {
+                    v = self.child_value(&child, gain, same, v, beta, ply);
+                }
+            }
             if v > best {
                 best = v;
                 best_move = Some(m);
