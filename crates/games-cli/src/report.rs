@@ -70,7 +70,12 @@ impl CaseReport {
             stats: StatsReport {
                 nodes: analysis.stats.nodes,
                 tt_hits: analysis.stats.tt_hits,
-                micros: u64::try_from(analysis.stats.elapsed.as_micros()).unwrap_or(u64::MAX),
+                // GAMES_CLI_ZERO_TIMES=1 (golden tests) prints 0 so that outputs are reproducible.
+                micros: if std::env::var_os("GAMES_CLI_ZERO_TIMES").is_some_and(|v| v == "1") {
+                    0
+                } else {
+                    u64::try_from(analysis.stats.elapsed.as_micros()).unwrap_or(u64::MAX)
+                },
             },
         }
     }
