@@ -46,6 +46,12 @@ pub struct CaseReport {
     pub stats: StatsReport,
 }
 
+/// Whether `GAMES_CLI_ZERO_TIMES` is set (to anything but `0`): timings then print as 0 so that
+/// golden outputs are reproducible.
+pub fn zero_times() -> bool {
+    std::env::var_os("GAMES_CLI_ZERO_TIMES").is_some_and(|v| v != "0")
+}
+
 impl CaseReport {
     /// Builds the report of case `case` from a search-core analysis, writing moves with
     /// `move_text` and players with `player_name`.
@@ -70,8 +76,7 @@ impl CaseReport {
             stats: StatsReport {
                 nodes: analysis.stats.nodes,
                 tt_hits: analysis.stats.tt_hits,
-                // GAMES_CLI_ZERO_TIMES=1 (golden tests) prints 0 so that outputs are reproducible.
-                micros: if std::env::var_os("GAMES_CLI_ZERO_TIMES").is_some_and(|v| v == "1") {
+                micros: if zero_times() {
                     0
                 } else {
                     u64::try_from(analysis.stats.elapsed.as_micros()).unwrap_or(u64::MAX)
@@ -97,7 +102,11 @@ impl CaseReport {
         value_note: &str,
     ) -> io::Result<()> {
         for line in board.lines() {
-            writeln!(out, "    {line}")?;
+            if line.is_empty() {
+                writeln!(out)?;
+            } else {
+                writeln!(out, "    {line}")?;
+            }
         }
         writeln!(out, "  to move: {}", self.to_move)?;
         writeln!(out, "  score so far: {score}")?;
