@@ -1,6 +1,9 @@
 //! Criterion benchmark: proving the empty 4 x 4 board (UVa 10111's size) a draw, i.e. that x
 //! has no winning move, from a fresh solver (fresh TT) each iteration.
 
+// `criterion_group!` generates an undocumented public function.
+#![allow(missing_docs)]
+
 use criterion::{criterion_group, criterion_main, Criterion};
 use tic_tac_toe::{Geometry, Position, WinningMove};
 

@@ -142,7 +142,9 @@ impl Geometry {
     pub fn symmetries(self) -> Vec<Vec<u8>> {
         let (rows, cols) = (self.rows(), self.cols());
         let square = rows == cols;
-        let maps: [fn(usize, usize, usize, usize) -> (usize, usize); 8] = [
+        /// Maps `(row, col)` on a `rows x cols` board to its image.
+        type Map = fn(usize, usize, usize, usize) -> (usize, usize);
+        let maps: [Map; 8] = [
             |r, c, _, _| (r, c),
             |r, c, _, n| (r, n - 1 - c),
             |r, c, m, _| (m - 1 - r, c),

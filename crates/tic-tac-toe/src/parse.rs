@@ -326,7 +326,7 @@ mod tests {
             err.unwrap(),
             "line 3: expected a row of 4 characters from '.', 'x', 'o', found end of input"
         );
-        let counts = format!("{UVA_SAMPLE}").replace("$\n", "?\nxx..\n....\n....\n.o..\n$\n");
+        let counts = UVA_SAMPLE.replace("$\n", "?\nxx..\n....\n....\n.o..\n$\n");
         let results: Vec<_> = parse_uva(&counts, Geometry::UVA).collect();
         let (ok, err) = errors_of(results);
         assert_eq!(ok, 2);

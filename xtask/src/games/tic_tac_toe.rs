@@ -17,9 +17,11 @@ fn lines(rows: usize, cols: usize, k: usize) -> Vec<Vec<usize>> {
     for (dr, dc) in [(0isize, 1isize), (1, 0), (1, 1), (1, -1)] {
         for r in 0..rows as isize {
             for c in 0..cols as isize {
-                let cells: Vec<(isize, isize)> =
-                    (0..k as isize).map(|i| (r + dr * i, c + dc * i)).collect();
-                if cells.iter().all(|&(rr, cc)| (0..rows as isize).contains(&rr) && (0..cols as isize).contains(&cc)) {
+                let cells: Vec<(isize, isize)> = (0..k as isize).map(|i| (r + dr * i, c + dc * i)).collect();
+                if cells
+                    .iter()
+                    .all(|&(rr, cc)| (0..rows as isize).contains(&rr) && (0..cols as isize).contains(&cc))
+                {
                     out.push(cells.iter().map(|&(rr, cc)| rr as usize * cols + cc as usize).collect());
                 }
             }
