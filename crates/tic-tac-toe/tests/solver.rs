@@ -235,3 +235,54 @@ fn geometry_mismatch_is_an_error() {
     let mut wins = WinningMove::new(Geometry::UVA).unwrap();
     assert!(wins.find(&Position::empty(Geometry::CCF)).is_err());
 }
+
+#[test]
+fn analysis_is_consistent_on_random_positions() {
+    let mut rng = SmallRng::seed_from_u64(5);
+    for g in [Geometry::UVA, Geometry::CCF, Geometry::new(3, 4, 3).unwrap()] {
+        let mut wins = WinningMove::new(g).unwrap();
+        let mut eval = BoardEval::new(g).unwrap();
+        for _ in 0..40 {
+            let stones = rng.gen_range(g.cells() / 2..g.cells());
+            let p = random_position(&mut rng, g, stones);
+            for (solver, ccf) in [(wins.solver(), false), (eval.solver(), true)] {
+                let a = solver.analyze(&p);
+                let sign = if p.to_move() == Mark::X { 1 } else { -1 };
+                if p.is_over() {
+                    assert!(a.moves.is_empty() && a.pv.is_empty());
+                } else {
+                    let best = a.moves.iter().map(|m| sign * m.value).max().unwrap();
+                    assert_eq!(sign * a.value, best, "\n{p}");
+                    assert!(a.best_moves().any(|m| m.mv == a.pv[0]));
+                }
+                // Replaying the PV ends the game with the value as its score.
+                let end = a.pv.iter().fold(p, |q, &c| q.play(c));
+                assert!(end.is_over());
+                let empty = i64::from(end.empty_cells().count());
+                let win = if ccf { empty + 1 } else { 1 };
+                let score = match end.winner() {
+                    Some(Mark::X) => win,
+                    Some(Mark::O) => -win,
+                    None => 0,
+                };
+                assert_eq!(score, a.value, "PV {:?} from\n{p}", a.pv);
+            }
+        }
+    }
+}
+
+#[test]
+fn parsers_never_panic_on_random_text() {
+    let mut rng = SmallRng::seed_from_u64(99);
+    let alphabet = ['?', '$', '.', 'x', 'o', 'X', '0', '1', '2', '3', ' ', '\n', '\n', '\r', '-', 'é'];
+    for _ in 0..3000 {
+        let len = rng.gen_range(0..60);
+        let text: String = (0..len).map(|_| alphabet[rng.gen_range(0..alphabet.len())]).collect();
+        for g in [Geometry::UVA, Geometry::CCF, Geometry::new(1, 2, 1).unwrap()] {
+            let results: Vec<_> = parse_uva(&text, g).collect();
+            assert!(results.iter().rev().skip(1).all(Result::is_ok), "errors end the stream");
+        }
+        let results: Vec<_> = parse_ccf(&text).collect();
+        assert!(results.iter().rev().skip(1).all(Result::is_ok), "errors end the stream");
+    }
+}
