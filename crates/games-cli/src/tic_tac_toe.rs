@@ -6,8 +6,8 @@
 use std::io::Write;
 
 use anyhow::Context;
-use search_core::{Player, Solver};
-use tic_tac_toe::{parse_ccf, parse_uva, BoardEval, Cell, Geometry, MnkGame, Position, WinningMove};
+use search_core::{Analysis, Player};
+use tic_tac_toe::{parse_ccf, parse_uva, BoardEval, Cell, Geometry, Position, SolveError, WinningMove};
 
 use crate::common::{Format, InputArgs, OutputArgs};
 use crate::report::CaseReport;
@@ -85,7 +85,7 @@ fn score_so_far(pos: &Position) -> String {
 fn explain(
     output: &OutputArgs,
     out: &mut dyn Write,
-    solver: &mut Solver<MnkGame>,
+    analyze: impl FnOnce(&Position) -> Result<Analysis<Cell>, SolveError>,
     case: usize,
     pos: &Position,
     answer: &str,
@@ -95,7 +95,7 @@ fn explain(
         return Ok(());
     }
     let g = pos.geometry();
-    let analysis = solver.analyze(pos);
+    let analysis = analyze(pos)?;
     let report = CaseReport::new(case, answer.to_string(), &analysis, player_name, |&cell: &Cell| {
         let (r, c) = g.row_col(cell);
         format!("{r},{c}")
@@ -125,7 +125,7 @@ pub fn run_winning_move(args: &WinningMoveArgs, out: &mut dyn Write) -> anyhow::
             writeln!(out, "{text}")?;
         }
         let note = "x's side: +1 x wins, 0 draw, -1 o wins";
-        explain(&args.output, out, solver.solver(), case, pos, &text, note)
+        explain(&args.output, out, |p| solver.analyze(p), case, pos, &text, note)
     };
     if args.empty {
         return answer(1, &Position::empty(geometry), out);
@@ -149,7 +149,15 @@ pub fn run_board_eval(args: &BoardEvalArgs, out: &mut dyn Write) -> anyhow::Resu
             writeln!(out, "{score}")?;
         }
         let note = "CCF score, Alice's side: a win scores empty cells + 1";
-        explain(&args.output, out, eval.solver(), case.number, &case.position, &score.to_string(), note)?;
+        explain(
+            &args.output,
+            out,
+            |p| eval.analyze(p),
+            case.number,
+            &case.position,
+            &score.to_string(),
+            note,
+        )?;
     }
     Ok(())
 }

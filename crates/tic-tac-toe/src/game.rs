@@ -18,16 +18,20 @@ pub enum Scoring {
 /// Why a board cannot be solved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SolveError {
-    /// The TT keys are exact encodings of the board (two bits or one base-3 digit per cell), which
-    /// fit in 64 bits only up to 40 cells.
-    #[error("boards of more than 40 cells cannot be solved ({rows}x{cols} has {cells})")]
-    TooLarge {
+    /// The TT keys are exact encodings (two bits or one base-3 digit per cell), which fit in 64
+    /// bits only for 40 cells: a board of more cells is solved from a root position, encoding
+    /// only the root's empty cells, so the root may have at most 40 of them.
+    #[error(
+        "a {rows}x{cols} position with {empty} empty cells cannot be solved \
+         (boards over 40 cells: at most 40 empty cells)"
+    )]
+    TooManyEmpty {
         /// Board rows.
         rows: usize,
         /// Board columns.
         cols: usize,
-        /// Board cells.
-        cells: usize,
+        /// Empty cells of the position.
+        empty: usize,
     },
     /// The position belongs to a board of another shape than the solver's.
     #[error("the position is for a {found}, the solver for a {expected}")]
@@ -46,7 +50,9 @@ pub enum SolveError {
 /// ([`Scoring::EmptyPlusOne`]); a full board without a line is `0`. Moves bank no points.
 ///
 /// - [`Game::key`]: the board canonicalised over the symmetries of the board (8 for a square,
-///   4 for a rectangle), exactly encoded (`x | o << 32` up to 32 cells, base 3 up to 40).
+///   4 for a rectangle), exactly encoded (`x | o << 32` up to 32 cells, base 3 up to 40). On
+///   larger boards ([`MnkGame::for_root`]) the key encodes only the root's empty cells, in
+///   base 3, without symmetries.
 /// - [`Game::value_bounds`]: exact when the side to move can win at once or faces two
 ///   threats; otherwise `0` on the side of a player who can no longer complete a line, and
 ///   the earliest possible win or loss under [`Scoring::EmptyPlusOne`].
@@ -61,6 +67,8 @@ pub struct MnkGame {
     lines_through: Vec<Vec<Bitboard>>,
     /// Number of symmetries (the identity first).
     syms: usize,
+    /// Boards over 40 cells: the root's empty cells, the only ones the key encodes.
+    frame: Option<Bitboard>,
     /// Bytes of a board (`ceil(cells / 8)`).
     bytes: usize,
     /// `table[(s * bytes + j) * 256 + v]`: the image under symmetry `s` of the cells whose bits
@@ -69,19 +77,55 @@ pub struct MnkGame {
 }
 
 impl MnkGame {
-    /// The game of `geometry` under `scoring`.
+    /// The game of `geometry` under `scoring`, for any position of a board of at most 40 cells.
     ///
     /// # Errors
-    /// [`SolveError::TooLarge`] for boards of more than 40 cells.
+    /// [`SolveError::TooManyEmpty`] for boards of more than 40 cells (use
+    /// [`MnkGame::for_root`]).
     pub fn new(geometry: Geometry, scoring: Scoring) -> Result<Self, SolveError> {
-        let cells = geometry.cells();
-        if cells > 40 {
-            return Err(SolveError::TooLarge { rows: geometry.rows(), cols: geometry.cols(), cells });
+        if geometry.cells() > 40 {
+            let (rows, cols) = (geometry.rows(), geometry.cols());
+            return Err(SolveError::TooManyEmpty { rows, cols, empty: geometry.cells() });
         }
+        Ok(Self::build(geometry, scoring, None))
+    }
+
+    /// The game of `root`'s geometry under `scoring`, for `root` and the positions reached from
+    /// it only. Same as [`MnkGame::new`] on boards of at most 40 cells; on larger boards the TT
+    /// key encodes only the cells empty in `root` (so a solver of this game must not be given
+    /// other positions).
+    ///
+    /// # Errors
+    /// [`SolveError::TooManyEmpty`] if the board has more than 40 cells and `root` more than 40
+    /// empty cells.
+    pub fn for_root(root: &Position, scoring: Scoring) -> Result<Self, SolveError> {
+        let geometry = root.geometry;
+        if geometry.cells() <= 40 {
+            return Ok(Self::build(geometry, scoring, None));
+        }
+        // A finished root is never searched: no cell needs encoding.
+        let frame = if root.is_over() { Bitboard::EMPTY } else { root.empty_cells() };
+        if frame.count() > 40 {
+            let (rows, cols) = (geometry.rows(), geometry.cols());
+            return Err(SolveError::TooManyEmpty { rows, cols, empty: frame.count() as usize });
+        }
+        Ok(Self::build(geometry, scoring, Some(frame)))
+    }
+
+    /// Whether this game encodes keys relative to a root ([`MnkGame::for_root`] on a board of
+    /// more than 40 cells).
+    #[must_use]
+    pub fn is_framed(&self) -> bool {
+        self.frame.is_some()
+    }
+
+    fn build(geometry: Geometry, scoring: Scoring, frame: Option<Bitboard>) -> Self {
+        let cells = geometry.cells();
         let lines = geometry.lines();
         let lines_through =
             (0..cells as u32).map(|i| lines.iter().copied().filter(|l| l.contains(i)).collect()).collect();
-        let perms = geometry.symmetries();
+        // Framed keys ignore symmetries: the images of the root's empty cells differ.
+        let perms = if frame.is_some() { vec![Vec::new()] } else { geometry.symmetries() };
         let bytes = cells.div_ceil(8);
         let mut table = vec![0u64; perms.len() * bytes * 256];
         for (s, perm) in perms.iter().enumerate() {
@@ -90,7 +134,7 @@ impl MnkGame {
                     let mut image = 0u64;
                     for bit in 0..8 {
                         let cell = j * 8 + bit;
-                        if v >> bit & 1 == 1 && cell < cells {
+                        if v >> bit & 1 == 1 && cell < cells && frame.is_none() {
                             image |= 1u64 << perm[cell];
                         }
                     }
@@ -98,16 +142,17 @@ impl MnkGame {
                 }
             }
         }
-        Ok(MnkGame {
+        MnkGame {
             geometry,
             scoring,
             k: geometry.k() as u32,
             lines,
             lines_through,
             syms: perms.len(),
+            frame,
             bytes,
             table,
-        })
+        }
     }
 
     /// The board's geometry.
@@ -210,6 +255,10 @@ impl Game for MnkGame {
 
     fn key(&self, pos: &Position) -> u64 {
         let (x, o) = (pos.x.0, pos.o.0);
+        if let Some(frame) = self.frame {
+            // At most 40 base-3 digits: 3^40 < 2^64.
+            return frame.iter().fold(0u64, |key, i| key * 3 + (x >> i & 1) + 2 * (o >> i & 1));
+        }
         if self.geometry.cells() <= 32 {
             let mut best = x | o << 32;
             for s in 1..self.syms {
@@ -342,6 +391,13 @@ mod tests {
         assert_eq!(game.key(&a), game.key(&c));
         assert_ne!(game.key(&a), game.key(&Position::empty(g)));
         assert!(MnkGame::new(Geometry::new(7, 6, 4).unwrap(), Scoring::WinLoss).is_err());
+        let big = Geometry::new(7, 6, 4).unwrap();
+        assert!(MnkGame::for_root(&Position::empty(big), Scoring::WinLoss).is_err());
+        let root = pos(big, "xoxoxo oxoxox xoxoxo ...... ...... ...... ......");
+        let game = MnkGame::for_root(&root, Scoring::WinLoss).unwrap();
+        assert!(game.is_framed());
+        let child = Game::play(&game, &root, Cell(18)).0;
+        assert_ne!(game.key(&root), game.key(&child));
     }
 
     #[test]

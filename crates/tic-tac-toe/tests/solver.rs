@@ -227,7 +227,7 @@ fn empty_4x4_is_a_draw_without_winning_move() {
     let mut wins = WinningMove::new(Geometry::UVA).unwrap();
     let empty = Position::empty(Geometry::UVA);
     assert_eq!(wins.find(&empty).unwrap(), None);
-    assert_eq!(wins.solver().solve(&empty), 0);
+    assert_eq!(wins.analyze(&empty).unwrap().value, 0);
 }
 
 #[test]
@@ -245,8 +245,8 @@ fn analysis_is_consistent_on_random_positions() {
         for _ in 0..40 {
             let stones = rng.gen_range(g.cells() / 2..g.cells());
             let p = random_position(&mut rng, g, stones);
-            for (solver, ccf) in [(wins.solver(), false), (eval.solver(), true)] {
-                let a = solver.analyze(&p);
+            for ccf in [false, true] {
+                let a = if ccf { eval.analyze(&p).unwrap() } else { wins.analyze(&p).unwrap() };
                 let sign = if p.to_move() == Mark::X { 1 } else { -1 };
                 if p.is_over() {
                     assert!(a.moves.is_empty() && a.pv.is_empty());
@@ -285,4 +285,43 @@ fn parsers_never_panic_on_random_text() {
         let results: Vec<_> = parse_ccf(&text).collect();
         assert!(results.iter().rev().skip(1).all(Result::is_ok), "errors end the stream");
     }
+}
+
+#[test]
+fn boards_over_40_cells_match_plain_minimax() {
+    // Random boards with few empty cells and no line yet, x to move: keys framed on each root.
+    let mut rng = SmallRng::seed_from_u64(78);
+    for (g, count) in [(Geometry::new(7, 7, 5).unwrap(), 15), (Geometry::new(8, 8, 6).unwrap(), 15)] {
+        let mut wins = WinningMove::new(g).unwrap();
+        let mut eval = BoardEval::new(g).unwrap();
+        let mut made = 0;
+        while made < count {
+            let empty = rng.gen_range(3..=7);
+            let pairs = (g.cells() - empty) / 2;
+            let mut cells: Vec<u8> = (0..g.cells() as u8).collect();
+            for i in (1..cells.len()).rev() {
+                cells.swap(i, rng.gen_range(0..=i));
+            }
+            let (mut x, mut o) = (tic_tac_toe::Bitboard::EMPTY, tic_tac_toe::Bitboard::EMPTY);
+            for (n, &c) in cells[..2 * pairs].iter().enumerate() {
+                if n < pairs {
+                    x |= Cell(c).bit();
+                } else {
+                    o |= Cell(c).bit();
+                }
+            }
+            let setup = tic_tac_toe::Setup { geometry: g, x, o, to_move: Mark::X };
+            let Ok(p) = Position::try_from(setup) else { continue };
+            if p.is_over() {
+                continue;
+            }
+            made += 1;
+            let mut plain = Plain::from_position(&p);
+            assert_eq!(eval.evaluate(&p).unwrap(), plain.value_for_x(1, true), "CCF score of\n{p}");
+            let cell = wins.find(&p).unwrap().map(Cell::index);
+            assert_eq!(cell, plain.first_winning_cell(), "winning move of\n{p}");
+        }
+    }
+    let big = Geometry::new(8, 8, 5).unwrap();
+    assert!(WinningMove::new(big).unwrap().find(&Position::empty(big)).is_err());
 }
