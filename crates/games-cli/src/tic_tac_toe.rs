@@ -133,7 +133,8 @@ pub fn run_winning_move(args: &WinningMoveArgs, out: &mut dyn Write) -> anyhow::
     let input = args.input.read()?;
     for case in parse_uva(&input, geometry) {
         let case = case?;
-        answer(case.number, &case.position, out).with_context(|| format!("case {}", case.number))?;
+        answer(case.number, &case.position, out)
+            .with_context(|| format!("line {}: case {}", case.line, case.number))?;
     }
     Ok(())
 }
