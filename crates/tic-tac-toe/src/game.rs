@@ -22,7 +22,7 @@ pub enum SolveError {
     /// bits only for 40 cells: a board of more cells is solved from a root position, encoding
     /// only the root's empty cells, so the root may have at most 40 of them.
     #[error(
-        "cannot solve a position with {empty} empty cells on a {rows}x{cols} board \
+        "cannot solve a position with {empty} empty cells on the {rows}x{cols} board \
          (boards over 40 cells: at most 40 empty cells)"
     )]
     TooManyEmpty {
