@@ -12,7 +12,8 @@ pub fn default_tt_bits(geometry: Geometry) -> u32 {
     match geometry.cells() {
         0..=9 => 14,
         10..=16 => 18,
-        17..=40 => 22,
+        17..=25 => 20,
+        26..=40 => 22,
         // Boards over 40 cells get a fresh solver per position (see `MnkGame::for_root`).
         _ => 20,
     }
