@@ -1,0 +1,418 @@
+//! [`MnkGame`]: the m,n,k-game as a [`search_core::Game`], under either [`Scoring`], with
+//! precomputed lines, symmetry-canonical TT keys, cheap exact bounds and move ordering.
+
+use search_core::{Game, Player, Value};
+
+use crate::{Bitboard, Cell, Geometry, Mark, Position};
+
+/// How a finished game is scored (from the winner's side; the loser gets the negation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Scoring {
+    /// `+1` for a win, `0` for a draw (UVa 10111).
+    WinLoss,
+    /// Number of empty cells `+ 1` for a win, `0` for a draw (CCF CSP 201803-4): a quicker win
+    /// scores more.
+    EmptyPlusOne,
+}
+
+/// Why a board cannot be solved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SolveError {
+    /// The TT keys are exact encodings (two bits or one base-3 digit per cell), which fit in 64
+    /// bits only for 40 cells: a board of more cells is solved from a root position, encoding
+    /// only the root's empty cells, so the root may have at most 40 of them.
+    #[error(
+        "cannot solve a position with {empty} empty cells on the {rows}x{cols} board \
+         (boards over 40 cells: at most 40 empty cells)"
+    )]
+    TooManyEmpty {
+        /// Board rows.
+        rows: usize,
+        /// Board columns.
+        cols: usize,
+        /// Empty cells of the position.
+        empty: usize,
+    },
+    /// The position belongs to a board of another shape than the solver's.
+    #[error("the position is for a {found}, the solver for a {expected}")]
+    GeometryMismatch {
+        /// The solver's geometry.
+        expected: Geometry,
+        /// The position's geometry.
+        found: Geometry,
+    },
+}
+
+/// The m,n,k-game of one [`Geometry`] under one [`Scoring`], for [`search_core::Solver`].
+///
+/// Values are from the side to move: a finished position lost by the side to move (the
+/// opponent just completed a line) is worth `-1` ([`Scoring::WinLoss`]) or `-(empty + 1)`
+/// ([`Scoring::EmptyPlusOne`]); a full board without a line is `0`. Moves bank no points.
+///
+/// - [`Game::key`]: the board canonicalised over the symmetries of the board (8 for a square,
+///   4 for a rectangle), exactly encoded (`x | o << 32` up to 32 cells, base 3 up to 40). On
+///   larger boards ([`MnkGame::for_root`]) the key encodes only the root's empty cells, in
+///   base 3, without symmetries.
+/// - [`Game::value_bounds`]: exact when the side to move can win at once or faces two
+///   threats; otherwise `0` on the side of a player who can no longer complete a line, and
+///   the earliest possible win or loss under [`Scoring::EmptyPlusOne`].
+/// - [`Game::order_moves`]: winning cells, then blocks, then cells on many live lines.
+#[derive(Clone, Debug)]
+pub struct MnkGame {
+    geometry: Geometry,
+    scoring: Scoring,
+    k: u32,
+    lines: Vec<Bitboard>,
+    /// `lines_through[cell]`: the lines containing that cell.
+    lines_through: Vec<Vec<Bitboard>>,
+    /// Number of symmetries (the identity first).
+    syms: usize,
+    /// Boards over 40 cells: the root's empty cells, the only ones the key encodes.
+    frame: Option<Bitboard>,
+    /// Bytes of a board (`ceil(cells / 8)`).
+    bytes: usize,
+    /// `table[(s * bytes + j) * 256 + v]`: the image under symmetry `s` of the cells whose bits
+    /// are byte `v` at byte `j` of a board.
+    table: Vec<u64>,
+}
+
+impl MnkGame {
+    /// The game of `geometry` under `scoring`, for any position of a board of at most 40 cells.
+    ///
+    /// # Errors
+    /// [`SolveError::TooManyEmpty`] for boards of more than 40 cells (use
+    /// [`MnkGame::for_root`]).
+    pub fn new(geometry: Geometry, scoring: Scoring) -> Result<Self, SolveError> {
+        if geometry.cells() > 40 {
+            let (rows, cols) = (geometry.rows(), geometry.cols());
+            return Err(SolveError::TooManyEmpty { rows, cols, empty: geometry.cells() });
+        }
+        Ok(Self::build(geometry, scoring, None))
+    }
+
+    /// The game of `root`'s geometry under `scoring`, for `root` and the positions reached from
+    /// it only. Same as [`MnkGame::new`] on boards of at most 40 cells; on larger boards the TT
+    /// key encodes only the cells empty in `root` (so a solver of this game must not be given
+    /// other positions).
+    ///
+    /// # Errors
+    /// [`SolveError::TooManyEmpty`] if the board has more than 40 cells and `root` more than 40
+    /// empty cells.
+    pub fn for_root(root: &Position, scoring: Scoring) -> Result<Self, SolveError> {
+        let geometry = root.geometry;
+        if geometry.cells() <= 40 {
+            return Ok(Self::build(geometry, scoring, None));
+        }
+        // A finished root is never searched: no cell needs encoding.
+        let frame = if root.is_over() { Bitboard::EMPTY } else { root.empty_cells() };
+        if frame.count() > 40 {
+            let (rows, cols) = (geometry.rows(), geometry.cols());
+            return Err(SolveError::TooManyEmpty { rows, cols, empty: frame.count() as usize });
+        }
+        Ok(Self::build(geometry, scoring, Some(frame)))
+    }
+
+    /// Whether this game encodes keys relative to a root ([`MnkGame::for_root`] on a board of
+    /// more than 40 cells).
+    #[must_use]
+    pub fn is_framed(&self) -> bool {
+        self.frame.is_some()
+    }
+
+    fn build(geometry: Geometry, scoring: Scoring, frame: Option<Bitboard>) -> Self {
+        let cells = geometry.cells();
+        let lines = geometry.lines();
+        let lines_through =
+            (0..cells as u32).map(|i| lines.iter().copied().filter(|l| l.contains(i)).collect()).collect();
+        // Framed keys ignore symmetries: the images of the root's empty cells differ.
+        let perms = if frame.is_some() { vec![Vec::new()] } else { geometry.symmetries() };
+        let bytes = cells.div_ceil(8);
+        let mut table = vec![0u64; perms.len() * bytes * 256];
+        for (s, perm) in perms.iter().enumerate() {
+            for j in 0..bytes {
+                for v in 0..256usize {
+                    let mut image = 0u64;
+                    for bit in 0..8 {
+                        let cell = j * 8 + bit;
+                        if v >> bit & 1 == 1 && cell < cells && frame.is_none() {
+                            image |= 1u64 << perm[cell];
+                        }
+                    }
+                    table[(s * bytes + j) * 256 + v] = image;
+                }
+            }
+        }
+        MnkGame {
+            geometry,
+            scoring,
+            k: geometry.k() as u32,
+            lines,
+            lines_through,
+            syms: perms.len(),
+            frame,
+            bytes,
+            table,
+        }
+    }
+
+    /// The board's geometry.
+    #[must_use]
+    pub fn geometry(&self) -> Geometry {
+        self.geometry
+    }
+
+    /// The scoring.
+    #[must_use]
+    pub fn scoring(&self) -> Scoring {
+        self.scoring
+    }
+
+    /// `Err` unless `pos` is on this game's board.
+    ///
+    /// # Errors
+    /// [`SolveError::GeometryMismatch`].
+    pub fn check(&self, pos: &Position) -> Result<(), SolveError> {
+        if pos.geometry == self.geometry {
+            Ok(())
+        } else {
+            Err(SolveError::GeometryMismatch { expected: self.geometry, found: pos.geometry })
+        }
+    }
+
+    /// Value for the side to move of winning with its move now, `empty` cells being empty.
+    fn win_now(&self, empty: u32) -> Value {
+        match self.scoring {
+            Scoring::WinLoss => 1,
+            Scoring::EmptyPlusOne => Value::from(empty),
+        }
+    }
+
+    #[inline]
+    fn transform(&self, s: usize, b: u64) -> u64 {
+        let base = s * self.bytes * 256;
+        (0..self.bytes).fold(0, |acc, j| acc | self.table[base + j * 256 + (b >> (8 * j) & 0xff) as usize])
+    }
+}
+
+/// The side to move's stones, the opponent's stones and the empty cells.
+#[inline]
+fn sides(pos: &Position) -> (Bitboard, Bitboard, Bitboard) {
+    let (me, opp) = match pos.to_move {
+        Mark::X => (pos.x, pos.o),
+        Mark::O => (pos.o, pos.x),
+    };
+    (me, opp, pos.empty_cells())
+}
+
+impl Game for MnkGame {
+    type Position = Position;
+    type Move = Cell;
+
+    fn to_move(&self, pos: &Position) -> Player {
+        match pos.to_move {
+            Mark::X => Player::First,
+            Mark::O => Player::Second,
+        }
+    }
+
+    fn terminal_value(&self, pos: &Position) -> Option<Value> {
+        let empty = pos.empty_cells().count();
+        if pos.winner.is_some() {
+            Some(match self.scoring {
+                Scoring::WinLoss => -1,
+                Scoring::EmptyPlusOne => -(Value::from(empty) + 1),
+            })
+        } else if empty == 0 {
+            Some(0)
+        } else {
+            None
+        }
+    }
+
+    fn generate_moves(&self, pos: &Position, moves: &mut Vec<Cell>) {
+        moves.extend(pos.empty_cells().iter().map(|i| Cell(i as u8)));
+    }
+
+    fn play(&self, pos: &Position, mv: Cell) -> (Position, Value) {
+        let mut next = *pos;
+        let bit = mv.bit();
+        let mine = match pos.to_move {
+            Mark::X => {
+                next.x |= bit;
+                next.x
+            }
+            Mark::O => {
+                next.o |= bit;
+                next.o
+            }
+        };
+        if self.lines_through[mv.index()].iter().any(|&l| mine.is_superset(l)) {
+            next.winner = Some(pos.to_move);
+        }
+        next.to_move = pos.to_move.opponent();
+        (next, 0)
+    }
+
+    fn key(&self, pos: &Position) -> u64 {
+        let (x, o) = (pos.x.0, pos.o.0);
+        if let Some(frame) = self.frame {
+            // At most 40 base-3 digits: 3^40 < 2^64.
+            return frame.iter().fold(0u64, |key, i| key * 3 + (x >> i & 1) + 2 * (o >> i & 1));
+        }
+        if self.geometry.cells() <= 32 {
+            let mut best = x | o << 32;
+            for s in 1..self.syms {
+                best = best.min(self.transform(s, x) | self.transform(s, o) << 32);
+            }
+            best
+        } else {
+            let mut best = (x, o);
+            for s in 1..self.syms {
+                best = best.min((self.transform(s, x), self.transform(s, o)));
+            }
+            (0..self.geometry.cells()).rev().fold(0u64, |key, i| {
+                let digit = (best.0 >> i & 1) + 2 * (best.1 >> i & 1);
+                key * 3 + digit
+            })
+        }
+    }
+
+    fn value_bounds(&self, pos: &Position) -> (Value, Value) {
+        let (me, opp, empty) = sides(pos);
+        let e = empty.count();
+        let (mut my_need, mut opp_need) = (u32::MAX, u32::MAX);
+        let mut threats = Bitboard::EMPTY;
+        for &line in &self.lines {
+            if !line.intersects(opp) {
+                my_need = my_need.min(self.k - (line & me).count());
+            }
+            if !line.intersects(me) {
+                let need = self.k - (line & opp).count();
+                opp_need = opp_need.min(need);
+                if need == 1 {
+                    threats |= line & empty;
+                }
+            }
+        }
+        if my_need == 1 {
+            let v = self.win_now(e);
+            return (v, v);
+        }
+        if threats.count() >= 2 {
+            // Whatever the side to move plays, the opponent wins with its next move.
+            let v = -self.win_now(e - 1);
+            return (v, v);
+        }
+        let (my_moves, opp_moves) = (e.div_ceil(2), e / 2);
+        let hi = if my_need <= my_moves {
+            match self.scoring {
+                Scoring::WinLoss => 1,
+                // Winning with one's j-th move leaves e - (2j - 1) cells empty.
+                Scoring::EmptyPlusOne => Value::from(e + 2) - 2 * Value::from(my_need),
+            }
+        } else {
+            0
+        };
+        let lo = if opp_need <= opp_moves {
+            match self.scoring {
+                Scoring::WinLoss => -1,
+                // Losing to the opponent's j-th move leaves e - 2j cells empty.
+                Scoring::EmptyPlusOne => -(Value::from(e + 1) - 2 * Value::from(opp_need)),
+            }
+        } else {
+            0
+        };
+        (lo, hi)
+    }
+
+    fn order_moves(&self, pos: &Position, moves: &mut [Cell]) {
+        let (me, opp, _) = sides(pos);
+        let k = self.k;
+        let mut scored = [(0u32, Cell(0)); 64];
+        let n = moves.len();
+        for (slot, &m) in scored.iter_mut().zip(moves.iter()) {
+            let mut score = 0u32;
+            for &line in &self.lines_through[m.index()] {
+                let (mine, theirs) = ((line & me).count(), (line & opp).count());
+                if theirs == 0 {
+                    score += if mine + 1 == k { 1 << 20 } else { 1 + 2 * mine * mine };
+                }
+                if mine == 0 {
+                    score += if theirs + 1 == k { 1 << 16 } else { 1 + 2 * theirs * theirs };
+                }
+            }
+            *slot = (score, m);
+        }
+        let scored = &mut scored[..n];
+        // Stable: equal scores keep row-major order.
+        scored.sort_by_key(|&(s, _)| std::cmp::Reverse(s));
+        for (dst, &(_, m)) in moves.iter_mut().zip(scored.iter()) {
+            *dst = m;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Setup;
+
+    fn pos(g: Geometry, grid: &str) -> Position {
+        let (mut x, mut o) = (Bitboard::EMPTY, Bitboard::EMPTY);
+        for (i, ch) in grid.chars().filter(|c| !c.is_whitespace()).enumerate() {
+            match ch {
+                'x' => x |= Bitboard::single(i as u32),
+                'o' => o |= Bitboard::single(i as u32),
+                _ => {}
+            }
+        }
+        let to_move = if x.count() == o.count() { Mark::X } else { Mark::O };
+        Position::try_from(Setup { geometry: g, x, o, to_move }).unwrap()
+    }
+
+    #[test]
+    fn symmetric_positions_share_keys() {
+        let game = MnkGame::new(Geometry::UVA, Scoring::WinLoss).unwrap();
+        let a = pos(Geometry::UVA, "x... .... .... ..o.");
+        let b = pos(Geometry::UVA, "...x .... .... .o..");
+        let c = pos(Geometry::UVA, "x... .... ..o. ....");
+        assert_eq!(game.key(&a), game.key(&b));
+        assert_ne!(game.key(&a), game.key(&c));
+    }
+
+    #[test]
+    fn ternary_keys_for_large_boards() {
+        let g = Geometry::new(6, 6, 4).unwrap();
+        let game = MnkGame::new(g, Scoring::WinLoss).unwrap();
+        let a = pos(g, "x..... ...... ...... ...... ...... .....o");
+        let b = pos(g, "o..... ...... ...... ...... ...... .....x");
+        let c = pos(g, ".....x ...... ...... ...... ...... o.....");
+        assert_eq!(game.key(&a), game.key(&b));
+        assert_eq!(game.key(&a), game.key(&c));
+        assert_ne!(game.key(&a), game.key(&Position::empty(g)));
+        assert!(MnkGame::new(Geometry::new(7, 6, 4).unwrap(), Scoring::WinLoss).is_err());
+        let big = Geometry::new(7, 6, 4).unwrap();
+        assert!(MnkGame::for_root(&Position::empty(big), Scoring::WinLoss).is_err());
+        let root = pos(big, "xoxoxo oxoxox xoxoxo ...... ...... ...... ......");
+        let game = MnkGame::for_root(&root, Scoring::WinLoss).unwrap();
+        assert!(game.is_framed());
+        let child = Game::play(&game, &root, Cell(18)).0;
+        assert_ne!(game.key(&root), game.key(&child));
+    }
+
+    #[test]
+    fn bounds_are_exact_for_immediate_wins_and_double_threats() {
+        let g = Geometry::CCF;
+        let game = MnkGame::new(g, Scoring::EmptyPlusOne).unwrap();
+        // x to move can complete the top row: wins leaving 4 empty, score 5.
+        assert_eq!(game.value_bounds(&pos(g, "xx. oo. ...")), (5, 5));
+        // o to move, x threatens twice (top row and the left column): o loses at once, leaving
+        // 2 cells empty.
+        let p = pos(g, "xx. .o. x.o");
+        assert_eq!(p.to_move(), Mark::O);
+        assert_eq!(game.value_bounds(&p), (-3, -3));
+        // Nobody can win any more on this board: a draw whatever happens.
+        let q = pos(g, "xox xoo o.x");
+        assert_eq!(game.value_bounds(&q), (0, 0));
+    }
+}
