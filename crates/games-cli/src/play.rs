@@ -21,6 +21,12 @@ pub struct Args {
     /// Triangle War: side of the triangle (1 to 6).
     #[arg(long, default_value_t = 3)]
     side: u8,
+    /// Tic-tac-toe: board size `ROWSxCOLS` (default 3x3).
+    #[arg(long)]
+    size: Option<String>,
+    /// Tic-tac-toe: stones in a row to win (default: 3).
+    #[arg(long)]
+    k: Option<usize>,
 }
 
 /// Games that can be played.
@@ -28,6 +34,8 @@ pub struct Args {
 enum GameName {
     /// Triangle War: moves are segments `i j` (dot numbers).
     TriangleWar,
+    /// Tic-tac-toe (any m,n,k-game up to 40 cells), scored as CCF 201803-4: moves are cells `r,c`.
+    TicTacToe,
 }
 
 /// The side the user plays.
@@ -81,6 +89,15 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<()> {
             let start = triangle_war::Position::start();
             play(&mut game, start, human, &mut input, echo, out)
         }
+        GameName::TicTacToe => {
+            let (rows, cols) = match &args.size {
+                Some(size) => crate::tic_tac_toe::parse_size(size).map_err(anyhow::Error::msg)?,
+                None => (3, 3),
+            };
+            let mut game = crate::tic_tac_toe::PlayTicTacToe::new(rows, cols, args.k.unwrap_or(3))?;
+            let start = game.start();
+            play(&mut game, start, human, &mut input, echo, out)
+        }
     }
 }
 
@@ -108,8 +125,9 @@ pub fn play<P: Playable>(
         writeln!(out)?;
         write!(out, "{}", game.draw(&pos))?;
         writeln!(out, "score: {}", game.score_text(&pos))?;
-        if game.solver().game().terminal_value(&pos).is_some() {
-            let value = game.solver().game().banked(&pos);
+        if let Some(rest) = game.solver().game().terminal_value(&pos) {
+            let g = game.solver().game();
+            let value = g.banked(&pos) + g.to_move(&pos).sign() * rest;
             writeln!(out, "Game over: {}.", game.result_text(value))?;
             return Ok(());
         }

@@ -40,7 +40,7 @@ pub struct BoardEvalArgs {
 }
 
 /// Parses `MxN` (e.g. `5x5`) into rows and columns.
-fn parse_size(text: &str) -> Result<(usize, usize), String> {
+pub fn parse_size(text: &str) -> Result<(usize, usize), String> {
     let bad = || format!("expected ROWSxCOLS such as 4x4, found {text:?}");
     let (r, c) = text.split_once(['x', 'X']).ok_or_else(bad)?;
     Ok((r.trim().parse().map_err(|_| bad())?, c.trim().parse().map_err(|_| bad())?))
@@ -179,5 +179,79 @@ mod tests {
     fn board_is_drawn_with_coordinates() {
         let p = Position::empty(Geometry::CCF).play(Cell(4));
         assert_eq!(draw(&p), "  0 1 2\n0 . . .\n1 . x .\n2 . . .\n");
+    }
+}
+
+/// Tic-tac-toe for `games-cli play`, scored as CCF 201803-4 (a quicker win is worth more).
+pub struct PlayTicTacToe {
+    solver: search_core::Solver<tic_tac_toe::MnkGame>,
+    geometry: Geometry,
+}
+
+impl PlayTicTacToe {
+    /// A session on a `rows` x `cols` board with `k` in a row to win (at most 40 cells).
+    pub fn new(rows: usize, cols: usize, k: usize) -> anyhow::Result<Self> {
+        let geometry = Geometry::new(rows, cols, k)?;
+        let game = tic_tac_toe::MnkGame::new(geometry, tic_tac_toe::Scoring::EmptyPlusOne)?;
+        Ok(PlayTicTacToe {
+            solver: search_core::Solver::new(game, tic_tac_toe::default_tt_bits(geometry)),
+            geometry,
+        })
+    }
+
+    /// The empty board, x to move.
+    pub fn start(&self) -> Position {
+        Position::empty(self.geometry)
+    }
+}
+
+impl crate::play::Playable for PlayTicTacToe {
+    type G = tic_tac_toe::MnkGame;
+
+    fn solver(&mut self) -> &mut search_core::Solver<Self::G> {
+        &mut self.solver
+    }
+
+    fn draw(&self, pos: &Position) -> String {
+        draw(pos)
+    }
+
+    fn parse_move(&self, pos: &Position, text: &str) -> Result<Cell, String> {
+        let g = self.geometry;
+        let bad = || format!("expected a cell as `row,col` (0-based, e.g. `1,2`), found `{text}`");
+        let nums: Vec<&str> =
+            text.split(|c: char| c == ',' || c.is_whitespace()).filter(|w| !w.is_empty()).collect();
+        let [r, c] = nums[..] else { return Err(bad()) };
+        let (r, c): (usize, usize) = (r.parse().map_err(|_| bad())?, c.parse().map_err(|_| bad())?);
+        if r >= g.rows() || c >= g.cols() {
+            return Err(format!("cell {r},{c} is off the {}x{} board", g.rows(), g.cols()));
+        }
+        let cell = g.cell(r, c).ok_or_else(bad)?;
+        pos.try_play(cell).map(|_| cell).map_err(|e| e.to_string())
+    }
+
+    fn move_text(&self, mv: &Cell) -> String {
+        let (r, c) = self.geometry.row_col(*mv);
+        format!("{r},{c}")
+    }
+
+    fn player_name(&self, p: Player) -> &'static str {
+        player_name(p)
+    }
+
+    fn score_text(&self, pos: &Position) -> String {
+        score_so_far(pos)
+    }
+
+    fn result_text(&self, value: i64) -> String {
+        match value.signum() {
+            1 => format!("x wins, score {value}"),
+            -1 => format!("o wins, score {value}"),
+            _ => "draw, score 0".to_string(),
+        }
+    }
+
+    fn move_help(&self) -> &'static str {
+        "a cell as `row,col`, 0-based, e.g. `1,1`"
     }
 }
