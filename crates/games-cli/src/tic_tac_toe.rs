@@ -163,25 +163,6 @@ pub fn run_board_eval(args: &BoardEvalArgs, out: &mut dyn Write) -> anyhow::Resu
     Ok(())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sizes_parse() {
-        assert_eq!(parse_size("5x4"), Ok((5, 4)));
-        assert_eq!(parse_size("3X3"), Ok((3, 3)));
-        assert!(parse_size("5").is_err());
-        assert!(parse_size("ax3").is_err());
-    }
-
-    #[test]
-    fn board_is_drawn_with_coordinates() {
-        let p = Position::empty(Geometry::CCF).play(Cell(4));
-        assert_eq!(draw(&p), "  0 1 2\n0 . . .\n1 . x .\n2 . . .\n");
-    }
-}
-
 /// Tic-tac-toe for `games-cli play`, scored as CCF 201803-4 (a quicker win is worth more).
 pub struct PlayTicTacToe {
     solver: search_core::Solver<tic_tac_toe::MnkGame>,
@@ -253,5 +234,24 @@ impl crate::play::Playable for PlayTicTacToe {
 
     fn move_help(&self) -> &'static str {
         "a cell as `row,col`, 0-based, e.g. `1,1`"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_parse() {
+        assert_eq!(parse_size("5x4"), Ok((5, 4)));
+        assert_eq!(parse_size("3X3"), Ok((3, 3)));
+        assert!(parse_size("5").is_err());
+        assert!(parse_size("ax3").is_err());
+    }
+
+    #[test]
+    fn board_is_drawn_with_coordinates() {
+        let p = Position::empty(Geometry::CCF).play(Cell(4));
+        assert_eq!(draw(&p), "  0 1 2\n0 . . .\n1 . x .\n2 . . .\n");
     }
 }
