@@ -23,9 +23,10 @@ pub struct Args {
     /// Answer the empty board as one game, without reading input.
     #[arg(long)]
     empty: bool,
-    /// TT size as a power of two (entries of about 24 bytes), for boards solved by search.
-    #[arg(long, default_value_t = 22)]
-    tt_bits: u32,
+    /// TT size as a power of two (entries of about 32 bytes), for boards solved by search.
+    /// Default: 18 up to side 3 (8 MiB), 22 above (128 MiB).
+    #[arg(long)]
+    tt_bits: Option<u32>,
     #[command(flatten)]
     output: OutputArgs,
 }
@@ -39,6 +40,15 @@ enum Engine {
 /// Largest segment count answered from a retrograde table (side 3: 18 segments, 256 KiB).
 const TABLE_MAX_SEGMENTS: usize = 18;
 
+/// The default TT size for a side: the judge's board has only 2^18 segment sets.
+fn default_tt_bits(side: u8) -> u32 {
+    if side <= 3 {
+        18
+    } else {
+        22
+    }
+}
+
 /// Runs the subcommand.
 pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<()> {
     let geometry = Geometry::new(args.side)?;
@@ -46,7 +56,10 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<()> {
     let mut engine = if geometry.segments().len() <= TABLE_MAX_SEGMENTS && !explain {
         Engine::Table(RetrogradeTable::build(&geometry).context("building the retrograde table")?)
     } else {
-        Engine::Search(Box::new(Solver::new(geometry.clone(), args.tt_bits)))
+        Engine::Search(Box::new(Solver::new(
+            geometry.clone(),
+            args.tt_bits.unwrap_or(default_tt_bits(args.side)),
+        )))
     };
     if args.empty {
         return answer(1, &Position::start(), &geometry, &mut engine, &args.output, out);
@@ -166,7 +179,10 @@ impl PlayTriangleWar {
     /// A session on the triangle of side `side`.
     pub fn new(side: u8) -> anyhow::Result<Self> {
         let geometry = Geometry::new(side)?;
-        Ok(PlayTriangleWar { solver: search_core::Solver::new(triangle_war::TriangleWar::new(geometry), 22) })
+        let tt_bits = default_tt_bits(side);
+        Ok(PlayTriangleWar {
+            solver: search_core::Solver::new(triangle_war::TriangleWar::new(geometry), tt_bits),
+        })
     }
 
     fn geometry(&self) -> &Geometry {
