@@ -12,6 +12,11 @@ use crate::{Geometry, Outcome, Position, SegmentSet};
 #[derive(Clone, Debug)]
 pub struct TriangleWar {
     geometry: Geometry,
+    /// For each segment, the segment sets of the triangles it borders; a rim segment's missing
+    /// second triangle is `u64::MAX`, never completed nor one segment short.
+    borders: Vec<[u64; 2]>,
+    /// For each segment, the owner-bitboard bits of those triangles (0 for a missing one).
+    border_bits: Vec<[u64; 2]>,
     /// For each symmetry and each byte of a segment set, the image of that byte's bits.
     sym_tables: Vec<[[u64; 256]; 8]>,
     bytes: usize,
@@ -41,7 +46,19 @@ impl TriangleWar {
                 t
             })
             .collect();
-        TriangleWar { geometry, sym_tables, bytes }
+        let borders = (0..geometry.segments().len())
+            .map(|s| {
+                let b = geometry.borders(s);
+                [b[0].1 .0, b.get(1).map_or(u64::MAX, |t| t.1 .0)]
+            })
+            .collect();
+        let border_bits = (0..geometry.segments().len())
+            .map(|s| {
+                let b = geometry.borders(s);
+                [1 << b[0].0, b.get(1).map_or(0, |t| 1 << t.0)]
+            })
+            .collect();
+        TriangleWar { geometry, borders, border_bits, sym_tables, bytes }
     }
 
     /// The board.
@@ -87,9 +104,21 @@ impl Game for TriangleWar {
         moves.extend(free.iter().map(|s| s as u8));
     }
 
+    /// Same as [`Position::play`], from the precomputed border tables.
     fn play(&self, pos: &Position, mv: u8) -> (Position, Value) {
-        let (next, completed) = pos.play(&self.geometry, usize::from(mv));
-        (next, Value::from(completed))
+        let s = usize::from(mv);
+        let drawn = pos.drawn.0 | 1 << s;
+        let ([t0, t1], [b0, b1]) = (self.borders[s], self.border_bits[s]);
+        let won = if drawn & t0 == t0 { b0 } else { 0 } | if drawn & t1 == t1 { b1 } else { 0 };
+        let mut next = Position { drawn: SegmentSet(drawn), ..*pos };
+        if won == 0 {
+            next.to_move = pos.to_move.opponent();
+        } else if pos.to_move == Player::First {
+            next.owned_by_a |= won;
+        } else {
+            next.owned_by_b |= won;
+        }
+        (next, Value::from(won.count_ones()))
     }
 
     fn key(&self, pos: &Position) -> u64 {
@@ -104,33 +133,29 @@ impl Game for TriangleWar {
     /// Completing moves first, then moves that give the opponent nothing to complete, then the
     /// rest, fewest triangles offered first.
     fn order_moves(&self, pos: &Position, moves: &mut [u8]) {
-        let drawn = pos.drawn;
-        // Score each move (lower first), then a stable insertion sort: no allocation per node.
+        let drawn = pos.drawn.0;
+        // Score each move (lower first), then sort stably: no allocation per node.
         let mut scores = [0i8; 64];
         for (score, &m) in scores.iter_mut().zip(moves.iter()) {
-            let s = usize::from(m);
-            let after = drawn.with(s);
-            let (mut completes, mut offers) = (0i8, 0i8);
-            for &(_, t) in self.geometry.borders(s) {
-                match (t.0 & !after.0).count_ones() {
-                    0 => completes += 1,
-                    1 => offers += 1,
-                    _ => {}
-                }
-            }
+            let after = drawn | 1 << m;
+            let [t0, t1] = self.borders[usize::from(m)];
+            let (left0, left1) = ((t0 & !after).count_ones(), (t1 & !after).count_ones());
+            let completes = i8::from(left0 == 0) + i8::from(left1 == 0);
+            let offers = i8::from(left0 == 1) + i8::from(left1 == 1);
             *score = if completes > 0 { -completes } else { offers };
         }
-        for i in 1..moves.len() {
-            let (m, sc) = (moves[i], scores[i]);
-            let mut j = i;
-            while j > 0 && scores[j - 1] > sc {
-                moves[j] = moves[j - 1];
-                scores[j] = scores[j - 1];
-                j -= 1;
+        // Scores are -2..=2: a stable counting sort in one pass per score.
+        let mut sorted = [0u8; 64];
+        let mut n = 0;
+        for target in -2..=2 {
+            for (&m, &sc) in moves.iter().zip(scores.iter()) {
+                if sc == target {
+                    sorted[n] = m;
+                    n += 1;
+                }
             }
-            moves[j] = m;
-            scores[j] = sc;
         }
+        moves.copy_from_slice(&sorted[..moves.len()]);
     }
 
     fn banked(&self, pos: &Position) -> Value {
