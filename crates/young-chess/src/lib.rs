@@ -18,12 +18,14 @@
 //!
 //! Values are `i64` margins. No I/O happens in this crate.
 
+mod analysis;
 pub mod dp;
 mod game;
 mod memo;
 mod parse;
 mod staircase;
 
+pub use analysis::analyze_start;
 pub use game::{Board, BoardError, YoungGame, MAX_SIDE_SUM, MAX_VALUE};
 pub use memo::Memo;
 pub use parse::{parse, ParseError, ParseErrorKind};

@@ -163,3 +163,26 @@ fn memory_estimates() {
     assert!(dp::table_memory_estimate(&zero(16, 16)) > 2 << 30);
     assert!(dp::memory_estimate(&zero(24, 24)) > 64 << 30);
 }
+
+#[test]
+fn table_analysis_matches_engine_analysis() {
+    let mut rng = SmallRng::seed_from_u64(3);
+    for (n, m) in [(1, 1), (2, 3), (4, 5), (6, 6), (3, 9)] {
+        let board = random_board(&mut rng, n, m, 50);
+        let mut solver = Solver::new(YoungGame::new(&board), 20);
+        let want = solver.analyze(&board.start());
+        let got = young_chess::analyze_start(&board).unwrap();
+        assert_eq!(got.value, want.value, "{n}x{m}");
+        assert_eq!(got.moves, want.moves, "{n}x{m}");
+        // Replaying the PV banks exactly the value.
+        let (mut pos, mut score) = (board.start(), 0);
+        for &c in &got.pv {
+            let g = board.gain(&pos, c);
+            score += if pos.black_to_move() { g } else { -g };
+            pos = pos.fill(c).unwrap();
+        }
+        assert!(pos.is_full());
+        assert_eq!(score, got.value, "{n}x{m}");
+        assert_eq!(got.pv.first(), got.best_moves().next().map(|m| &m.mv));
+    }
+}
