@@ -38,7 +38,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<()> {
     let board = young_chess::parse(&text)?;
     let explain = args.output.analyze || args.output.format == Format::Json;
     if !explain {
-        check_memory(&board, dp::memory_estimate(&board), "solve")?;
+        check_memory(&board, dp::memory_estimate(&board), "solving it")?;
         let value = solve(&board)?;
         writeln!(out, "{value}")?;
         return Ok(());
@@ -87,7 +87,7 @@ fn analyze(board: &Board) -> anyhow::Result<Analysis<Cell>> {
         let mut solver = Solver::new(YoungGame::new(board), 20);
         return Ok(solver.analyze(&board.start()));
     }
-    check_memory(board, dp::table_memory_estimate(board), "analyse (every staircase kept)")?;
+    check_memory(board, dp::table_memory_estimate(board), "analysing it (every staircase kept)")?;
     Ok(young_chess::analyze_start(board)?)
 }
 
@@ -119,7 +119,8 @@ fn spaced(cells: impl Iterator<Item = char>) -> String {
     line
 }
 
-/// Refuses, before allocating, a board whose `what` would need more memory than is available.
+/// Refuses, before allocating, a board for which `what` (e.g. "solving it") would need more
+/// memory than is available.
 fn check_memory(board: &Board, need: u128, what: &str) -> anyhow::Result<()> {
     let Some(available) = mem_available() else { return Ok(()) };
     if need <= available {
@@ -127,7 +128,7 @@ fn check_memory(board: &Board, need: u128, what: &str) -> anyhow::Result<()> {
     }
     let states = dp::staircase_count(board.rows(), board.cols());
     anyhow::bail!(
-        "board {} x {} has {} staircases; to {what} needs about {}, more than the memory available",
+        "board {} x {} has {} staircases; {what} needs about {}, more than the memory available",
         board.rows(),
         board.cols(),
         if states == u128::MAX { "too many".to_string() } else { states.to_string() },
@@ -172,7 +173,7 @@ mod tests {
     fn memory_is_checked_before_solving() {
         let n = 40;
         let board = Board::new(n, n, vec![0; n * n], vec![0; n * n]).unwrap();
-        let err = check_memory(&board, dp::memory_estimate(&board), "solve").unwrap_err().to_string();
+        let err = check_memory(&board, dp::memory_estimate(&board), "solving it").unwrap_err().to_string();
         assert!(err.contains("needs about"), "{err}");
     }
 }

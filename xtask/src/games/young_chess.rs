@@ -36,14 +36,19 @@ pub fn generate(args: &super::GenArgs) -> anyhow::Result<String> {
     Ok(board(n, m, args.seed))
 }
 
-/// Whole-process benchmark cases: random judge-valued boards of 10 x 10, 14 x 14, 16 x 16 and
-/// 18 x 18, generated here (not stored).
+/// Whole-process benchmark cases: random judge-valued boards of 10 x 10 (the golden
+/// `random-10x10-a.in`), then 14 x 14, 16 x 16 and 18 x 18 generated here (not stored).
 pub fn bench_cases() -> anyhow::Result<Vec<BenchCase>> {
     let case = |side: usize, reference: &str| {
         BenchCase::new(&format!("young {side}x{side}"), &["young-chess"], board(side, side, 2471), reference)
     };
     Ok(vec![
-        case(10, "textbook memo 0.46 s / C DP 7 ms"),
+        BenchCase::from_testdata(
+            "young 10x10",
+            &["young-chess"],
+            "young-chess/random-10x10-a.in",
+            "textbook memo 0.46 s / C DP 7 ms",
+        )?,
         case(14, "C DP 1.2 s"),
         case(16, "C DP 25 s, 2.3 GiB"),
         case(18, "none (9.1e9 staircases)"),
