@@ -70,7 +70,11 @@ impl CaseReport {
             stats: StatsReport {
                 nodes: analysis.stats.nodes,
                 tt_hits: analysis.stats.tt_hits,
-                micros: if std::env::var_os("GAMES_CLI_ZERO_TIMES").is_some_and(|v| v == "1") { 0 } else { u64::try_from(analysis.stats.elapsed.as_micros()).unwrap_or(u64::MAX) },
+                micros: if std::env::var_os("GAMES_CLI_ZERO_TIMES").is_some_and(|v| v == "1") {
+                    0
+                } else {
+                    u64::try_from(analysis.stats.elapsed.as_micros()).unwrap_or(u64::MAX)
+                },
             },
         }
     }

@@ -26,8 +26,8 @@ pub struct Args {
     output: crate::common::OutputArgs,
 }
 
-/// Solves showing a progress bar above this many staircases (about a second of work).
-const PROGRESS_STATES: u128 = 30_000_000;
+/// Solves show a progress bar above this many staircases (15 x 15 and up: a second or more).
+const PROGRESS_STATES: u128 = 100_000_000;
 
 /// Boards up to this size are analysed by the search-core engine; larger ones by the DP table.
 const ENGINE_SIDE: usize = 10;
@@ -72,8 +72,10 @@ fn solve(board: &Board) -> anyhow::Result<i64> {
     }
     let bar = indicatif::ProgressBar::new(u64::try_from(states).unwrap_or(u64::MAX));
     bar.set_style(
-        indicatif::ProgressStyle::with_template("{spinner} {wide_bar} {percent}% of {len} staircases, eta {eta}")
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        indicatif::ProgressStyle::with_template(
+            "{spinner} {wide_bar} {percent}% of {len} staircases, eta {eta}",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
     let value = dp::solve_with_progress(board, &mut |done, _| bar.set_position(done));
     bar.finish_and_clear();
@@ -171,7 +173,7 @@ mod tests {
 
     #[test]
     fn memory_is_checked_before_solving() {
-        let n = 40;
+        let n = 30;
         let board = Board::new(n, n, vec![0; n * n], vec![0; n * n]).unwrap();
         let err = check_memory(&board, dp::memory_estimate(&board), "solving it").unwrap_err().to_string();
         assert!(err.contains("needs about"), "{err}");

@@ -21,18 +21,18 @@ use crate::{Board, Cell, Memo, Staircase};
 pub fn analyze_start(board: &Board) -> Result<Analysis<Cell>, DpError> {
     let start = Instant::now();
     let (n, m) = (board.rows(), board.cols());
-    let (table, mut memo);
-    let (mut value, nodes): (Box<dyn FnMut(&Staircase) -> i64 + '_>, u64);
-    if n + m <= MAX_DP_SIDE_SUM {
-        table = DpTable::build(board)?;
-        nodes = u64::try_from(crate::dp::staircase_count(n, m)).unwrap_or(u64::MAX);
-        value = Box::new(|p| table.value(p));
+    let mut oracle = if n + m <= MAX_DP_SIDE_SUM {
+        Oracle::Table(DpTable::build(board)?)
     } else {
-        memo = Memo::new(board);
+        let mut memo = Memo::new(board);
         memo.value(&board.start());
-        nodes = memo.len() as u64;
-        value = Box::new(move |p| memo.value(p));
-    }
+        Oracle::Memo(memo)
+    };
+    let nodes = match &oracle {
+        Oracle::Table(_) => u64::try_from(crate::dp::staircase_count(n, m)).unwrap_or(u64::MAX),
+        Oracle::Memo(memo) => memo.len() as u64,
+    };
+    let mut value = |p: &Staircase| oracle.value(p);
     let root = board.start();
     // From Black's side at the root (Black to move): a move's value is A[c] - value(child).
     let root_value = value(&root);
@@ -58,4 +58,19 @@ pub fn analyze_start(board: &Board) -> Result<Analysis<Cell>, DpError> {
     }
     let stats = Stats { nodes, elapsed: start.elapsed(), ..Stats::default() };
     Ok(Analysis { to_move: Player::First, value: root_value, moves, pv, stats })
+}
+
+/// Where exact values come from.
+enum Oracle<'a> {
+    Table(DpTable),
+    Memo(Memo<'a>),
+}
+
+impl Oracle<'_> {
+    fn value(&mut self, pos: &Staircase) -> i64 {
+        match self {
+            Oracle::Table(t) => t.value(pos),
+            Oracle::Memo(memo) => memo.value(pos),
+        }
+    }
 }

@@ -127,13 +127,14 @@ pub fn memory_estimate(board: &Board) -> u128 {
     max_pair.saturating_mul(width).saturating_add(table_bytes(n, m))
 }
 
-/// Memory in bytes that [`DpTable::build`] needs for `board` (every layer kept), computed
-/// without allocating.
+/// Memory in bytes that [`crate::analyze_start`] needs for `board`, computed without
+/// allocating: a [`DpTable`] (every layer kept) or, for `n + m > MAX_DP_SIDE_SUM`, a [`Memo`] of
+/// every staircase.
 #[must_use]
 pub fn table_memory_estimate(board: &Board) -> u128 {
     let (n, m) = (board.rows(), board.cols());
     if n + m > MAX_DP_SIDE_SUM {
-        return u128::MAX;
+        return memo_bytes(n, m);
     }
     let width: u128 = if wide(board) { 8 } else { 4 };
     staircase_count(n, m).saturating_mul(width).saturating_add(table_bytes(n, m))
@@ -421,8 +422,9 @@ impl Ranker {
             let l2 = lpat ^ (1 << (h - 1));
             let (row, col) = (n - a, h - a);
             // An empty target block means no R of this class has a zero at bit 0.
-            (o != usize::MAX)
-                .then(|| (gain[row * m + col], o + self.rank[l2 as usize] as usize * self.count_r(b + 1, ir - b)))
+            (o != usize::MAX).then(|| {
+                (gain[row * m + col], o + self.rank[l2 as usize] as usize * self.count_r(b + 1, ir - b))
+            })
         } else {
             None
         };
@@ -567,8 +569,7 @@ mod tests {
     fn ranks_are_a_bijection_per_layer() {
         for (n, m) in [(1, 3), (3, 1), (2, 2), (3, 4), (4, 3), (5, 5)] {
             let r = Ranker::new(n, m).unwrap();
-            let mut seen: Vec<Vec<bool>> =
-                (0..=n * m).map(|k| vec![false; r.layer_offsets(k).1]).collect();
+            let mut seen: Vec<Vec<bool>> = (0..=n * m).map(|k| vec![false; r.layer_offsets(k).1]).collect();
             for path in 0..1u64 << (n + m) {
                 if path.count_ones() as usize != n {
                     continue;

@@ -32,11 +32,12 @@ pub use parse::{parse, ParseError, ParseErrorKind};
 pub use staircase::{Cell, Staircase};
 
 /// The answer to the judge's question for `board`: Black's score minus White's under perfect
-/// play from the empty board, computed by the layered [`dp`].
+/// play from the empty board, computed by the layered [`dp`] (by [`Memo`] for thin boards with
+/// `n + m > 48`). The memory needed is [`dp::memory_estimate`], which callers should check
+/// first: this function allocates it.
 ///
 /// # Errors
-/// [`dp::DpError`] if the board is too large for the DP's ranking tables (`n + m > 48`); the
-/// memory needed is [`dp::memory_estimate`], which callers should check first.
+/// None at present for a valid [`Board`] ([`dp::DpError`] is kept for future limits).
 pub fn solve(board: &Board) -> Result<i64, dp::DpError> {
     dp::solve(board)
 }

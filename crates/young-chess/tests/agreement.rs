@@ -74,7 +74,8 @@ fn dp_table_matches_brute_force_on_every_staircase() {
         loop {
             if rows.windows(2).all(|w| w[0] >= w[1]) {
                 let pos = Staircase::from_row_lengths(n, m, &rows).unwrap();
-                let want = brute(n, m, board.a_values(), board.b_values(), &mut rows.clone(), pos.black_to_move());
+                let want =
+                    brute(n, m, board.a_values(), board.b_values(), &mut rows.clone(), pos.black_to_move());
                 assert_eq!(table.value(&pos), want, "{n}x{m} rows {rows:?}");
             }
             let Some(i) = (0..n).find(|&i| rows[i] < m) else { break };
@@ -87,7 +88,8 @@ fn dp_table_matches_brute_force_on_every_staircase() {
 #[test]
 fn random_boards_up_to_10x10_dp_matches_engine() {
     let mut rng = SmallRng::seed_from_u64(10);
-    let mut sizes: Vec<(usize, usize)> = (0..14).map(|_| (rng.gen_range(1..=10), rng.gen_range(1..=10))).collect();
+    let mut sizes: Vec<(usize, usize)> =
+        (0..14).map(|_| (rng.gen_range(1..=10), rng.gen_range(1..=10))).collect();
     sizes.extend([(10, 10), (10, 9), (1, 10), (10, 1)]);
     for (n, m) in sizes {
         let board = random_board(&mut rng, n, m, 100_000);
@@ -141,6 +143,9 @@ fn thin_boards_beyond_the_dp_limit_use_the_memo() {
     let v = dp::solve(&board).unwrap();
     assert!(DpTable::build(&board).is_err());
     assert_eq!(v, Memo::new(&board).value(&board.start()));
+    let analysis = young_chess::analyze_start(&board).unwrap();
+    assert_eq!(analysis.value, v);
+    assert_eq!(analysis.pv.len(), 120);
     let narrow = random_board(&mut rng, 3, 40, 1000);
     assert_eq!(dp::solve(&narrow).unwrap(), Memo::new(&narrow).value(&narrow.start()));
 }
