@@ -38,12 +38,13 @@ pub fn generate(args: &super::GenArgs) -> anyhow::Result<String> {
 }
 
 /// Whole-process benchmark cases: random judge-valued boards of 10 x 10 (the golden
-/// `random-10x10-a.in`), then 14 x 14, 16 x 16 and 18 x 18 generated here (not stored).
+/// `random-10x10-a.in`), then 14 x 14 and 16 x 16 generated here (not stored), and 18 x 18 when
+/// the environment has `XTASK_BENCH_XL=1`.
 pub fn bench_cases() -> anyhow::Result<Vec<BenchCase>> {
     let case = |side: usize, reference: &str| {
         BenchCase::new(&format!("young {side}x{side}"), &["young-chess"], board(side, side, 2471), reference)
     };
-    Ok(vec![
+    let mut cases = vec![
         BenchCase::from_testdata(
             "young 10x10",
             &["young-chess"],
@@ -52,8 +53,12 @@ pub fn bench_cases() -> anyhow::Result<Vec<BenchCase>> {
         )?,
         case(14, "C DP 1.2 s"),
         case(16, "C DP 25 s, 2.3 GiB"),
-        case(18, "none (9.1e9 staircases)"),
-    ])
+    ];
+    // About 2 minutes and 0.9 GiB per run on 2 cores: only when asked for.
+    if std::env::var_os("XTASK_BENCH_XL").is_some_and(|v| v == "1") {
+        cases.push(case(18, "none (9.1e9 staircases)"));
+    }
+    Ok(cases)
 }
 
 #[cfg(test)]
