@@ -191,3 +191,49 @@ fn table_analysis_matches_engine_analysis() {
         assert_eq!(got.pv.first(), got.best_moves().next().map(|m| &m.mv));
     }
 }
+
+#[test]
+fn parallel_dp_matches_memo() {
+    // 8 x 17 has 1,081,575 staircases: above the DP's threshold for rayon.
+    let mut rng = SmallRng::seed_from_u64(817);
+    let board = random_board(&mut rng, 8, 17, 100_000);
+    assert!(dp::staircase_count(8, 17) >= 1 << 20);
+    assert_eq!(dp::solve(&board).unwrap(), Memo::new(&board).value(&board.start()));
+}
+
+#[test]
+fn mutated_inputs_never_panic_and_parse_to_solvable_boards() {
+    let sample = b"2 3\n2 7 3\n9 1 2\n3 7 2\n2 3 1\n";
+    let alphabet = b"0123456789 \n\r\t-x+";
+    let mut rng = SmallRng::seed_from_u64(4363);
+    for _ in 0..3000 {
+        let mut text = sample.to_vec();
+        for _ in 0..rng.gen_range(1..=4) {
+            let i = rng.gen_range(0..=text.len());
+            match rng.gen_range(0..3) {
+                0 => text.insert(i, alphabet[rng.gen_range(0..alphabet.len())]),
+                1 if i < text.len() => {
+                    text.remove(i);
+                }
+                _ if i < text.len() => text[i] = alphabet[rng.gen_range(0..alphabet.len())],
+                _ => {}
+            }
+        }
+        let text = String::from_utf8(text).unwrap();
+        match parse(&text) {
+            Ok(board) if board.rows() * board.cols() <= 16 => {
+                let want = brute(
+                    board.rows(),
+                    board.cols(),
+                    board.a_values(),
+                    board.b_values(),
+                    &mut vec![0; board.rows()],
+                    true,
+                );
+                assert_eq!(dp::solve(&board).unwrap(), want, "{text:?}");
+            }
+            Ok(_) => {}
+            Err(e) => assert!(e.line >= 1 && e.column >= 1, "{text:?}: {e}"),
+        }
+    }
+}
