@@ -1,1 +1,43 @@
-//! The Young-diagram game (LOJ 2471). Not written yet.
+//! The Young-diagram game (LOJ 2471 "一双木棋", Luogu P4363, BZOJ 5248), solved exactly.
+//!
+//! An `n x m` board; Black (first player) and White alternately fill one cell each until the
+//! board is full. A cell may be filled only when every cell above it in its column and left of it
+//! in its row is filled, so the filled cells always form a Young diagram (a staircase anchored at
+//! the top-left corner). Cell `(i, j)` is worth `A[i][j]` to Black and `B[i][j]` to White; each
+//! player maximises their own score minus the opponent's. The answer is Black's score minus
+//! White's under perfect play.
+//!
+//! - [`Board`] holds the two value matrices; [`parse`] reads the judge's text format with
+//!   line-and-column errors ([`ParseError`]).
+//! - [`Staircase`] is a position: the staircase boundary as a bit-packed lattice path.
+//! - [`YoungGame`] implements [`search_core::Game`], so the generic engine (memoised negamax with
+//!   alpha-beta) solves and analyses positions; it is the reference solver.
+//! - [`dp`] is the dedicated solver: a dynamic programme over staircases, layer by layer by the
+//!   number of filled cells, with each layer ranked without hashing, so that only two layers live
+//!   in memory (16 x 16 in about 80 MB). [`dp::DpTable`] keeps every layer instead, for analysis.
+//!
+//! Values are `i64` margins. No I/O happens in this crate.
+
+mod analysis;
+pub mod dp;
+mod game;
+mod memo;
+mod parse;
+mod staircase;
+
+pub use analysis::analyze_start;
+pub use game::{Board, BoardError, YoungGame, MAX_SIDE_SUM, MAX_VALUE};
+pub use memo::Memo;
+pub use parse::{parse, ParseError, ParseErrorKind};
+pub use staircase::{Cell, Staircase};
+
+/// The answer to the judge's question for `board`: Black's score minus White's under perfect
+/// play from the empty board, computed by the layered [`dp`] (by [`Memo`] for thin boards with
+/// `n + m > 48`). The memory needed is [`dp::memory_estimate`], which callers should check
+/// first: this function allocates it.
+///
+/// # Errors
+/// None at present for a valid [`Board`] ([`dp::DpError`] is kept for future limits).
+pub fn solve(board: &Board) -> Result<i64, dp::DpError> {
+    dp::solve(board)
+}
