@@ -21,9 +21,15 @@ pub struct Args {
     /// Triangle War: side of the triangle (1 to 6).
     #[arg(long, default_value_t = 3)]
     side: u8,
-    /// Tic-tac-toe: board size `ROWSxCOLS` (default 3x3).
+    /// Tic-tac-toe and the Young-diagram game: board size `ROWSxCOLS` (default 3x3).
     #[arg(long)]
     size: Option<String>,
+    /// The Young-diagram game: seed of the random values 0 to 9 (ignored with --file).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The Young-diagram game: read the board and its values from a file in the judge's format.
+    #[arg(long)]
+    file: Option<std::path::PathBuf>,
     /// Tic-tac-toe: stones in a row to win (default: 3).
     #[arg(long)]
     k: Option<usize>,
@@ -36,6 +42,8 @@ enum GameName {
     TriangleWar,
     /// Tic-tac-toe (any m,n,k-game up to 40 cells), scored as CCF 201803-4: moves are cells `r,c`.
     TicTacToe,
+    /// The Young-diagram game (LOJ 2471): moves are cells `r,c`.
+    YoungChess,
 }
 
 /// The side the user plays.
@@ -95,6 +103,26 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<()> {
                 None => (3, 3),
             };
             let mut game = crate::tic_tac_toe::PlayTicTacToe::new(rows, cols, args.k.unwrap_or(3))?;
+            let start = game.start();
+            play(&mut game, start, human, &mut input, echo, out)
+        }
+        GameName::YoungChess => {
+            use crate::young_chess::PlayYoungChess;
+            let board = match &args.file {
+                Some(path) => {
+                    let text = std::fs::read_to_string(path)
+                        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+                    young_chess::parse(&text)?
+                }
+                None => {
+                    let (rows, cols) = match &args.size {
+                        Some(size) => crate::tic_tac_toe::parse_size(size).map_err(anyhow::Error::msg)?,
+                        None => (3, 3),
+                    };
+                    PlayYoungChess::random_board(rows, cols, args.seed)?
+                }
+            };
+            let mut game = PlayYoungChess::new(board)?;
             let start = game.start();
             play(&mut game, start, human, &mut input, echo, out)
         }

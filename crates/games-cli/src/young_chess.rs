@@ -179,3 +179,177 @@ mod tests {
         assert!(err.contains("needs about"), "{err}");
     }
 }
+
+/// A position of `games-cli play young-chess`: the staircase plus the history the engine does
+/// not need: Black's score minus White's so far, and which cells Black filled.
+#[derive(Clone, Copy, Debug)]
+pub struct PlayPosition {
+    stair: Staircase,
+    margin: i64,
+    /// Bit `r * cols + c` is set if Black filled cell `(r, c)` (boards of at most 128 cells).
+    black: u128,
+}
+
+/// [`YoungGame`] with history in the position, for `play`: same key, moves and values.
+#[derive(Clone, Copy, Debug)]
+pub struct PlayGame {
+    inner: YoungGame<'static>,
+}
+
+impl search_core::Game for PlayGame {
+    type Position = PlayPosition;
+    type Move = Cell;
+
+    fn to_move(&self, pos: &PlayPosition) -> Player {
+        self.inner.to_move(&pos.stair)
+    }
+    fn terminal_value(&self, pos: &PlayPosition) -> Option<i64> {
+        self.inner.terminal_value(&pos.stair)
+    }
+    fn generate_moves(&self, pos: &PlayPosition, moves: &mut Vec<Cell>) {
+        self.inner.generate_moves(&pos.stair, moves);
+    }
+    fn play(&self, pos: &PlayPosition, mv: Cell) -> (PlayPosition, i64) {
+        let mover = self.inner.to_move(&pos.stair);
+        let (stair, gain) = self.inner.play(&pos.stair, mv);
+        let bit = 1u128 << (usize::from(mv.row) * self.inner.board().cols() + usize::from(mv.col));
+        let black = if mover == Player::First { pos.black | bit } else { pos.black };
+        (PlayPosition { stair, margin: pos.margin + mover.sign() * gain, black }, gain)
+    }
+    fn key(&self, pos: &PlayPosition) -> u64 {
+        self.inner.key(&pos.stair)
+    }
+    fn order_moves(&self, pos: &PlayPosition, moves: &mut [Cell]) {
+        self.inner.order_moves(&pos.stair, moves);
+    }
+    fn banked(&self, pos: &PlayPosition) -> i64 {
+        pos.margin
+    }
+}
+
+/// The Young-diagram game for `games-cli play`.
+pub struct PlayYoungChess {
+    solver: Solver<PlayGame>,
+}
+
+/// Largest board `play young-chess` accepts (cells), so that stone owners fit a `u128`.
+const PLAY_MAX_CELLS: usize = 128;
+
+impl PlayYoungChess {
+    /// A session on `board` (at most 128 cells). The board lives as long as the process.
+    pub fn new(board: Board) -> anyhow::Result<Self> {
+        anyhow::ensure!(
+            board.rows() * board.cols() <= PLAY_MAX_CELLS,
+            "play young-chess takes boards of at most {PLAY_MAX_CELLS} cells, found {} x {}",
+            board.rows(),
+            board.cols()
+        );
+        let board: &'static Board = Box::leak(Box::new(board));
+        Ok(PlayYoungChess { solver: Solver::new(PlayGame { inner: YoungGame::new(board) }, 20) })
+    }
+
+    /// A `rows` x `cols` board with values 0 to 9 drawn from `seed` (deterministic).
+    pub fn random_board(rows: usize, cols: usize, seed: u64) -> anyhow::Result<Board> {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+        let mut values = || (0..rows * cols).map(|_| rng.gen_range(0..10)).collect::<Vec<i64>>();
+        let (a, b) = (values(), values());
+        Ok(Board::new(rows, cols, a, b)?)
+    }
+
+    /// The empty board, Black to move.
+    pub fn start(&self) -> PlayPosition {
+        PlayPosition { stair: self.board().start(), margin: 0, black: 0 }
+    }
+
+    fn board(&self) -> &'static Board {
+        self.solver.game().inner.board()
+    }
+}
+
+impl crate::play::Playable for PlayYoungChess {
+    type G = PlayGame;
+
+    fn solver(&mut self) -> &mut Solver<PlayGame> {
+        &mut self.solver
+    }
+
+    /// Filled cells show `B` or `W`; empty ones Black's and White's values `a/b`.
+    fn draw(&self, pos: &PlayPosition) -> String {
+        let board = self.board();
+        let (n, m) = (board.rows(), board.cols());
+        let width = (0..n)
+            .flat_map(|r| (0..m).map(move |c| (r, c)))
+            .map(|(r, c)| format!("{}/{}", board.a(r, c), board.b(r, c)).len())
+            .max()
+            .unwrap_or(1);
+        let mut s = format!("{:>3}", "");
+        for c in 0..m {
+            s.push_str(&format!(" {c:>width$}"));
+        }
+        s.push('\n');
+        for r in 0..n {
+            s.push_str(&format!("{r:>3}"));
+            for c in 0..m {
+                let cell = if !pos.stair.is_filled(r, c) {
+                    format!("{}/{}", board.a(r, c), board.b(r, c))
+                } else if pos.black >> (r * m + c) & 1 == 1 {
+                    "B".to_string()
+                } else {
+                    "W".to_string()
+                };
+                s.push_str(&format!(" {cell:>width$}"));
+            }
+            s.push('\n');
+        }
+        s
+    }
+
+    fn parse_move(&self, pos: &PlayPosition, text: &str) -> Result<Cell, String> {
+        let bad = || format!("expected a cell as `row,col` (0-based, e.g. `0,0`), found `{text}`");
+        let nums: Vec<&str> =
+            text.split(|c: char| c == ',' || c.is_whitespace()).filter(|w| !w.is_empty()).collect();
+        let [r, c] = nums[..] else { return Err(bad()) };
+        let (r, c): (u8, u8) = (r.parse().map_err(|_| bad())?, c.parse().map_err(|_| bad())?);
+        let board = self.board();
+        if usize::from(r) >= board.rows() || usize::from(c) >= board.cols() {
+            return Err(format!("cell {r},{c} is off the {} x {} board", board.rows(), board.cols()));
+        }
+        if pos.stair.is_filled(usize::from(r), usize::from(c)) {
+            return Err(format!("cell {r},{c} is already filled"));
+        }
+        let cell = Cell { row: r, col: c };
+        if pos.stair.moves().any(|m| m == cell) {
+            return Ok(cell);
+        }
+        let legal: Vec<String> = pos.stair.moves().map(|m| m.to_string()).collect();
+        Err(format!(
+            "cell {r},{c} cannot take a stone now (the cells above and to its left must be filled); legal: {}",
+            legal.join(" ")
+        ))
+    }
+
+    fn move_text(&self, mv: &Cell) -> String {
+        mv.to_string()
+    }
+
+    fn player_name(&self, p: Player) -> &'static str {
+        player_name(p)
+    }
+
+    fn score_text(&self, pos: &PlayPosition) -> String {
+        format!("Black minus White {:+}", pos.margin)
+    }
+
+    fn result_text(&self, value: i64) -> String {
+        match value.signum() {
+            1 => format!("Black wins by {value}"),
+            -1 => format!("White wins by {}", -value),
+            _ => "draw".to_string(),
+        }
+    }
+
+    fn move_help(&self) -> &'static str {
+        "a cell as `row,col`, 0-based, e.g. `0,0`"
+    }
+}
