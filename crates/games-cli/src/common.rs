@@ -34,19 +34,21 @@ pub struct InputArgs {
 }
 
 impl InputArgs {
-    /// The whole input as text.
+    /// The whole input as text. Bytes that are not UTF-8 become U+FFFD, so that the parser
+    /// reports them with their line number after answering the cases before them; a leading
+    /// byte-order mark is dropped.
     pub fn read(&self) -> anyhow::Result<String> {
-        let mut text = String::new();
+        let mut bytes = Vec::new();
         match &self.file {
             Some(path) if path.as_os_str() != "-" => {
-                text = std::fs::read_to_string(path)
-                    .with_context(|| format!("cannot read {}", path.display()))?;
+                bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
             }
             _ => {
-                io::stdin().read_to_string(&mut text).context("cannot read standard input")?;
+                io::stdin().read_to_end(&mut bytes).context("cannot read standard input")?;
             }
         }
-        Ok(text)
+        let text = String::from_utf8_lossy(&bytes);
+        Ok(text.strip_prefix('\u{feff}').unwrap_or(&text).to_string())
     }
 }
 

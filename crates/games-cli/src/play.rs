@@ -18,7 +18,7 @@ pub struct Args {
     /// Which side you play: `first` (A, Black, x) or `second`.
     #[arg(long, value_enum, default_value_t = Side::First)]
     you: Side,
-    /// Triangle War: side of the triangle (1 to 6).
+    /// Triangle War: side of the triangle (1 to 6; other games ignore it).
     #[arg(long, default_value_t = 3)]
     side: u8,
     /// Tic-tac-toe and the Young-diagram game: board size `ROWSxCOLS` (default 3x3).
@@ -30,7 +30,7 @@ pub struct Args {
     /// The Young-diagram game: read the board and its values from a file in the judge's format.
     #[arg(long)]
     file: Option<std::path::PathBuf>,
-    /// Tic-tac-toe: stones in a row to win (default: 3).
+    /// Tic-tac-toe: stones in a row to win (default: the shorter side).
     #[arg(long)]
     k: Option<usize>,
 }
@@ -102,7 +102,9 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<()> {
                 Some(size) => crate::tic_tac_toe::parse_size(size).map_err(anyhow::Error::msg)?,
                 None => (3, 3),
             };
-            let mut game = crate::tic_tac_toe::PlayTicTacToe::new(rows, cols, args.k.unwrap_or(3))?;
+            // Same default as `winning-move`: k is the shorter side (3 on 3x3).
+            let k = args.k.unwrap_or(rows.min(cols));
+            let mut game = crate::tic_tac_toe::PlayTicTacToe::new(rows, cols, k)?;
             let start = game.start();
             play(&mut game, start, human, &mut input, echo, out)
         }
@@ -148,7 +150,7 @@ pub fn play<P: Playable>(
     // Positions before each move, with the player who made it.
     let mut history: Vec<(<P::G as Game>::Position, Player)> = Vec::new();
     let mut pos = start;
-    let mut line = String::new();
+    let mut raw = Vec::new();
     loop {
         writeln!(out)?;
         write!(out, "{}", game.draw(&pos))?;
@@ -170,12 +172,14 @@ pub fn play<P: Playable>(
         loop {
             write!(out, "{} to move> ", game.player_name(mover))?;
             out.flush()?;
-            line.clear();
-            if input.read_line(&mut line)? == 0 {
+            raw.clear();
+            if input.read_until(b'\n', &mut raw)? == 0 {
                 writeln!(out)?;
                 writeln!(out, "Input ended; game abandoned.")?;
                 return Ok(());
             }
+            // Not UTF-8: shown as U+FFFD and answered as an unparsable move.
+            let line = String::from_utf8_lossy(&raw);
             let text = line.trim();
             if echo {
                 writeln!(out, "{text}")?;

@@ -21,11 +21,11 @@ pub struct Args {
     #[arg(long, default_value_t = 3)]
     side: u8,
     /// Answer the empty board as one game, without reading input.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "file")]
     empty: bool,
     /// TT size as a power of two (entries of about 32 bytes), for boards solved by search.
     /// Default: 18 up to side 3 (8 MiB), 22 above (128 MiB).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(10..=30))]
     tt_bits: Option<u32>,
     #[command(flatten)]
     output: OutputArgs,
@@ -149,8 +149,10 @@ pub fn draw(geometry: &Geometry, pos: &Position) -> String {
             continue;
         };
         {
-            let dots: Vec<u8> =
+            let mut dots: Vec<u8> =
                 t.iter().flat_map(|s| [geometry.segments()[s].a, geometry.segments()[s].b]).collect();
+            dots.sort_unstable();
+            dots.dedup();
             let ys: Vec<usize> = dots.iter().map(|&d| at(d).0).collect();
             let xs: Vec<usize> = dots.iter().map(|&d| at(d).1).collect();
             let (ymin, ymax) = (*ys.iter().min().unwrap(), *ys.iter().max().unwrap());
@@ -203,15 +205,15 @@ impl crate::play::Playable for PlayTriangleWar {
 
     fn parse_move(&self, pos: &Position, text: &str) -> Result<u8, String> {
         let g = self.geometry();
-        let words: Vec<&str> =
-            text.split(|c: char| c.is_whitespace() || c == '-').filter(|w| !w.is_empty()).collect();
-        let dots: Vec<u8> = words.iter().filter_map(|w| w.parse().ok()).collect();
-        let [i, j] = dots[..] else {
-            return Err(format!("expected a segment as two dot numbers like `2 5` or `2-5`, found `{text}`"));
+        let bad = || format!("expected a segment as two dot numbers like `2 5` or `2-5`, found `{text}`");
+        // `i j`, or `i-j` with the dash between two numbers (so `-1 3` is not `1 3`).
+        let words: Vec<&str> = match text.split_whitespace().collect::<Vec<_>>()[..] {
+            [one] => one.split_once('-').map(|(a, b)| vec![a, b]).ok_or_else(bad)?,
+            [a, b] => vec![a, b],
+            _ => return Err(bad()),
         };
-        if words.len() != 2 {
-            return Err(format!("expected a segment as two dot numbers like `2 5` or `2-5`, found `{text}`"));
-        }
+        let dots: Vec<u8> = words.iter().map(|w| w.parse().map_err(|_| bad())).collect::<Result<_, _>>()?;
+        let [i, j] = dots[..] else { return Err(bad()) };
         if let Some(d) = [i, j].into_iter().find(|&d| d == 0 || d > g.dots()) {
             return Err(format!("dot {d} is not on the board: dots are numbered 1 to {}", g.dots()));
         }

@@ -254,6 +254,8 @@ impl<G: Game> Solver<G> {
             Bound::Exact
         };
         let work = u32::try_from(self.stats.nodes - nodes0).unwrap_or(u32::MAX);
+        // A fail-low has no meaningful best move: every move was at most alpha.
+        let best_move = if bound == Bound::Upper { None } else { best_move };
         self.tt.store(TtEntry { key, value: best, bound, best: best_move, work });
         best
     }

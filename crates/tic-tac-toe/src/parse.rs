@@ -62,7 +62,8 @@ impl<'a> Lines<'a> {
     fn next_raw(&mut self) -> Option<(usize, &'a str)> {
         let (i, line) = self.inner.next()?;
         self.last = i + 1;
-        Some((i + 1, line.trim()))
+        // A byte-order mark (from some editors) is not content.
+        Some((i + 1, line.trim().trim_start_matches('\u{feff}')))
     }
 
     /// The next line that is not blank.

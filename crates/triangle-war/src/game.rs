@@ -12,11 +12,6 @@ use crate::{Geometry, Outcome, Position, SegmentSet};
 #[derive(Clone, Debug)]
 pub struct TriangleWar {
     geometry: Geometry,
-    /// For each segment, the segment sets of the triangles it borders; a rim segment's missing
-    /// second triangle is `u64::MAX`, never completed nor one segment short.
-    borders: Vec<[u64; 2]>,
-    /// For each segment, the owner-bitboard bits of those triangles (0 for a missing one).
-    border_bits: Vec<[u64; 2]>,
     /// For each symmetry and each byte of a segment set, the image of that byte's bits.
     sym_tables: Vec<[[u64; 256]; 8]>,
     bytes: usize,
@@ -46,19 +41,7 @@ impl TriangleWar {
                 t
             })
             .collect();
-        let borders = (0..geometry.segments().len())
-            .map(|s| {
-                let b = geometry.borders(s);
-                [b[0].1 .0, b.get(1).map_or(u64::MAX, |t| t.1 .0)]
-            })
-            .collect();
-        let border_bits = (0..geometry.segments().len())
-            .map(|s| {
-                let b = geometry.borders(s);
-                [1 << b[0].0, b.get(1).map_or(0, |t| 1 << t.0)]
-            })
-            .collect();
-        TriangleWar { geometry, borders, border_bits, sym_tables, bytes }
+        TriangleWar { geometry, sym_tables, bytes }
     }
 
     /// The board.
@@ -81,9 +64,10 @@ impl TriangleWar {
         SegmentSet(best)
     }
 
-    /// Triangles still open (not owned by anyone) in `pos`.
+    /// Triangles not yet completed in `pos`, from the drawn set alone (the owner fields are
+    /// history and not part of the TT key).
     fn open_triangles(&self, pos: &Position) -> Value {
-        Value::from(self.geometry.triangles().len() as u32 - (pos.owned_by_a | pos.owned_by_b).count_ones())
+        self.geometry.triangles().iter().filter(|&&t| !pos.drawn.contains_all(t)).count() as Value
     }
 }
 
@@ -104,21 +88,9 @@ impl Game for TriangleWar {
         moves.extend(free.iter().map(|s| s as u8));
     }
 
-    /// Same as [`Position::play`], from the precomputed border tables.
     fn play(&self, pos: &Position, mv: u8) -> (Position, Value) {
-        let s = usize::from(mv);
-        let drawn = pos.drawn.0 | 1 << s;
-        let ([t0, t1], [b0, b1]) = (self.borders[s], self.border_bits[s]);
-        let won = if drawn & t0 == t0 { b0 } else { 0 } | if drawn & t1 == t1 { b1 } else { 0 };
-        let mut next = Position { drawn: SegmentSet(drawn), ..*pos };
-        if won == 0 {
-            next.to_move = pos.to_move.opponent();
-        } else if pos.to_move == Player::First {
-            next.owned_by_a |= won;
-        } else {
-            next.owned_by_b |= won;
-        }
-        (next, Value::from(won.count_ones()))
+        let (next, completed) = pos.play(&self.geometry, usize::from(mv));
+        (next, Value::from(completed))
     }
 
     fn key(&self, pos: &Position) -> u64 {
@@ -138,11 +110,9 @@ impl Game for TriangleWar {
         let mut scores = [0i8; 64];
         for (score, &m) in scores.iter_mut().zip(moves.iter()) {
             let after = drawn | 1 << m;
-            let [t0, t1] = self.borders[usize::from(m)];
-            let (left0, left1) = ((t0 & !after).count_ones(), (t1 & !after).count_ones());
-            let completes = i8::from(left0 == 0) + i8::from(left1 == 0);
-            let offers = i8::from(left0 == 1) + i8::from(left1 == 1);
-            *score = if completes > 0 { -completes } else { offers };
+            let border = self.geometry.border(usize::from(m));
+            let completes = border.completed(after).count_ones() as i8;
+            *score = if completes > 0 { -completes } else { border.offered(after) as i8 };
         }
         // Scores are -2..=2: a stable counting sort in one pass per score.
         let mut sorted = [0u8; 64];

@@ -22,6 +22,40 @@ impl std::fmt::Display for Segment {
     }
 }
 
+/// The one or two unit triangles a segment borders, as fixed-size tables for the hot paths.
+///
+/// A rim segment's missing second triangle has mask 0 and bit 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Border {
+    /// The segment sets of the triangles.
+    pub masks: [u64; 2],
+    /// The triangles as owner-bitboard bits (`1 << index in Geometry::triangles()`).
+    pub bits: [u64; 2],
+}
+
+impl Border {
+    /// The triangles completed in `drawn` (a set containing the segment), as owner bits.
+    #[inline]
+    #[must_use]
+    pub const fn completed(&self, drawn: u64) -> u64 {
+        let [m0, m1] = self.masks;
+        let first = if drawn & m0 == m0 { self.bits[0] } else { 0 };
+        let second = if m1 != 0 && drawn & m1 == m1 { self.bits[1] } else { 0 };
+        first | second
+    }
+
+    /// How many of the triangles `drawn` leaves exactly one segment short (offered to the
+    /// next player).
+    #[inline]
+    #[must_use]
+    pub const fn offered(&self, drawn: u64) -> u32 {
+        let [m0, m1] = self.masks;
+        let first = (m0 & !drawn).count_ones() == 1;
+        let second = m1 != 0 && (m1 & !drawn).count_ones() == 1;
+        first as u32 + second as u32
+    }
+}
+
 /// Errors building a [`Geometry`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum GeometryError {
@@ -43,8 +77,8 @@ pub struct Geometry {
     side: u8,
     segments: Vec<Segment>,
     triangles: Vec<SegmentSet>,
-    /// For each segment, the (one or two) triangles it borders, with their indices.
-    borders: Vec<Vec<(usize, SegmentSet)>>,
+    /// For each segment, the (one or two) triangles it borders.
+    borders: Vec<Border>,
     /// For each symmetry of the triangle (identity first), the image of each segment index.
     symmetries: Vec<Vec<u8>>,
 }
@@ -91,7 +125,14 @@ impl Geometry {
             }
         }
         let borders = (0..segments.len())
-            .map(|s| triangles.iter().copied().enumerate().filter(|(_, t)| t.contains(s)).collect())
+            .map(|s| {
+                let mut b = Border { masks: [0; 2], bits: [0; 2] };
+                for (k, (i, t)) in triangles.iter().enumerate().filter(|(_, t)| t.contains(s)).enumerate() {
+                    b.masks[k] = t.0;
+                    b.bits[k] = 1 << i;
+                }
+                b
+            })
             .collect();
 
         // Symmetries: permutations of the barycentric coordinates (n - r, r - c, c).
@@ -148,11 +189,10 @@ impl Geometry {
         &self.triangles
     }
 
-    /// The triangles that segment `s` borders (one on the rim, two inside), as (index in
-    /// [`Geometry::triangles`], segments).
+    /// The triangles that segment `s` borders (one on the rim, two inside).
     #[must_use]
-    pub fn borders(&self, s: usize) -> &[(usize, SegmentSet)] {
-        &self.borders[s]
+    pub fn border(&self, s: usize) -> Border {
+        self.borders[s]
     }
 
     /// The index of the segment joining dots `i` and `j` (in either order), if they are

@@ -21,7 +21,7 @@ mod position;
 mod retrograde;
 
 pub use game::{Solver, TriangleWar};
-pub use geometry::{Geometry, GeometryError, Segment, MAX_SIDE};
+pub use geometry::{Border, Geometry, GeometryError, Segment, MAX_SIDE};
 pub use parse::{parse_games, GameRecord, Games, ParseError, ParseErrorKind};
 pub use position::{Outcome, Position, PositionError, SegmentSet};
 pub use retrograde::RetrogradeTable;

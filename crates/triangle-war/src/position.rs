@@ -163,12 +163,7 @@ impl Position {
     #[must_use]
     pub fn play(&self, geometry: &Geometry, s: usize) -> (Position, u8) {
         let drawn = self.drawn.with(s);
-        let mut won = 0u64;
-        for &(i, t) in geometry.borders(s) {
-            if drawn.contains_all(t) {
-                won |= 1 << i;
-            }
-        }
+        let won = geometry.border(s).completed(drawn.0);
         let mut next = Position { drawn, ..*self };
         if won == 0 {
             next.to_move = self.to_move.opponent();

@@ -1,6 +1,6 @@
 //! Retrograde analysis: the value of every segment set, computed once.
 
-use crate::{Geometry, Outcome, Position};
+use crate::{Border, Geometry, Outcome, Position};
 
 /// The exact value of the remaining play for every set of drawn segments, from the side to
 /// move: `2^segments` bytes (256 KiB for the judge's side 3).
@@ -18,12 +18,6 @@ impl RetrogradeTable {
     /// Largest number of segments accepted by [`RetrogradeTable::build`] (2^30 bytes = 1 GiB).
     pub const MAX_SEGMENTS: usize = 30;
 
-    /// Memory needed for `geometry`'s table, in bytes.
-    #[must_use]
-    pub fn bytes_needed(geometry: &Geometry) -> u64 {
-        1u64 << geometry.segments().len().min(63)
-    }
-
     /// Builds the table for `geometry`; `None` if it has more than
     /// [`RetrogradeTable::MAX_SEGMENTS`] segments.
     #[must_use]
@@ -32,14 +26,7 @@ impl RetrogradeTable {
         if k > Self::MAX_SEGMENTS {
             return None;
         }
-        // For each segment, the masks of the (one or two) triangles it borders; a rim segment's
-        // missing second triangle is `u64::MAX`, which no segment set contains.
-        let borders: Vec<[u64; 2]> = (0..k)
-            .map(|s| {
-                let b = geometry.borders(s);
-                [b[0].1 .0, b.get(1).map_or(u64::MAX, |t| t.1 .0)]
-            })
-            .collect();
+        let borders: Vec<Border> = (0..k).map(|s| geometry.border(s)).collect();
         let full = (1u64 << k) - 1;
         let mut values = vec![0i8; 1 << k];
         for set in (0..full).rev() {
@@ -49,8 +36,7 @@ impl RetrogradeTable {
                 let s = free.trailing_zeros() as usize;
                 free &= free - 1;
                 let next = set | 1 << s;
-                let [t0, t1] = borders[s];
-                let completed = i8::from(next & t0 == t0) + i8::from(next & t1 == t1);
+                let completed = borders[s].completed(next).count_ones() as i8;
                 let child = values[next as usize];
                 let v = if completed > 0 { completed + child } else { -child };
                 best = best.max(v);

@@ -222,3 +222,44 @@ fn replay_applies_extra_turns_and_double_completions() {
     assert_eq!((rec.position.owned_a(), rec.position.owned_b()), (2, 0));
     assert_eq!(rec.position.to_move, Player::First);
 }
+
+/// Independent memoised brute force on any side: the value of the remaining play from the side
+/// to move, from the drawn set alone, with completion checked against the triangle list.
+fn memo_value(g: &Geometry, drawn: u64, memo: &mut std::collections::HashMap<u64, i64>) -> i64 {
+    let all = (1u64 << g.segments().len()) - 1;
+    if drawn == all {
+        return 0;
+    }
+    if let Some(&v) = memo.get(&drawn) {
+        return v;
+    }
+    let done = |d: u64| g.triangles().iter().filter(|t| d & t.0 == t.0).count() as i64;
+    let mut best = i64::MIN;
+    for s in 0..g.segments().len() {
+        if drawn >> s & 1 == 0 {
+            let next = drawn | 1 << s;
+            let won = done(next) - done(drawn);
+            let child = memo_value(g, next, memo);
+            best = best.max(if won > 0 { won + child } else { -child });
+        }
+    }
+    memo.insert(drawn, best);
+    best
+}
+
+#[test]
+fn side_4_outcomes_and_margins_match_a_memoised_brute_force() {
+    let g = Geometry::new(4).unwrap();
+    let mut solver = Solver::new(g.clone(), 18);
+    let mut rng = SmallRng::seed_from_u64(4);
+    let mut draws = 0;
+    for i in 0..150 {
+        let pos = random_position(&g, 14 + i % 8, &mut rng);
+        let mut memo = std::collections::HashMap::new();
+        let expected = pos.margin() + pos.to_move.sign() * memo_value(&g, pos.drawn.0, &mut memo);
+        assert_eq!(solver.final_margin(&pos), expected, "{pos:?}");
+        assert_eq!(solver.outcome(&pos), triangle_war::Outcome::from_margin(expected), "{pos:?}");
+        draws += usize::from(expected == 0);
+    }
+    assert!(draws > 0, "the sample should include drawn positions");
+}
