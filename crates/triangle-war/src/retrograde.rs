@@ -1,6 +1,6 @@
 //! Retrograde analysis: the value of every segment set, computed once.
 
-use crate::{Border, Geometry, Outcome, Position};
+use crate::{Geometry, Outcome, Position};
 
 /// The exact value of the remaining play for every set of drawn segments, from the side to
 /// move: `2^segments` bytes (256 KiB for the judge's side 3).
@@ -26,7 +26,14 @@ impl RetrogradeTable {
         if k > Self::MAX_SEGMENTS {
             return None;
         }
-        let borders: Vec<Border> = (0..k).map(|s| geometry.border(s)).collect();
+        // For each segment, the masks of the triangles it borders; a rim segment's missing
+        // second triangle becomes `u64::MAX`, which no set of at most 63 segments contains.
+        let borders: Vec<[u64; 2]> = (0..k)
+            .map(|s| {
+                let [m0, m1] = geometry.border(s).masks;
+                [m0, if m1 == 0 { u64::MAX } else { m1 }]
+            })
+            .collect();
         let full = (1u64 << k) - 1;
         let mut values = vec![0i8; 1 << k];
         for set in (0..full).rev() {
@@ -36,7 +43,8 @@ impl RetrogradeTable {
                 let s = free.trailing_zeros() as usize;
                 free &= free - 1;
                 let next = set | 1 << s;
-                let completed = borders[s].completed(next).count_ones() as i8;
+                let [t0, t1] = borders[s];
+                let completed = i8::from(next & t0 == t0) + i8::from(next & t1 == t1);
                 let child = values[next as usize];
                 let v = if completed > 0 { completed + child } else { -child };
                 best = best.max(v);
