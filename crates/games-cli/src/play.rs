@@ -237,3 +237,21 @@ fn best_move<G: Game>(solver: &mut search_core::Solver<G>, pos: &G::Position) ->
     let best = values.iter().map(|&(_, v)| v).max().expect("a non-terminal position has moves");
     values.into_iter().find(|&(_, v)| v == best).expect("the best value belongs to a move").0
 }
+
+/// A cell typed as `row,col` or `row col` (0-based), for the board games' `parse_move`.
+pub fn parse_cell(text: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("expected a cell as `row,col` (0-based, e.g. `1,2`), found `{text}`");
+    let nums: Vec<&str> =
+        text.split(|c: char| c == ',' || c.is_whitespace()).filter(|w| !w.is_empty()).collect();
+    let [r, c] = nums[..] else { return Err(bad()) };
+    Ok((r.parse().map_err(|_| bad())?, c.parse().map_err(|_| bad())?))
+}
+
+/// A final margin in words: `{first} wins by N`, `{second} wins by N` or `draw`.
+pub fn margin_words(value: Value, first: &str, second: &str) -> String {
+    match value.signum() {
+        1 => format!("{first} wins by {value}"),
+        -1 => format!("{second} wins by {}", -value),
+        _ => "draw".to_string(),
+    }
+}

@@ -199,15 +199,11 @@ impl crate::play::Playable for PlayTicTacToe {
 
     fn parse_move(&self, pos: &Position, text: &str) -> Result<Cell, String> {
         let g = self.geometry;
-        let bad = || format!("expected a cell as `row,col` (0-based, e.g. `1,2`), found `{text}`");
-        let nums: Vec<&str> =
-            text.split(|c: char| c == ',' || c.is_whitespace()).filter(|w| !w.is_empty()).collect();
-        let [r, c] = nums[..] else { return Err(bad()) };
-        let (r, c): (usize, usize) = (r.parse().map_err(|_| bad())?, c.parse().map_err(|_| bad())?);
+        let (r, c) = crate::play::parse_cell(text)?;
         if r >= g.rows() || c >= g.cols() {
             return Err(format!("cell {r},{c} is off the {}x{} board", g.rows(), g.cols()));
         }
-        let cell = g.cell(r, c).ok_or_else(bad)?;
+        let cell = g.cell(r, c).ok_or_else(|| format!("cell {r},{c} is off the board"))?;
         pos.try_play(cell).map(|_| cell).map_err(|e| e.to_string())
     }
 

@@ -238,11 +238,7 @@ impl crate::play::Playable for PlayTriangleWar {
     }
 
     fn result_text(&self, value: i64) -> String {
-        match value.signum() {
-            1 => format!("A wins by {value}"),
-            -1 => format!("B wins by {}", -value),
-            _ => "draw".to_string(),
-        }
+        crate::play::margin_words(value, "A", "B")
     }
 
     fn move_help(&self) -> &'static str {

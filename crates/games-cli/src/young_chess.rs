@@ -306,19 +306,16 @@ impl crate::play::Playable for PlayYoungChess {
     }
 
     fn parse_move(&self, pos: &PlayPosition, text: &str) -> Result<Cell, String> {
-        let bad = || format!("expected a cell as `row,col` (0-based, e.g. `0,0`), found `{text}`");
-        let nums: Vec<&str> =
-            text.split(|c: char| c == ',' || c.is_whitespace()).filter(|w| !w.is_empty()).collect();
-        let [r, c] = nums[..] else { return Err(bad()) };
-        let (r, c): (u8, u8) = (r.parse().map_err(|_| bad())?, c.parse().map_err(|_| bad())?);
+        let (r, c) = crate::play::parse_cell(text)?;
         let board = self.board();
-        if usize::from(r) >= board.rows() || usize::from(c) >= board.cols() {
+        if r >= board.rows() || c >= board.cols() {
             return Err(format!("cell {r},{c} is off the {} x {} board", board.rows(), board.cols()));
         }
-        if pos.stair.is_filled(usize::from(r), usize::from(c)) {
+        if pos.stair.is_filled(r, c) {
             return Err(format!("cell {r},{c} is already filled"));
         }
-        let cell = Cell { row: r, col: c };
+        // In range, so below 64 (a staircase has at most 64 rows plus columns).
+        let cell = Cell { row: r as u8, col: c as u8 };
         if pos.stair.moves().any(|m| m == cell) {
             return Ok(cell);
         }
@@ -342,11 +339,7 @@ impl crate::play::Playable for PlayYoungChess {
     }
 
     fn result_text(&self, value: i64) -> String {
-        match value.signum() {
-            1 => format!("Black wins by {value}"),
-            -1 => format!("White wins by {}", -value),
-            _ => "draw".to_string(),
-        }
+        crate::play::margin_words(value, "Black", "White")
     }
 
     fn move_help(&self) -> &'static str {
