@@ -11,6 +11,18 @@
 //! [`Solver::principal_variation`] and [`Solver::analyze`] explain an answer. [`minimax`] is the
 //! textbook reference (no pruning, no TT) used to cross-check the engine in tests.
 //!
+//! # Sources
+//! - Negamax and alpha-beta with fail-soft bounds: D. E. Knuth and R. W. Moore, "An analysis
+//!   of alpha-beta pruning", *Artificial Intelligence* 6 (1975).
+//! - Principal variation search (null window for all but the first move): T. A. Marsland and
+//!   M. Campbell, "Parallel search of strongly ordered game trees", *ACM Computing Surveys*
+//!   14 (1982); A. Reinefeld, "An improvement to the Scout tree search algorithm", *ICCA
+//!   Journal* 6 (1983).
+//! - Transposition tables storing bounds, and two-tier (depth-preferred + always-replace)
+//!   replacement: D. M. Breuker, J. W. H. M. Uiterwijk and H. J. van den Herik, "Replacement
+//!   schemes for transposition tables", *ICCA Journal* 17 (1994). Here the "depth" is the size
+//!   of the searched subtree, as in exact solvers that always search to the end.
+//!
 //! # Values
 //! A [`Value`] is a margin in the game's own points. Inside the engine every value is the margin
 //! of the *remaining* play, seen from the side to move of the position it belongs to: the sum of
