@@ -7,6 +7,8 @@
 
 use std::io::{self, BufRead, IsTerminal, Write};
 
+use clap::ValueEnum;
+
 use search_core::{Game, Player, Value};
 
 /// Arguments of `play`.
@@ -18,17 +20,17 @@ pub struct Args {
     /// Which side you play: `first` (A, Black, x) or `second`.
     #[arg(long, value_enum, default_value_t = Side::First)]
     you: Side,
-    /// Triangle War: side of the triangle (1 to 6; other games ignore it).
-    #[arg(long, default_value_t = 3)]
-    side: u8,
+    /// Triangle War: side of the triangle (1 to 6; default 3).
+    #[arg(long)]
+    side: Option<u8>,
     /// Tic-tac-toe and the Young-diagram game: board size `ROWSxCOLS` (default 3x3).
     #[arg(long)]
     size: Option<String>,
-    /// The Young-diagram game: seed of the random values 0 to 9 (ignored with --file).
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
+    /// The Young-diagram game: seed of the random values 0 to 9 (default 1).
+    #[arg(long, conflicts_with = "file")]
+    seed: Option<u64>,
     /// The Young-diagram game: read the board and its values from a file in the judge's format.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "size")]
     file: Option<std::path::PathBuf>,
     /// Tic-tac-toe: stones in a row to win (default: the shorter side).
     #[arg(long)]
@@ -87,13 +89,25 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<()> {
         Side::First => Player::First,
         Side::Second => Player::Second,
     };
+    // Options of another game are refused rather than silently ignored.
+    let given = [
+        ("--side", args.side.is_some(), args.game == GameName::TriangleWar),
+        ("--size", args.size.is_some(), args.game != GameName::TriangleWar),
+        ("--k", args.k.is_some(), args.game == GameName::TicTacToe),
+        ("--seed", args.seed.is_some(), args.game == GameName::YoungChess),
+        ("--file", args.file.is_some(), args.game == GameName::YoungChess),
+    ];
+    if let Some((option, ..)) = given.iter().find(|(_, used, applies)| *used && !applies) {
+        let game = args.game.to_possible_value().map(|v| v.get_name().to_string()).unwrap_or_default();
+        anyhow::bail!("{option} does not apply to play {game}");
+    }
     let stdin = io::stdin();
     // Piped input is not shown by a terminal: echo it so the transcript reads like a session.
     let echo = !stdin.is_terminal();
     let mut input = stdin.lock();
     match args.game {
         GameName::TriangleWar => {
-            let mut game = crate::triangle_war::PlayTriangleWar::new(args.side)?;
+            let mut game = crate::triangle_war::PlayTriangleWar::new(args.side.unwrap_or(3))?;
             let start = triangle_war::Position::start();
             play(&mut game, start, human, &mut input, echo, out)
         }
@@ -121,7 +135,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<()> {
                         Some(size) => crate::tic_tac_toe::parse_size(size).map_err(anyhow::Error::msg)?,
                         None => (3, 3),
                     };
-                    PlayYoungChess::random_board(rows, cols, args.seed)?
+                    PlayYoungChess::random_board(rows, cols, args.seed.unwrap_or(1))?
                 }
             };
             let mut game = PlayYoungChess::new(board)?;
