@@ -126,8 +126,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<()> {
             use crate::young_chess::PlayYoungChess;
             let board = match &args.file {
                 Some(path) => {
-                    let text = std::fs::read_to_string(path)
-                        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+                    let text = crate::common::InputArgs { file: Some(path.clone()) }.read()?;
                     young_chess::parse(&text)?
                 }
                 None => {

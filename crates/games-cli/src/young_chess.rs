@@ -29,9 +29,6 @@ pub struct Args {
 /// Solves show a progress bar above this many staircases (15 x 15 and up: a second or more).
 const PROGRESS_STATES: u128 = 100_000_000;
 
-/// Boards up to this size are analysed by the search-core engine; larger ones by the DP table.
-const ENGINE_SIDE: usize = 10;
-
 /// Runs the subcommand.
 pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<()> {
     let text = args.input.read()?;
@@ -82,13 +79,9 @@ fn solve(board: &Board) -> anyhow::Result<i64> {
     Ok(value?)
 }
 
-/// The analysis of the empty board: the engine for judge-sized boards, the DP table beyond.
+/// The analysis of the empty board, from the DP table of every staircase (the same values and
+/// order as the search-core engine's `analyze`, which the tests check, and far faster).
 fn analyze(board: &Board) -> anyhow::Result<Analysis<Cell>> {
-    if board.rows() <= ENGINE_SIDE && board.cols() <= ENGINE_SIDE {
-        // 184,756 staircases at most: a TT of 2^20 entries holds them all.
-        let mut solver = Solver::new(YoungGame::new(board), 20);
-        return Ok(solver.analyze(&board.start()));
-    }
     check_memory(board, dp::table_memory_estimate(board), "analysing it (every staircase kept)")?;
     Ok(young_chess::analyze_start(board)?)
 }
@@ -122,10 +115,19 @@ fn spaced(cells: impl Iterator<Item = char>) -> String {
 }
 
 /// Refuses, before allocating, a board for which `what` (e.g. "solving it") would need more
-/// memory than is available.
+/// memory than is available (see [`mem_available`]), with a margin of 5% + 64 MiB.
 fn check_memory(board: &Board, need: u128, what: &str) -> anyhow::Result<()> {
-    let Some(available) = mem_available() else { return Ok(()) };
-    if need <= available {
+    check_memory_against(board, need, what, mem_available())
+}
+
+fn check_memory_against(
+    board: &Board,
+    need: u128,
+    what: &str,
+    available: Option<u128>,
+) -> anyhow::Result<()> {
+    let Some(available) = available else { return Ok(()) };
+    if need + need / 20 + (64 << 20) <= available {
         return Ok(());
     }
     let states = dp::staircase_count(board.rows(), board.cols());
@@ -138,12 +140,26 @@ fn check_memory(board: &Board, need: u128, what: &str) -> anyhow::Result<()> {
     )
 }
 
-/// `MemAvailable` from `/proc/meminfo`, in bytes; `None` if unknown.
+/// The memory this process may still use, in bytes: the least of `MemAvailable`
+/// (`/proc/meminfo`), the address-space limit (`ulimit -v`, from `/proc/self/limits`) and the
+/// cgroup v2 limit less current usage (`/sys/fs/cgroup/memory.{max,current}`). `None` if none
+/// of them is known.
 fn mem_available() -> Option<u128> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u128 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
+    let read = |path: &str| std::fs::read_to_string(path).ok();
+    let meminfo = read("/proc/meminfo").and_then(|info| {
+        let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?.to_string();
+        Some(line.split_whitespace().nth(1)?.parse::<u128>().ok()? * 1024)
+    });
+    let rlimit = read("/proc/self/limits").and_then(|limits| {
+        let line = limits.lines().find(|l| l.starts_with("Max address space"))?.to_string();
+        line.split_whitespace().nth(3)?.parse::<u128>().ok()
+    });
+    let cgroup = read("/sys/fs/cgroup/memory.max").and_then(|max| {
+        let max: u128 = max.trim().parse().ok()?;
+        let current: u128 = read("/sys/fs/cgroup/memory.current")?.trim().parse().ok()?;
+        Some(max.saturating_sub(current))
+    });
+    [meminfo, rlimit, cgroup].into_iter().flatten().min()
 }
 
 fn human_bytes(b: u128) -> String {
@@ -175,8 +191,15 @@ mod tests {
     fn memory_is_checked_before_solving() {
         let n = 30;
         let board = Board::new(n, n, vec![0; n * n], vec![0; n * n]).unwrap();
-        let err = check_memory(&board, dp::memory_estimate(&board), "solving it").unwrap_err().to_string();
-        assert!(err.contains("needs about"), "{err}");
+        let need = dp::memory_estimate(&board);
+        let err = check_memory_against(&board, need, "solving it", Some(1 << 40)).unwrap_err().to_string();
+        assert!(err.contains("needs about 6.6 EiB, more than the memory available"), "{err}");
+        // A board that fits, with the margin, is accepted; unknown availability is not checked.
+        let small = Board::new(2, 2, vec![1; 4], vec![1; 4]).unwrap();
+        assert!(
+            check_memory_against(&small, dp::memory_estimate(&small), "solving it", Some(1 << 30)).is_ok()
+        );
+        assert!(check_memory_against(&board, need, "solving it", None).is_ok());
     }
 }
 
@@ -250,6 +273,10 @@ impl PlayYoungChess {
 
     /// A `rows` x `cols` board with values 0 to 9 drawn from `seed` (deterministic).
     pub fn random_board(rows: usize, cols: usize, seed: u64) -> anyhow::Result<Board> {
+        anyhow::ensure!(
+            rows >= 1 && cols >= 1 && rows.checked_mul(cols).is_some_and(|cells| cells <= PLAY_MAX_CELLS),
+            "play young-chess takes boards of 1 to {PLAY_MAX_CELLS} cells, found {rows} x {cols}"
+        );
         use rand::{Rng, SeedableRng};
         let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
         let mut values = || (0..rows * cols).map(|_| rng.gen_range(0..10)).collect::<Vec<i64>>();

@@ -52,9 +52,10 @@ impl Player {
 /// # Contract
 /// - [`Game::terminal_value`] is `Some` exactly for finished positions; every other position has
 ///   at least one legal move.
-/// - [`Game::key`] identifies the *value and move set* of a position: two positions with the same
-///   key must have the same legal moves and the same remaining value from the side to move. It
-///   may ignore history (banked points, absolute player) and may canonicalise symmetries.
+/// - [`Game::key`] identifies the *value* of a position: two positions with the same key must
+///   have the same remaining value from the side to move. It may ignore history (banked points,
+///   absolute player) and may canonicalise symmetries; the TT's remembered move is then only an
+///   ordering hint, used only if it is among the position's legal moves.
 /// - Values are integers; the game must end on every line of play.
 pub trait Game {
     /// A position: everything needed to continue the game. Small and `Copy`.

@@ -36,7 +36,8 @@ pub struct TtEntry<M> {
 #[derive(Clone, Debug)]
 pub struct TranspositionTable<M> {
     slots: Vec<Option<TtEntry<M>>>,
-    bucket_mask: usize,
+    /// `64 - log2(number of buckets)`: the bucket is the top bits of the multiplied key.
+    shift: u32,
 }
 
 impl<M: Copy> TranspositionTable<M> {
@@ -46,7 +47,7 @@ impl<M: Copy> TranspositionTable<M> {
     pub fn with_bits(bits: u32) -> Self {
         let bits = bits.clamp(1, 40);
         let len = 1usize << bits;
-        TranspositionTable { slots: vec![None; len], bucket_mask: (len >> 1) - 1 }
+        TranspositionTable { slots: vec![None; len], shift: 64 - (bits - 1) }
     }
 
     /// Number of entries the table can hold.
@@ -62,9 +63,11 @@ impl<M: Copy> TranspositionTable<M> {
 
     #[inline]
     fn bucket(&self, key: u64) -> usize {
-        // Fibonacci hashing: spreads keys that differ only in their low or high bits.
+        // Fibonacci hashing: multiply by 2^64 / phi and keep the *top* bits, which depend on
+        // every bit of the key (the middle bits do not depend on the key's high bits).
         let h = key.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        ((h >> 24) as usize & self.bucket_mask) << 1
+        // `checked_shr` covers a one-bucket table (shift 64).
+        (h.checked_shr(self.shift).unwrap_or(0) as usize) << 1
     }
 
     /// The entry stored for `key`, if any.
@@ -92,5 +95,31 @@ impl<M: Copy> TranspositionTable<M> {
             _ => b + 1,
         };
         self.slots[slot] = Some(entry);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Keys that differ only in their high bits (sparse bit paths) must spread over the table:
+    /// storing fewer keys than buckets keeps nearly all of them.
+    #[test]
+    fn high_bit_keys_spread_over_the_buckets() {
+        let keys: Vec<u64> = (0..64).flat_map(|a| (0..a).map(move |b| 1u64 << a | 1u64 << b)).collect();
+        let mut tt = TranspositionTable::<u8>::with_bits(16);
+        for &key in &keys {
+            tt.store(TtEntry { key, value: 0, bound: Bound::Exact, best: None, work: 1 });
+        }
+        let kept = keys.iter().filter(|&&k| tt.probe(k).is_some()).count();
+        assert!(kept * 100 >= keys.len() * 95, "kept {kept} of {}", keys.len());
+    }
+
+    #[test]
+    fn tiny_tables_work() {
+        let mut tt = TranspositionTable::<u8>::with_bits(1);
+        tt.store(TtEntry { key: 7, value: 3, bound: Bound::Lower, best: Some(1), work: 5 });
+        assert_eq!(tt.probe(7).map(|e| (e.value, e.bound)), Some((3, Bound::Lower)));
+        assert!(tt.probe(8).is_none());
     }
 }

@@ -42,9 +42,8 @@ impl<'a> Memo<'a> {
         if let Some(&v) = self.values.get(&pos.path()) {
             return v;
         }
-        let moves: Vec<_> = pos.moves().collect();
         let mut best = i64::MIN;
-        for c in moves {
+        for c in pos.moves() {
             let child = pos.fill(c).expect("generated moves are legal");
             best = best.max(self.board.gain(pos, c) - self.value(&child));
         }

@@ -33,3 +33,11 @@ pub fn generate(args: &GenArgs) -> anyhow::Result<String> {
         other => anyhow::bail!("unknown generator {other:?}"),
     }
 }
+
+/// Parses `--size ROWSxCOLS` (`x` or `X`, spaces allowed), `default` when absent.
+pub fn parse_size(text: Option<&str>, default: (usize, usize)) -> anyhow::Result<(usize, usize)> {
+    let Some(text) = text else { return Ok(default) };
+    let bad = || anyhow::anyhow!("--size must be ROWSxCOLS such as 4x4, found {text:?}");
+    let (r, c) = text.split_once(['x', 'X']).ok_or_else(bad)?;
+    Ok((r.trim().parse().map_err(|_| bad())?, c.trim().parse().map_err(|_| bad())?))
+}

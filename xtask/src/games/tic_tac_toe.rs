@@ -4,7 +4,6 @@
 
 use std::fmt::Write as _;
 
-use anyhow::Context;
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -40,6 +39,8 @@ fn has_line(board: &[u8], lines: &[Vec<usize>], player: u8) -> bool {
 fn winning_move(rng: &mut SmallRng, rows: usize, cols: usize, count: usize) -> anyhow::Result<String> {
     let cells = rows * cols;
     anyhow::ensure!(cells >= 5, "a {rows}x{cols} board is too small for two stones each and an empty cell");
+    // k is the shorter side: with k = 1 every stone is a line and no board qualifies.
+    anyhow::ensure!(rows.min(cols) >= 2, "a {rows}x{cols} board has k = 1: every stone would be a line");
     let lines = lines(rows, cols, rows.min(cols));
     let mut text = String::new();
     let mut order: Vec<usize> = (0..cells).collect();
@@ -97,10 +98,8 @@ fn board_eval(rng: &mut SmallRng, count: usize) -> String {
 }
 
 fn parse_size(size: Option<&str>) -> anyhow::Result<(usize, usize)> {
-    let Some(size) = size else { return Ok((4, 4)) };
-    let (r, c) = size.split_once('x').with_context(|| format!("--size {size:?}: expected RxC"))?;
-    let (r, c): (usize, usize) = (r.parse()?, c.parse()?);
-    anyhow::ensure!((1..=8).contains(&r) && (1..=8).contains(&c), "--size {size}: sides must be 1 to 8");
+    let (r, c) = super::parse_size(size, (4, 4))?;
+    anyhow::ensure!((1..=8).contains(&r) && (1..=8).contains(&c), "--size {r}x{c}: sides must be 1 to 8");
     Ok((r, c))
 }
 

@@ -23,10 +23,7 @@ pub fn board(n: usize, m: usize, seed: u64) -> String {
 
 /// Parses `--size NxM` (default `10x10`).
 fn size(text: Option<&str>) -> anyhow::Result<(usize, usize)> {
-    let Some(text) = text else { return Ok((10, 10)) };
-    let (n, m) =
-        text.split_once(['x', 'X']).ok_or_else(|| anyhow::anyhow!("--size must be NxM, got {text:?}"))?;
-    let (n, m): (usize, usize) = (n.trim().parse()?, m.trim().parse()?);
+    let (n, m) = super::parse_size(text, (10, 10))?;
     anyhow::ensure!(n >= 1 && m >= 1 && n + m <= 64, "--size {n}x{m}: need n, m >= 1 and n + m <= 64");
     Ok((n, m))
 }
