@@ -205,6 +205,9 @@ fn random_positions_of_other_sizes_match_plain_minimax() {
     check_random(Geometry::new(4, 4, 3).unwrap(), 60, 7, 44);
     check_random(Geometry::new(5, 5, 4).unwrap(), 30, 7, 54);
     check_random(Geometry::new(2, 5, 2).unwrap(), 30, 7, 25);
+    // 33 to 40 cells: base-3 keys folded over the symmetries.
+    check_random(Geometry::new(6, 6, 5).unwrap(), 60, 7, 66);
+    check_random(Geometry::new(5, 8, 5).unwrap(), 60, 7, 58);
 }
 
 #[test]
