@@ -222,6 +222,8 @@ pub struct PlayGame {
 impl search_core::Game for PlayGame {
     type Position = PlayPosition;
     type Move = Cell;
+    const PRINCIPAL_VARIATION_SEARCH: bool =
+        <YoungGame<'static> as search_core::Game>::PRINCIPAL_VARIATION_SEARCH;
 
     fn to_move(&self, pos: &PlayPosition) -> Player {
         self.inner.to_move(&pos.stair)

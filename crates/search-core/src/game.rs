@@ -58,6 +58,13 @@ impl Player {
 ///   ordering hint, used only if it is among the position's legal moves.
 /// - Values are integers; the game must end on every line of play.
 pub trait Game {
+    /// Whether [`crate::Solver`] starts with principal variation search (PVS: a null window
+    /// for every move after the first) switched on. PVS pays when the move ordering usually
+    /// finds the best move first (Triangle War: 16.1M -> 11.7M nodes on the empty side-4 board);
+    /// with weak ordering and widely spread values its re-searches cost more than they save
+    /// (Young-diagram 10x10: 3.7M -> 47M nodes), so such games set this to `false`.
+    const PRINCIPAL_VARIATION_SEARCH: bool = true;
+
     /// A position: everything needed to continue the game. Small and `Copy`.
     type Position: Copy + Debug;
     /// A move. Small and `Copy`; compared for equality when the TT suggests a best move.

@@ -32,6 +32,7 @@ pub struct Solver<G: Game> {
     tt: TranspositionTable<G::Move>,
     stats: Stats,
     move_stack: Vec<Vec<G::Move>>,
+    pvs: bool,
 }
 
 impl<G: Game> Solver<G> {
@@ -43,12 +44,19 @@ impl<G: Game> Solver<G> {
             tt: TranspositionTable::with_bits(tt_bits),
             stats: Stats::default(),
             move_stack: Vec::new(),
+            pvs: G::PRINCIPAL_VARIATION_SEARCH,
         }
     }
 
     /// The game being solved.
     pub fn game(&self) -> &G {
         &self.game
+    }
+
+    /// Switches principal variation search on or off (default:
+    /// [`Game::PRINCIPAL_VARIATION_SEARCH`]). Values are exact either way; only the work differs.
+    pub fn set_principal_variation_search(&mut self, on: bool) {
+        self.pvs = on;
     }
 
     /// Statistics accumulated since construction or the last [`Solver::reset_stats`].
@@ -224,7 +232,7 @@ impl<G: Game> Solver<G> {
             // Principal variation search: the first move gets the full window, later ones a
             // null window `(alpha, alpha + 1)` first, re-searched only if they beat alpha.
             let mut v;
-            if i == 0 || beta - alpha <= 1 {
+            if !self.pvs || i == 0 || beta - alpha <= 1 {
                 v = self.child_value(&child, gain, same, alpha, beta, ply);
             } else {
                 v = self.child_value(&child, gain, same, alpha, alpha + 1, ply);

@@ -93,10 +93,13 @@ fn trees() -> impl Iterator<Item = RandomTree> {
 fn full_window_matches_minimax() {
     for game in trees() {
         let expected = minimax(&game, &game.root());
-        // A tiny TT forces replacements; a large one keeps everything.
+        // A tiny TT forces replacements; a large one keeps everything. With and without PVS.
         for bits in [2, 16] {
-            let mut solver = Solver::new(game, bits);
-            assert_eq!(solver.solve(&game.root()), expected, "seed {} bits {bits}", game.seed);
+            for pvs in [true, false] {
+                let mut solver = Solver::new(game, bits);
+                solver.set_principal_variation_search(pvs);
+                assert_eq!(solver.solve(&game.root()), expected, "seed {} bits {bits} pvs {pvs}", game.seed);
+            }
         }
     }
 }
@@ -108,6 +111,7 @@ fn narrow_windows_respect_fail_soft_contract_with_shared_tt() {
         let root = game.root();
         let exact = minimax(&game, &root);
         let mut solver = Solver::new(game, 10);
+        solver.set_principal_variation_search(game.seed % 3 != 0);
         for _ in 0..40 {
             let a: Value = rng.gen_range(-12..12);
             let b = a + rng.gen_range(1..4);

@@ -184,6 +184,10 @@ impl Game for YoungGame<'_> {
     type Position = Staircase;
     type Move = Cell;
 
+    /// Off: move ordering by gain is weak and values spread widely, so null-window re-searches
+    /// cost more than they save (10x10: 47M nodes with PVS, 3.7M without).
+    const PRINCIPAL_VARIATION_SEARCH: bool = false;
+
     fn to_move(&self, pos: &Staircase) -> Player {
         if pos.black_to_move() {
             Player::First
