@@ -19,7 +19,7 @@ use clap::{Parser, Subcommand};
 
 /// Exact solvers for two-player, zero-sum games of perfect information.
 #[derive(Parser, Debug)]
-#[command(name = "games-cli", version, about, long_about = None)]
+#[command(name = "games-cli", version, about = "Exact solvers for two-player, zero-sum games of perfect information: judge formats in and out", long_about = None)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
