@@ -34,6 +34,44 @@
 //! that differ only in their history share TT entries. [`Analysis`] converts to the first
 //! player's side and adds [`Game::banked`].
 
+//! # Example
+//! A game of Nim with one heap, where taking the last stone wins:
+//!
+//! ```
+//! use search_core::{Game, Player, Solver, Value};
+//!
+//! struct Nim;
+//!
+//! impl Game for Nim {
+//!     type Position = (u8, Player); // stones left, player to move
+//!     type Move = u8; // stones taken
+//!     type Key = u64;
+//!     fn to_move(&self, pos: &(u8, Player)) -> Player {
+//!         pos.1
+//!     }
+//!     fn terminal_value(&self, pos: &(u8, Player)) -> Option<Value> {
+//!         // The player to move faces an empty heap: the opponent took the last stone.
+//!         (pos.0 == 0).then_some(-1)
+//!     }
+//!     fn generate_moves(&self, pos: &(u8, Player), moves: &mut Vec<u8>) {
+//!         moves.extend((1..=3).filter(|&t| t <= pos.0));
+//!     }
+//!     fn play(&self, pos: &(u8, Player), take: u8) -> ((u8, Player), Value) {
+//!         ((pos.0 - take, pos.1.opponent()), 0)
+//!     }
+//!     fn key(&self, pos: &(u8, Player)) -> u64 {
+//!         u64::from(pos.0)
+//!     }
+//! }
+//!
+//! let mut solver = Solver::new(Nim, 10);
+//! // Taking 1 to 3 stones a move: multiples of 4 are lost for the player to move.
+//! assert_eq!(solver.solve(&(12, Player::First)), -1);
+//! assert_eq!(solver.solve_bisection(&(13, Player::First)), 1);
+//! let analysis = solver.analyze(&(13, Player::First));
+//! assert_eq!(analysis.pv[0], 1); // leave 12
+//! ```
+
 mod analysis;
 mod game;
 mod minimax;

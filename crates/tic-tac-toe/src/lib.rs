@@ -24,6 +24,12 @@
 //!     let cell = solver.find(&pos).unwrap().unwrap();
 //!     assert_eq!(Geometry::UVA.row_col(cell), (0, 1));
 //! }
+//!
+//! // The explanation: every move's value (x's side: +1 win, 0 draw, -1 loss) and the best line.
+//! let pos = parse_uva(input, Geometry::UVA).next().unwrap().unwrap().position;
+//! let analysis = solver.analyze(&pos).unwrap();
+//! assert_eq!(analysis.value, 1);
+//! assert!(analysis.best_moves().any(|m| Geometry::UVA.row_col(m.mv) == (0, 1)));
 //! ```
 
 mod bitboard;

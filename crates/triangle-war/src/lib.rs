@@ -13,6 +13,23 @@
 //! does not depend on which letter that is), so one table or one TT serves a whole batch.
 //!
 //! The crate does no I/O.
+//!
+//! ```
+//! use triangle_war::{parse_games, Geometry, Judge, Outcome};
+//!
+//! // POJ 1085's first sample game: 6 moves already played, A to move.
+//! let input = "1\n6\n2 4\n4 5\n5 9\n3 6\n2 5\n3 5\n";
+//! let geometry = Geometry::new(3).unwrap();
+//! let mut judge = Judge::new(geometry.clone(), None);
+//! let game = parse_games(input, &geometry).next().unwrap().unwrap();
+//! assert_eq!(judge.outcome(&game.position), Outcome::BWins);
+//!
+//! // The explanation: A's triangles minus B's at the end after each move, and the best line.
+//! let analysis = judge.analyze(&game.position);
+//! assert!(analysis.value < 0);
+//! assert_eq!(analysis.moves[0].value, analysis.value);
+//! println!("{}", triangle_war::diagram(&geometry, &game.position));
+//! ```
 
 mod diagram;
 mod game;

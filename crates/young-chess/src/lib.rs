@@ -18,6 +18,21 @@
 //!   in memory (16 x 16 in about 80 MB). [`dp::DpTable`] keeps every layer instead, for analysis.
 //!
 //! Values are `i64` margins. No I/O happens in this crate.
+//!
+//! ```
+//! // LOJ 2471's sample: a 2 x 3 board, Black's values then White's.
+//! let board = young_chess::parse("2 3\n2 7 3\n9 1 2\n3 7 2\n2 3 1\n").unwrap();
+//! assert_eq!(young_chess::solve(&board).unwrap(), 2);
+//!
+//! // The explanation: every first move's value (Black's side) and a principal variation.
+//! let analysis = young_chess::analyze_start(&board).unwrap();
+//! assert_eq!(analysis.value, 2);
+//! assert_eq!(analysis.pv.len(), 6);
+//!
+//! // The generic engine agrees with the DP.
+//! let mut solver = young_chess::YoungGame::new(&board).solver();
+//! assert_eq!(solver.solve(&board.start()), 2);
+//! ```
 
 mod analysis;
 pub mod dp;
