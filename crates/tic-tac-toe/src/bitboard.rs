@@ -12,6 +12,9 @@ impl Bitboard {
     /// The empty set.
     pub const EMPTY: Bitboard = Bitboard(0);
 
+    /// Cells a bitboard can hold (an 8 x 8 board at most).
+    pub const BITS: usize = 64;
+
     /// The set of the first `cells` cells (`cells <= 64`): the whole board of that many cells.
     #[must_use]
     pub const fn first(cells: u32) -> Bitboard {

@@ -116,6 +116,13 @@ impl MnkGame {
     }
 }
 
+/// Move-ordering score of a cell that completes a line of the mover's: above any sum of
+/// the other terms (at most 4 lines x 8 directions of small scores), so wins come first.
+const WIN_NOW: u32 = 1 << 20;
+/// Move-ordering score of a cell that blocks an opponent's line one stone from complete: below
+/// [`WIN_NOW`], above every quiet score.
+const BLOCK_NOW: u32 = 1 << 16;
+
 /// The side to move's stones, the opponent's stones and the empty cells.
 #[inline]
 fn sides(pos: &Position) -> (Bitboard, Bitboard, Bitboard) {
@@ -244,17 +251,17 @@ impl Game for MnkGame {
     fn order_moves(&self, pos: &Position, moves: &mut [Cell]) {
         let (me, opp, _) = sides(pos);
         let k = self.k;
-        let mut scored = [(0u32, Cell(0)); 64];
+        let mut scored = [(0u32, Cell(0)); Bitboard::BITS];
         let n = moves.len();
         for (slot, &m) in scored.iter_mut().zip(moves.iter()) {
             let mut score = 0u32;
             for &line in &self.lines_through[m.index()] {
                 let (mine, theirs) = ((line & me).count(), (line & opp).count());
                 if theirs == 0 {
-                    score += if mine + 1 == k { 1 << 20 } else { 1 + 2 * mine * mine };
+                    score += if mine + 1 == k { WIN_NOW } else { 1 + 2 * mine * mine };
                 }
                 if mine == 0 {
-                    score += if theirs + 1 == k { 1 << 16 } else { 1 + 2 * theirs * theirs };
+                    score += if theirs + 1 == k { BLOCK_NOW } else { 1 + 2 * theirs * theirs };
                 }
             }
             *slot = (score, m);

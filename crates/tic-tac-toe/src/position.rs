@@ -113,7 +113,7 @@ pub enum PlayError {
     #[error("cell {0} is not on the board")]
     OffBoard(usize),
     /// The cell is taken.
-    #[error("cell ({row},{col}) is not empty")]
+    #[error("cell {row},{col} is not empty")]
     Occupied {
         /// 0-based row.
         row: usize,
