@@ -79,7 +79,8 @@ pub fn solve_with_progress(board: &Board, progress: &mut dyn FnMut(u64, u64)) ->
 /// The DP with every layer kept: the exact value of any staircase of the board by lookup, for
 /// analysis (move values, principal variations). Memory: [`table_memory_estimate`].
 pub struct DpTable {
-    ranker: Ranker,
+    /// Boxed: keeps the table a few words wide (callers hold it in enums beside small types).
+    ranker: Box<Ranker>,
     layers: Layers,
     offsets: Vec<Vec<usize>>,
 }
@@ -104,7 +105,7 @@ impl DpTable {
             Layers::Narrow(run::<i32>(&ranker, board, true, &mut none).1)
         };
         let offsets = (0..=board.rows() * board.cols()).map(|k| ranker.layer_offsets(k).0).collect();
-        Ok(DpTable { ranker, layers, offsets })
+        Ok(DpTable { ranker: Box::new(ranker), layers, offsets })
     }
 
     /// The value of `pos` (a staircase of this board's size) from its side to move: the margin
