@@ -14,7 +14,7 @@ use std::ops::Sub;
 use rayon::prelude::*;
 
 use super::count::{layer_sizes, staircase_count};
-use super::ranker::{Ranker, CELL_BITS, CELL_MASK, NO_CROSS};
+use super::ranker::{Ranker, CELL_BITS, CELL_MASK};
 use crate::staircase::low_bits;
 use crate::Board;
 
@@ -104,11 +104,9 @@ fn fill_rows<V: DpValue>(ranker: &Ranker, task: Task<'_, V>, next: &[V], off1: &
     let (n, h, stride) = (ranker.n, ranker.h, ranker.stride);
     let (a, il, ir) = task.block;
     let b = n - a;
-    let l_start = ranker.class_start(a, il);
-    let r_start = ranker.class_start(b, ir);
     let rcount = ranker.count_r(b, ir);
-    let (starts, list, cross_rank) = ranker.r_moves(r_start, rcount);
-    let list_base = starts[0];
+    let slots: Vec<&[u32]> = ranker.r_slots(b, ir).collect();
+    let cross_moves = ranker.cross_moves(b, ir);
     let gb = gains.shifted(a);
 
     // Moves inside R land in row rl of block (a, iL) of layer k + 1 (class (b, iR + 1)).
@@ -123,29 +121,28 @@ fn fill_rows<V: DpValue>(ranker: &Ranker, task: Task<'_, V>, next: &[V], off1: &
 
     for (i, out) in task.out.chunks_mut(rcount).enumerate() {
         let rl = task.first_row + i;
-        let lpat = ranker.pattern(l_start + rl);
+        let lpat = ranker.low_pattern(a, il, rl);
+        out.fill(V::MIN);
 
-        // Moves inside R, and across the middle.
-        let r_next = if r_block == usize::MAX { &[][..] } else { &next[r_block + rl * r_width..][..r_width] };
-        let cross = if h >= 1 && lpat >> (h - 1) & 1 == 1 && x_block != usize::MAX {
-            let l2 = lpat ^ (1 << (h - 1));
-            Some((gains.at(n - a, h - a), &next[x_block + ranker.rank(l2) * x_width..][..x_width]))
-        } else {
-            None
-        };
-        for (rr, slot) in out.iter_mut().enumerate() {
-            let mut best = V::MIN;
-            let moves = &list[(starts[rr] - list_base) as usize..(starts[rr + 1] - list_base) as usize];
-            for &e in moves {
-                best = best.max(gb[(e & CELL_MASK) as usize] - r_next[(e >> CELL_BITS) as usize]);
-            }
-            if let Some((g, x_next)) = cross {
-                let c = cross_rank[rr];
-                if c != NO_CROSS {
-                    best = best.max(g - x_next[c as usize]);
+        // Moves inside R: one branch-free pass per slot (the j-th move of the first ranks).
+        if r_block != usize::MAX {
+            let r_next = &next[r_block + rl * r_width..][..r_width];
+            for slot in &slots {
+                for (o, &e) in out.iter_mut().zip(slot.iter()) {
+                    *o = (*o).max(gb[(e & CELL_MASK) as usize] - r_next[(e >> CELL_BITS) as usize]);
                 }
             }
-            *slot = best;
+        }
+
+        // The move across the middle.
+        if h >= 1 && lpat >> (h - 1) & 1 == 1 && x_block != usize::MAX {
+            let l2 = lpat ^ (1 << (h - 1));
+            let g = gains.at(n - a, h - a);
+            let x_next = &next[x_block + ranker.rank_low(l2) * x_width..][..x_width];
+            for &(rr, x) in cross_moves {
+                let o = &mut out[rr as usize];
+                *o = (*o).max(g - x_next[x as usize]);
+            }
         }
 
         // Moves inside L: same R, next row at rank(L') of block (a, iL + 1), same class of R.
@@ -156,9 +153,9 @@ fn fill_rows<V: DpValue>(ranker: &Ranker, task: Task<'_, V>, next: &[V], off1: &
             let l2 = lpat ^ (0b11 << t);
             let below = (lpat & low_bits(t)).count_ones() as usize;
             let g = gains.at(n - 1 - below, t - below);
-            let base = off1[a * stride + il + 1] + ranker.rank(l2) * rcount;
-            for (slot, &x) in out.iter_mut().zip(&next[base..base + rcount]) {
-                *slot = (*slot).max(g - x);
+            let base = off1[a * stride + il + 1] + ranker.rank_low(l2) * rcount;
+            for (o, &x) in out.iter_mut().zip(&next[base..base + rcount]) {
+                *o = (*o).max(g - x);
             }
         }
         debug_assert!(out.iter().all(|&v| v > V::MIN), "a non-full staircase has a move");

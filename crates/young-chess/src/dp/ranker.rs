@@ -18,18 +18,24 @@
 //! Filling a cell swaps two adjacent bits `(1, 0)` (low, high) into `(0, 1)`, inside `L`, inside
 //! `R`, or across the middle. For a move inside `R` the successor lies in the same row of block
 //! `(a, iL)` of layer `k + 1`, at the rank of `R'` in class `(n - a, iR + 1)`: the same for every
-//! row. So each `R`, in class order, carries its list of successors once ([`Ranker::r_moves`]),
-//! and the layer loop reads them sequentially instead of re-deriving ranks per staircase.
+//! row. So the successors of a class are listed once ([`Ranker::r_slots`]) and every row of the
+//! block reads them sequentially instead of re-deriving ranks per staircase.
+//!
+//! The order of the high halves within a class is free (any bijection ranks), so they are
+//! sorted by their number of moves, most first: then "the `j`-th move of each `R`" is a dense
+//! list over the first ranks of the class (a "slot"), and the layer loop runs one branch-free
+//! pass per slot instead of a loop of unpredictable length per staircase. Low halves keep the
+//! plain (value) order within their class.
+
+use std::ops::Range;
 
 use super::{DpError, MAX_DP_SIDE_SUM};
 use crate::staircase::low_bits;
 
-/// Bits of a packed successor entry holding the cell's base index ([`Ranker::r_moves`]).
+/// Bits of a packed successor entry holding the cell's base index ([`Ranker::r_slots`]).
 pub(super) const CELL_BITS: u32 = 10;
 /// Mask of the cell part of a packed successor entry.
 pub(super) const CELL_MASK: u32 = (1 << CELL_BITS) - 1;
-/// [`Ranker::cross`] entry of a high half whose bit 0 is set (no move across the middle).
-pub(super) const NO_CROSS: u32 = u32::MAX;
 
 /// Inversions of a half-path: pairs (0 bit below a 1 bit).
 pub(super) fn inversions(p: u64) -> usize {
@@ -43,6 +49,43 @@ pub(super) fn inversions(p: u64) -> usize {
     inv
 }
 
+/// Number of moves inside a half-path of `width` bits: `(1, 0)` (low, high) pairs of adjacent
+/// bits.
+fn moves_inside(p: u64, width: usize) -> usize {
+    (p & !(p >> 1) & low_bits(width.saturating_sub(1))).count_ones() as usize
+}
+
+/// Class-ordered patterns of `width` bits with their ranks: patterns sorted by (ones,
+/// inversions, `key`), class sizes, and the first position of each class. `cls_base[ones] + inv`
+/// is a class's id.
+struct Classes {
+    patterns: Vec<u32>,
+    rank: Vec<u32>,
+    count: Vec<usize>,
+    start: Vec<usize>,
+}
+
+impl Classes {
+    fn new(width: usize, cls_base: &[usize], nclasses: usize, key: impl Fn(u64) -> u64) -> Self {
+        let cls = |p: u64| cls_base[p.count_ones() as usize] + inversions(p);
+        let mut patterns: Vec<u32> = (0..1u32 << width).collect();
+        patterns.sort_by_cached_key(|&p| (cls(u64::from(p)), key(u64::from(p)), p));
+        let mut count = vec![0usize; nclasses];
+        let mut start = vec![0usize; nclasses + 1];
+        let mut rank = vec![0u32; 1 << width];
+        for (i, &p) in patterns.iter().enumerate() {
+            let c = cls(u64::from(p));
+            if count[c] == 0 {
+                start[c] = i;
+            }
+            rank[p as usize] = count[c] as u32;
+            count[c] += 1;
+        }
+        start[nclasses] = patterns.len();
+        Classes { patterns, rank, count, start }
+    }
+}
+
 /// The half-path tables and layer layout of one board size.
 pub(super) struct Ranker {
     pub(super) n: usize,
@@ -51,29 +94,25 @@ pub(super) struct Ranker {
     pub(super) h: usize,
     /// Width of the high half `R` (`h2 >= h`).
     h2: usize,
-    /// Rank of each `h2`-bit pattern among the patterns with its (ones, inversions).
-    rank: Vec<u32>,
-    /// All `h2`-bit patterns sorted by (ones, inversions, value).
-    patterns: Vec<u32>,
-    /// First index in `patterns` of class (ones, inv): `class_start[cls_base[ones] + inv]`.
-    class_start: Vec<usize>,
+    /// Low halves (`h` bits), value order within a class.
+    low: Classes,
+    /// High halves (`h2` bits), most moves first within a class.
+    high: Classes,
+    /// Class id of (ones, inv): `cls_base[ones] + inv` (the same for both widths' ones range).
     cls_base: Vec<usize>,
-    /// Class sizes among `h`-bit patterns (those below `2^h`: the first ones of each class).
-    cnt_l: Vec<usize>,
-    /// Class sizes among `h2`-bit patterns.
-    cnt_r: Vec<usize>,
     /// Row stride of a layer's offset table (indexed `a * stride + iL`).
     pub(super) stride: usize,
-    /// Moves inside `R` of the pattern at position `i` of `patterns`:
-    /// `r_move_list[r_move_start[i]..r_move_start[i + 1]]`, each packed as
-    /// `rank(R') << CELL_BITS | c0`, where the filled cell's row-major index on the board is
-    /// `c0 - a * (m + 1)` for a low half with `a` ones. Empty for patterns with more than `n`
+    /// Moves inside `R`, by class and slot: `slot_list[slots[class][j]]` holds, for the first
+    /// ranks `rr` of the class (those with more than `j` moves), the `j`-th move of `R`, packed
+    /// as `rank(R') << CELL_BITS | c0`, where the filled cell's row-major index on the board is
+    /// `c0 - a * (m + 1)` for a low half with `a` ones. Empty for classes with more than `n`
     /// ones (they never occur).
-    r_move_start: Vec<u32>,
-    r_move_list: Vec<u32>,
-    /// Move across the middle for the pattern at position `i` of `patterns`: the rank of
-    /// `R | 1` in its class, or [`NO_CROSS`] if bit 0 of `R` is set.
-    cross: Vec<u32>,
+    slots: Vec<Vec<Range<usize>>>,
+    slot_list: Vec<u32>,
+    /// Moves across the middle, by class: `cross_list[cross[class]]` holds `(rr, rank(R | 1))`
+    /// for every `R` of the class whose bit 0 is clear.
+    cross: Vec<Range<usize>>,
+    cross_list: Vec<(u32, u32)>,
 }
 
 impl Ranker {
@@ -93,73 +132,55 @@ impl Ranker {
             cls_base.push(nclasses);
             nclasses += ones * (h2 - ones) + 1;
         }
-        let cls = |p: u64| cls_base[p.count_ones() as usize] + inversions(p);
-        let mut cnt_r = vec![0usize; nclasses];
-        let mut cnt_l = vec![0usize; nclasses];
-        for p in 0..1u64 << h2 {
-            let c = cls(p);
-            cnt_r[c] += 1;
-            if p < 1 << h {
-                cnt_l[c] += 1;
+        let low = Classes::new(h, &cls_base, nclasses, |_| 0);
+        let high = Classes::new(h2, &cls_base, nclasses, |p| (h2 - moves_inside(p, h2)) as u64);
+        let mut slots = Vec::with_capacity(nclasses);
+        let mut slot_list = Vec::with_capacity(Self::r_move_entries(h2));
+        let mut cross = Vec::with_capacity(nclasses);
+        let mut cross_list = Vec::with_capacity(1 << h2.saturating_sub(1));
+        for ones in 0..=h2 {
+            for inv in 0..=ones * (h2 - ones) {
+                let c = cls_base[ones] + inv;
+                let members = &high.patterns[high.start[c]..high.start[c] + high.count[c]];
+                let x0 = cross_list.len();
+                for (rr, &p) in members.iter().enumerate() {
+                    if p & 1 == 0 {
+                        cross_list.push((rr as u32, high.rank[(p | 1) as usize]));
+                    }
+                }
+                cross.push(x0..cross_list.len());
+                let mut class_slots = Vec::new();
+                if ones <= n {
+                    for j in 0.. {
+                        let s0 = slot_list.len();
+                        for &p in members {
+                            let p = u64::from(p);
+                            let mut mask = p & !(p >> 1) & low_bits(h2.saturating_sub(1));
+                            for _ in 0..j {
+                                mask &= mask.wrapping_sub(1);
+                            }
+                            if mask == 0 {
+                                break; // later members have no more moves
+                            }
+                            let u = mask.trailing_zeros() as usize;
+                            let below = (p & low_bits(u)).count_ones() as usize;
+                            // Cell (n - 1 - a - below, h + u - a - below) for `a` ones in L.
+                            let c0 = (n - 1 - below) * m + h + u - below;
+                            let r2 = high.rank[(p ^ (0b11 << u)) as usize];
+                            debug_assert!(c0 <= CELL_MASK as usize && r2 < 1 << (32 - CELL_BITS));
+                            slot_list.push(r2 << CELL_BITS | c0 as u32);
+                        }
+                        if slot_list.len() == s0 {
+                            break;
+                        }
+                        class_slots.push(s0..slot_list.len());
+                    }
+                }
+                slots.push(class_slots);
             }
         }
-        let mut class_start = Vec::with_capacity(nclasses + 1);
-        let mut acc = 0;
-        for &c in &cnt_r {
-            class_start.push(acc);
-            acc += c;
-        }
-        class_start.push(acc);
-        let mut fill = class_start.clone();
-        let mut patterns = vec![0u32; 1 << h2];
-        let mut rank = vec![0u32; 1 << h2];
-        for p in 0..1u64 << h2 {
-            let c = cls(p);
-            patterns[fill[c]] = p as u32;
-            rank[p as usize] = (fill[c] - class_start[c]) as u32;
-            fill[c] += 1;
-        }
-        // Successor lists, in pattern (class) order.
-        let mut r_move_start = Vec::with_capacity((1 << h2) + 1);
-        let mut r_move_list = Vec::with_capacity(Self::r_move_entries(h2));
-        let mut cross = Vec::with_capacity(1 << h2);
-        for &p in &patterns {
-            let p = u64::from(p);
-            r_move_start.push(r_move_list.len() as u32);
-            cross.push(if p & 1 == 0 { rank[(p | 1) as usize] } else { NO_CROSS });
-            if p.count_ones() as usize > n {
-                continue;
-            }
-            let mut mask = p & !(p >> 1) & low_bits(h2.saturating_sub(1));
-            while mask != 0 {
-                let u = mask.trailing_zeros() as usize;
-                mask &= mask - 1;
-                let below = (p & low_bits(u)).count_ones() as usize;
-                // Cell (n - 1 - a - below, h + u - a - below) for `a` ones in L.
-                let c0 = (n - 1 - below) * m + h + u - below;
-                let r2 = rank[(p ^ (0b11 << u)) as usize];
-                debug_assert!(c0 <= CELL_MASK as usize && r2 < 1 << (32 - CELL_BITS));
-                r_move_list.push(r2 << CELL_BITS | c0 as u32);
-            }
-        }
-        r_move_start.push(r_move_list.len() as u32);
         let stride = h * h / 4 + 1;
-        Ok(Ranker {
-            n,
-            m,
-            h,
-            h2,
-            rank,
-            patterns,
-            class_start,
-            cls_base,
-            cnt_l,
-            cnt_r,
-            stride,
-            r_move_start,
-            r_move_list,
-            cross,
-        })
+        Ok(Ranker { n, m, h, h2, low, high, cls_base, stride, slots, slot_list, cross, cross_list })
     }
 
     /// Number of (pattern, move) pairs among `h2`-bit patterns: a move is a `(1, 0)` pair of
@@ -170,9 +191,21 @@ impl Ranker {
 
     /// Bytes of the tables of an `n x m` board, without building them.
     pub(super) fn table_bytes(n: usize, m: usize) -> usize {
-        let h2 = (n + m).div_ceil(2);
-        // rank, patterns, r_move_start, cross: 4 bytes per pattern each; 4 per move.
-        (16 << h2) + 4 * Self::r_move_entries(h2)
+        let (h, h2) = ((n + m) / 2, (n + m).div_ceil(2));
+        // Patterns and ranks: 8 bytes per pattern of each width; moves inside R: 4 bytes each;
+        // moves across the middle: 8 bytes for half the patterns.
+        (8 << h) + (8 << h2) + 4 * Self::r_move_entries(h2) + (4 << h2)
+    }
+
+    /// The slots of moves inside `R` for class (ones, inv) of high halves: slot `j` lists the
+    /// `j`-th move of the first ranks of the class, packed (see the field's documentation).
+    pub(super) fn r_slots(&self, ones: usize, inv: usize) -> impl Iterator<Item = &[u32]> {
+        self.slots[self.cls_base[ones] + inv].iter().map(|r| &self.slot_list[r.clone()])
+    }
+
+    /// The moves across the middle of class (ones, inv) of high halves: `(rr, rank(R | 1))`.
+    pub(super) fn cross_moves(&self, ones: usize, inv: usize) -> &[(u32, u32)] {
+        &self.cross_list[self.cross[self.cls_base[ones] + inv].clone()]
     }
 
     /// Size of class (ones, inv) among `h`-bit patterns; 0 outside the valid range.
@@ -181,7 +214,7 @@ impl Ranker {
         if ones > self.h || inv > ones * (self.h - ones) {
             0
         } else {
-            self.cnt_l[self.cls_base[ones] + inv]
+            self.low.count[self.cls_base[ones] + inv]
         }
     }
 
@@ -191,35 +224,26 @@ impl Ranker {
         if ones > self.h2 || inv > ones * (self.h2 - ones) {
             0
         } else {
-            self.cnt_r[self.cls_base[ones] + inv]
+            self.high.count[self.cls_base[ones] + inv]
         }
     }
 
-    /// Position in `patterns` of the first pattern of class (ones, inv).
+    /// The low half of rank `rank` in class (ones, inv).
     #[inline]
-    pub(super) fn class_start(&self, ones: usize, inv: usize) -> usize {
-        self.class_start[self.cls_base[ones] + inv]
+    pub(super) fn low_pattern(&self, ones: usize, inv: usize, rank: usize) -> u64 {
+        u64::from(self.low.patterns[self.low.start[self.cls_base[ones] + inv] + rank])
     }
 
-    /// The pattern at position `i` of the class-ordered pattern list.
+    /// Rank of an `h`-bit low half within its class.
     #[inline]
-    pub(super) fn pattern(&self, i: usize) -> u64 {
-        u64::from(self.patterns[i])
+    pub(super) fn rank_low(&self, p: u64) -> usize {
+        self.low.rank[p as usize] as usize
     }
 
-    /// Rank of an `h2`-bit (or `h`-bit) pattern within its class.
+    /// Rank of an `h2`-bit high half within its class.
     #[inline]
-    pub(super) fn rank(&self, p: u64) -> usize {
-        self.rank[p as usize] as usize
-    }
-
-    /// For the patterns at positions `range` of the class-ordered list: the start of each one's
-    /// move list relative to the first (`range.len() + 1` entries, absolute), the packed moves,
-    /// and the cross ranks.
-    pub(super) fn r_moves(&self, start: usize, len: usize) -> (&[u32], &[u32], &[u32]) {
-        let starts = &self.r_move_start[start..=start + len];
-        let (lo, hi) = (starts[0] as usize, starts[len] as usize);
-        (starts, &self.r_move_list[lo..hi], &self.cross[start..start + len])
+    pub(super) fn rank_high(&self, p: u64) -> usize {
+        self.high.rank[p as usize] as usize
     }
 
     /// The `(a, iL)` blocks of layer `k`, in layout order: `(a, iL, iR)`.
@@ -258,7 +282,7 @@ impl Ranker {
         let r = path >> self.h;
         let a = l.count_ones() as usize;
         let (il, ir) = (inversions(l), inversions(r));
-        off[a * self.stride + il] + self.rank(l) * self.count_r(self.n - a, ir) + self.rank(r)
+        off[a * self.stride + il] + self.rank_low(l) * self.count_r(self.n - a, ir) + self.rank_high(r)
     }
 }
 
@@ -297,56 +321,56 @@ mod tests {
     }
 
     /// Every packed successor entry, decoded, is the high half with one more filled cell, and
-    /// its cell is the one that move fills on the board.
+    /// its cell is the one that move fills on the board; every move appears once, in its slot.
     #[test]
-    fn successor_lists_match_the_staircase_moves() {
-        for (n, m) in [(3, 4), (4, 3), (5, 5), (6, 8)] {
+    fn successor_slots_match_the_staircase_moves() {
+        for (n, m) in [(3, 4), (4, 3), (5, 5), (6, 8), (8, 6)] {
             let r = Ranker::new(n, m).unwrap();
-            assert_eq!(r.r_move_list.len(), Ranker::r_move_entries(r.h2) - skipped(&r));
-            for ones in 0..=r.h2.min(n) {
+            for ones in 0..=r.h2 {
                 for inv in 0..=ones * (r.h2 - ones) {
-                    let (start, len) = (r.class_start(ones, inv), r.count_r(ones, inv));
-                    let (starts, list, cross) = r.r_moves(start, len);
-                    for i in 0..len {
-                        let p = r.pattern(start + i);
-                        let moves =
-                            &list[(starts[i] - starts[0]) as usize..(starts[i + 1] - starts[0]) as usize];
-                        let mut want = Vec::new();
-                        for u in 0..r.h2 - 1 {
-                            if p >> u & 0b11 == 0b01 {
+                    let len = r.count_r(ones, inv);
+                    let members: Vec<u64> = (0..1u64 << r.h2)
+                        .filter(|&p| p.count_ones() as usize == ones && inversions(p) == inv)
+                        .collect();
+                    assert_eq!(members.len(), len);
+                    let mut by_rank = vec![0u64; len];
+                    for &p in &members {
+                        by_rank[r.rank_high(p)] = p;
+                    }
+                    // Most moves first within the class.
+                    assert!(by_rank.windows(2).all(|w| moves_inside(w[0], r.h2) >= moves_inside(w[1], r.h2)));
+                    let slots: Vec<&[u32]> = r.r_slots(ones, inv).collect();
+                    if ones > n {
+                        assert!(slots.is_empty());
+                    } else {
+                        for (rr, &p) in by_rank.iter().enumerate() {
+                            let want: Vec<usize> = (0..r.h2 - 1).filter(|&u| p >> u & 0b11 == 0b01).collect();
+                            assert_eq!(slots.iter().filter(|s| s.len() > rr).count(), want.len());
+                            for (slot, &u) in slots.iter().zip(&want) {
+                                let e = slot[rr];
                                 let p2 = p ^ (0b11 << u);
                                 assert_eq!(inversions(p2), inv + 1);
-                                want.push((r.rank(p2), u));
+                                assert_eq!((e >> CELL_BITS) as usize, r.rank_high(p2));
+                                // With `a` ones in L: cell (n - 1 - a - below, h + u - a - below).
+                                let below = (p & low_bits(u)).count_ones() as usize;
+                                for a in 0..=n - ones {
+                                    let cell = (e & CELL_MASK) as usize - a * (m + 1);
+                                    assert_eq!(cell, (n - 1 - a - below) * m + r.h + u - a - below);
+                                }
                             }
                         }
-                        assert_eq!(moves.len(), want.len());
-                        for (&e, &(rk, u)) in moves.iter().zip(&want) {
-                            assert_eq!((e >> CELL_BITS) as usize, rk);
-                            // With `a` ones in L, the cell is (n - 1 - a - below, h + u - a - below).
-                            let below = (p & low_bits(u)).count_ones() as usize;
-                            for a in 0..=n - ones {
-                                let cell = (e & CELL_MASK) as usize - a * (m + 1);
-                                assert_eq!(cell, (n - 1 - a - below) * m + r.h + u - a - below);
-                            }
-                        }
-                        if p & 1 == 0 {
-                            assert_eq!(cross[i] as usize, r.rank(p | 1));
-                            assert_eq!(inversions(p | 1) + ones, inv);
-                        } else {
-                            assert_eq!(cross[i], NO_CROSS);
-                        }
+                    }
+                    let cross = r.cross_moves(ones, inv);
+                    assert_eq!(cross.len(), by_rank.iter().filter(|&&p| p & 1 == 0).count());
+                    for &(rr, x) in cross {
+                        let p = by_rank[rr as usize];
+                        assert_eq!(p & 1, 0);
+                        assert_eq!(x as usize, r.rank_high(p | 1));
+                        assert_eq!(inversions(p | 1) + ones, inv);
                     }
                 }
             }
         }
-    }
-
-    /// Moves of patterns with more than `n` ones, which have no list.
-    fn skipped(r: &Ranker) -> usize {
-        (0..1u64 << r.h2)
-            .filter(|p| p.count_ones() as usize > r.n)
-            .map(|p| (p & !(p >> 1) & low_bits(r.h2 - 1)).count_ones() as usize)
-            .sum()
     }
 
     #[test]
