@@ -138,9 +138,9 @@ impl Ranker {
         let mut slot_list = Vec::with_capacity(Self::r_move_entries(h2));
         let mut cross = Vec::with_capacity(nclasses);
         let mut cross_list = Vec::with_capacity(1 << h2.saturating_sub(1));
-        for ones in 0..=h2 {
+        for (ones, &base) in cls_base.iter().enumerate() {
             for inv in 0..=ones * (h2 - ones) {
-                let c = cls_base[ones] + inv;
+                let c = base + inv;
                 let members = &high.patterns[high.start[c]..high.start[c] + high.count[c]];
                 let x0 = cross_list.len();
                 for (rr, &p) in members.iter().enumerate() {
