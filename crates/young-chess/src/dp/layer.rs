@@ -14,7 +14,7 @@ use std::ops::Sub;
 use rayon::prelude::*;
 
 use super::count::{layer_sizes, staircase_count};
-use super::ranker::{Ranker, CELL_BITS, CELL_MASK};
+use super::ranker::Ranker;
 use crate::staircase::low_bits;
 use crate::Board;
 
@@ -98,6 +98,32 @@ struct Task<'a, V> {
     out: &'a mut [V],
 }
 
+/// Moves inside `R` for two rows at once: `out0`/`out1` take the maximum with
+/// `gain - next_row[succ]` over every slot; `gains[j][rr]` is the cell value of move `j` of the
+/// `rr`-th high half (decoded once per task).
+fn r_moves_pair<V: DpValue>(
+    slots: &[(&[u32], Vec<V>)],
+    (out0, next0): (&mut [V], &[V]),
+    (out1, next1): (&mut [V], &[V]),
+) {
+    for (succ, gains) in slots {
+        for (((o0, o1), &s), &g) in out0.iter_mut().zip(out1.iter_mut()).zip(succ.iter()).zip(gains) {
+            let s = s as usize;
+            *o0 = (*o0).max(g - next0[s]);
+            *o1 = (*o1).max(g - next1[s]);
+        }
+    }
+}
+
+/// [`r_moves_pair`] for one row.
+fn r_moves_one<V: DpValue>(slots: &[(&[u32], Vec<V>)], out: &mut [V], next: &[V]) {
+    for (succ, gains) in slots {
+        for ((o, &s), &g) in out.iter_mut().zip(succ.iter()).zip(gains) {
+            *o = (*o).max(g - next[s as usize]);
+        }
+    }
+}
+
 /// Values the rows `task.first_row..` of block `task.block` of layer `k` into `task.out`.
 /// `next` is layer `k + 1` with block offsets `off1`.
 fn fill_rows<V: DpValue>(ranker: &Ranker, task: Task<'_, V>, next: &[V], off1: &[usize], gains: &Gains<V>) {
@@ -105,9 +131,13 @@ fn fill_rows<V: DpValue>(ranker: &Ranker, task: Task<'_, V>, next: &[V], off1: &
     let (a, il, ir) = task.block;
     let b = n - a;
     let rcount = ranker.count_r(b, ir);
-    let slots: Vec<&[u32]> = ranker.r_slots(b, ir).collect();
-    let cross_moves = ranker.cross_moves(b, ir);
     let gb = gains.shifted(a);
+    // The slots of moves inside R, with their cell values decoded for this block's `a`.
+    let slots: Vec<(&[u32], Vec<V>)> = ranker
+        .r_slots(b, ir)
+        .map(|(succ, cell)| (succ, cell.iter().map(|&c| gb[c as usize]).collect()))
+        .collect();
+    let cross_moves = ranker.cross_moves(b, ir);
 
     // Moves inside R land in row rl of block (a, iL) of layer k + 1 (class (b, iR + 1)).
     let r_width = ranker.count_r(b, ir + 1);
@@ -118,21 +148,28 @@ fn fill_rows<V: DpValue>(ranker: &Ranker, task: Task<'_, V>, next: &[V], off1: &
     let x_width = if ir >= b { ranker.count_r(b + 1, ir - b) } else { 0 };
     let x_block =
         if a >= 1 && ir >= b && il >= h - a { off1[(a - 1) * stride + il - (h - a)] } else { usize::MAX };
+    let r_row = |rl: usize| &next[r_block + rl * r_width..][..r_width];
+
+    task.out.fill(V::MIN);
+    // Moves inside R: one branch-free pass per slot, two rows at a time (the slot data is read
+    // once for both).
+    if r_block != usize::MAX {
+        let last_row = task.first_row + task.out.len() / rcount - 1;
+        let mut pairs = task.out.chunks_exact_mut(2 * rcount);
+        for (i, pair) in pairs.by_ref().enumerate() {
+            let rl = task.first_row + 2 * i;
+            let (out0, out1) = pair.split_at_mut(rcount);
+            r_moves_pair(&slots, (out0, r_row(rl)), (out1, r_row(rl + 1)));
+        }
+        let last = pairs.into_remainder();
+        if !last.is_empty() {
+            r_moves_one(&slots, last, r_row(last_row));
+        }
+    }
 
     for (i, out) in task.out.chunks_mut(rcount).enumerate() {
         let rl = task.first_row + i;
         let lpat = ranker.low_pattern(a, il, rl);
-        out.fill(V::MIN);
-
-        // Moves inside R: one branch-free pass per slot (the j-th move of the first ranks).
-        if r_block != usize::MAX {
-            let r_next = &next[r_block + rl * r_width..][..r_width];
-            for slot in &slots {
-                for (o, &e) in out.iter_mut().zip(slot.iter()) {
-                    *o = (*o).max(gb[(e & CELL_MASK) as usize] - r_next[(e >> CELL_BITS) as usize]);
-                }
-            }
-        }
 
         // The move across the middle.
         if h >= 1 && lpat >> (h - 1) & 1 == 1 && x_block != usize::MAX {

@@ -32,11 +32,6 @@ use std::ops::Range;
 use super::{DpError, MAX_DP_SIDE_SUM};
 use crate::staircase::low_bits;
 
-/// Bits of a packed successor entry holding the cell's base index ([`Ranker::r_slots`]).
-pub(super) const CELL_BITS: u32 = 10;
-/// Mask of the cell part of a packed successor entry.
-pub(super) const CELL_MASK: u32 = (1 << CELL_BITS) - 1;
-
 /// Inversions of a half-path: pairs (0 bit below a 1 bit).
 pub(super) fn inversions(p: u64) -> usize {
     let (mut inv, mut ones, mut q) = (0, 0, p);
@@ -102,13 +97,14 @@ pub(super) struct Ranker {
     cls_base: Vec<usize>,
     /// Row stride of a layer's offset table (indexed `a * stride + iL`).
     pub(super) stride: usize,
-    /// Moves inside `R`, by class and slot: `slot_list[slots[class][j]]` holds, for the first
-    /// ranks `rr` of the class (those with more than `j` moves), the `j`-th move of `R`, packed
-    /// as `rank(R') << CELL_BITS | c0`, where the filled cell's row-major index on the board is
-    /// `c0 - a * (m + 1)` for a low half with `a` ones. Empty for classes with more than `n`
-    /// ones (they never occur).
+    /// Moves inside `R`, by class and slot: `slot_succ[slots[class][j]]` holds, for the first
+    /// ranks `rr` of the class (those with more than `j` moves), `rank(R')` after the `j`-th
+    /// move of `R`, and `slot_cell[..]` the same move's cell base `c0`: the filled cell's
+    /// row-major index on the board is `c0 - a * (m + 1)` for a low half with `a` ones. Empty
+    /// for classes with more than `n` ones (they never occur).
     slots: Vec<Vec<Range<usize>>>,
-    slot_list: Vec<u32>,
+    slot_succ: Vec<u32>,
+    slot_cell: Vec<u16>,
     /// Moves across the middle, by class: `cross_list[cross[class]]` holds `(rr, rank(R | 1))`
     /// for every `R` of the class whose bit 0 is clear.
     cross: Vec<Range<usize>>,
@@ -135,7 +131,8 @@ impl Ranker {
         let low = Classes::new(h, &cls_base, nclasses, |_| 0);
         let high = Classes::new(h2, &cls_base, nclasses, |p| (h2 - moves_inside(p, h2)) as u64);
         let mut slots = Vec::with_capacity(nclasses);
-        let mut slot_list = Vec::with_capacity(Self::r_move_entries(h2));
+        let mut slot_succ = Vec::with_capacity(Self::r_move_entries(h2));
+        let mut slot_cell = Vec::with_capacity(Self::r_move_entries(h2));
         let mut cross = Vec::with_capacity(nclasses);
         let mut cross_list = Vec::with_capacity(1 << h2.saturating_sub(1));
         for (ones, &base) in cls_base.iter().enumerate() {
@@ -152,7 +149,7 @@ impl Ranker {
                 let mut class_slots = Vec::new();
                 if ones <= n {
                     for j in 0.. {
-                        let s0 = slot_list.len();
+                        let s0 = slot_succ.len();
                         for &p in members {
                             let p = u64::from(p);
                             let mut mask = p & !(p >> 1) & low_bits(h2.saturating_sub(1));
@@ -166,21 +163,34 @@ impl Ranker {
                             let below = (p & low_bits(u)).count_ones() as usize;
                             // Cell (n - 1 - a - below, h + u - a - below) for `a` ones in L.
                             let c0 = (n - 1 - below) * m + h + u - below;
-                            let r2 = high.rank[(p ^ (0b11 << u)) as usize];
-                            debug_assert!(c0 <= CELL_MASK as usize && r2 < 1 << (32 - CELL_BITS));
-                            slot_list.push(r2 << CELL_BITS | c0 as u32);
+                            slot_succ.push(high.rank[(p ^ (0b11 << u)) as usize]);
+                            slot_cell.push(u16::try_from(c0).expect("n * m + n + m below 2^16"));
                         }
-                        if slot_list.len() == s0 {
+                        if slot_succ.len() == s0 {
                             break;
                         }
-                        class_slots.push(s0..slot_list.len());
+                        class_slots.push(s0..slot_succ.len());
                     }
                 }
                 slots.push(class_slots);
             }
         }
         let stride = h * h / 4 + 1;
-        Ok(Ranker { n, m, h, h2, low, high, cls_base, stride, slots, slot_list, cross, cross_list })
+        Ok(Ranker {
+            n,
+            m,
+            h,
+            h2,
+            low,
+            high,
+            cls_base,
+            stride,
+            slots,
+            slot_succ,
+            slot_cell,
+            cross,
+            cross_list,
+        })
     }
 
     /// Number of (pattern, move) pairs among `h2`-bit patterns: a move is a `(1, 0)` pair of
@@ -192,15 +202,18 @@ impl Ranker {
     /// Bytes of the tables of an `n x m` board, without building them.
     pub(super) fn table_bytes(n: usize, m: usize) -> usize {
         let (h, h2) = ((n + m) / 2, (n + m).div_ceil(2));
-        // Patterns and ranks: 8 bytes per pattern of each width; moves inside R: 4 bytes each;
+        // Patterns and ranks: 8 bytes per pattern of each width; moves inside R: 6 bytes each;
         // moves across the middle: 8 bytes for half the patterns.
-        (8 << h) + (8 << h2) + 4 * Self::r_move_entries(h2) + (4 << h2)
+        (8 << h) + (8 << h2) + 6 * Self::r_move_entries(h2) + (4 << h2)
     }
 
     /// The slots of moves inside `R` for class (ones, inv) of high halves: slot `j` lists the
-    /// `j`-th move of the first ranks of the class, packed (see the field's documentation).
-    pub(super) fn r_slots(&self, ones: usize, inv: usize) -> impl Iterator<Item = &[u32]> {
-        self.slots[self.cls_base[ones] + inv].iter().map(|r| &self.slot_list[r.clone()])
+    /// `j`-th move of the first ranks of the class: successor ranks and cell bases (see the
+    /// field's documentation).
+    pub(super) fn r_slots(&self, ones: usize, inv: usize) -> impl Iterator<Item = (&[u32], &[u16])> {
+        self.slots[self.cls_base[ones] + inv]
+            .iter()
+            .map(|r| (&self.slot_succ[r.clone()], &self.slot_cell[r.clone()]))
     }
 
     /// The moves across the middle of class (ones, inv) of high halves: `(rr, rank(R | 1))`.
@@ -339,23 +352,23 @@ mod tests {
                     }
                     // Most moves first within the class.
                     assert!(by_rank.windows(2).all(|w| moves_inside(w[0], r.h2) >= moves_inside(w[1], r.h2)));
-                    let slots: Vec<&[u32]> = r.r_slots(ones, inv).collect();
+                    let slots: Vec<(&[u32], &[u16])> = r.r_slots(ones, inv).collect();
                     if ones > n {
                         assert!(slots.is_empty());
                     } else {
                         for (rr, &p) in by_rank.iter().enumerate() {
                             let want: Vec<usize> = (0..r.h2 - 1).filter(|&u| p >> u & 0b11 == 0b01).collect();
-                            assert_eq!(slots.iter().filter(|s| s.len() > rr).count(), want.len());
-                            for (slot, &u) in slots.iter().zip(&want) {
-                                let e = slot[rr];
+                            assert_eq!(slots.iter().filter(|s| s.0.len() > rr).count(), want.len());
+                            for (&(succ, cell), &u) in slots.iter().zip(&want) {
+                                assert_eq!(succ.len(), cell.len());
                                 let p2 = p ^ (0b11 << u);
                                 assert_eq!(inversions(p2), inv + 1);
-                                assert_eq!((e >> CELL_BITS) as usize, r.rank_high(p2));
+                                assert_eq!(succ[rr] as usize, r.rank_high(p2));
                                 // With `a` ones in L: cell (n - 1 - a - below, h + u - a - below).
                                 let below = (p & low_bits(u)).count_ones() as usize;
                                 for a in 0..=n - ones {
-                                    let cell = (e & CELL_MASK) as usize - a * (m + 1);
-                                    assert_eq!(cell, (n - 1 - a - below) * m + r.h + u - a - below);
+                                    let board_cell = cell[rr] as usize - a * (m + 1);
+                                    assert_eq!(board_cell, (n - 1 - a - below) * m + r.h + u - a - below);
                                 }
                             }
                         }
@@ -371,17 +384,5 @@ mod tests {
                 }
             }
         }
-    }
-
-    #[test]
-    fn packed_entries_fit_at_the_largest_board() {
-        // Largest cell base: (n - 1) * m + h + h2 - 2 over n + m <= MAX_DP_SIDE_SUM.
-        let max_c0 =
-            (1..MAX_DP_SIDE_SUM).map(|n| (n - 1) * (MAX_DP_SIDE_SUM - n) + MAX_DP_SIDE_SUM - 2).max();
-        assert!(max_c0.unwrap() <= CELL_MASK as usize);
-        // Largest class of 24-bit patterns is below 2^(32 - CELL_BITS).
-        let h2 = MAX_DP_SIDE_SUM.div_ceil(2);
-        let largest = layer_sizes(h2 / 2, h2 - h2 / 2).into_iter().max().unwrap();
-        assert!(largest < 1 << (32 - CELL_BITS), "{largest}");
     }
 }
