@@ -98,29 +98,80 @@ struct Task<'a, V> {
     out: &'a mut [V],
 }
 
-/// Moves inside `R` for two rows at once: `out0`/`out1` take the maximum with
-/// `gain - next_row[succ]` over every slot; `gains[j][rr]` is the cell value of move `j` of the
-/// `rr`-th high half (decoded once per task).
-fn r_moves_pair<V: DpValue>(
-    slots: &[(&[u32], Vec<V>)],
-    (out0, next0): (&mut [V], &[V]),
-    (out1, next1): (&mut [V], &[V]),
-) {
-    for (succ, gains) in slots {
-        for (((o0, o1), &s), &g) in out0.iter_mut().zip(out1.iter_mut()).zip(succ.iter()).zip(gains) {
-            let s = s as usize;
-            *o0 = (*o0).max(g - next0[s]);
-            *o1 = (*o1).max(g - next1[s]);
-        }
-    }
+/// The slots of moves inside `R` of one class, with cell values decoded for one block: slot
+/// `j` holds, for the first `len_j` ranks (`len_0 >= len_1 >= ...`), the successor rank and the
+/// gain of the `j`-th move.
+struct Slots<'a, V> {
+    succ: Vec<&'a [u32]>,
+    gain: Vec<Vec<V>>,
 }
 
-/// [`r_moves_pair`] for one row.
-fn r_moves_one<V: DpValue>(slots: &[(&[u32], Vec<V>)], out: &mut [V], next: &[V]) {
-    for (succ, gains) in slots {
-        for ((o, &s), &g) in out.iter_mut().zip(succ.iter()).zip(gains) {
-            *o = (*o).max(g - next[s as usize]);
+impl<V: DpValue> Slots<'_, V> {
+    /// Writes the best move inside `R` of every column of two rows (`V::MIN` where there is
+    /// none): `out[rr] = max over moves of gain - next_row[succ]`. Columns are grouped by their
+    /// number of moves `j` (ranks `len_j..len_(j-1)`), so each group runs a loop of fixed shape
+    /// that keeps the maxima in registers; groups of up to 6 moves (all but a few high halves of
+    /// 12 bits and more) are unrolled at compile time.
+    fn pair(&self, out: [&mut [V]; 2], next: [&[V]; 2]) {
+        let [out0, out1] = out;
+        let with_moves = self.succ.first().map_or(0, |s| s.len());
+        out0[with_moves..].fill(V::MIN);
+        out1[with_moves..].fill(V::MIN);
+        for j in 1..=self.succ.len() {
+            let lo = self.succ.get(j).map_or(0, |s| s.len());
+            let hi = self.succ[j - 1].len();
+            let (o0, o1) = (&mut out0[lo..hi], &mut out1[lo..hi]);
+            match j {
+                1 => self.group::<1>(lo, [o0, o1], next),
+                2 => self.group::<2>(lo, [o0, o1], next),
+                3 => self.group::<3>(lo, [o0, o1], next),
+                4 => self.group::<4>(lo, [o0, o1], next),
+                5 => self.group::<5>(lo, [o0, o1], next),
+                6 => self.group::<6>(lo, [o0, o1], next),
+                _ => self.group_generic(j, lo, [o0, o1], next),
+            }
         }
+    }
+
+    /// Columns `lo..lo + out[0].len()`, each with exactly `J` moves.
+    #[inline]
+    fn group<const J: usize>(&self, lo: usize, out: [&mut [V]; 2], next: [&[V]; 2]) {
+        let hi = lo + out[0].len();
+        let succ: [&[u32]; J] = std::array::from_fn(|s| &self.succ[s][lo..hi]);
+        let gain: [&[V]; J] = std::array::from_fn(|s| &self.gain[s][lo..hi]);
+        let [out0, out1] = out;
+        for (i, (o0, o1)) in out0.iter_mut().zip(out1.iter_mut()).enumerate() {
+            let (mut b0, mut b1) = (V::MIN, V::MIN);
+            for s in 0..J {
+                let (x, g) = (succ[s][i] as usize, gain[s][i]);
+                b0 = b0.max(g - next[0][x]);
+                b1 = b1.max(g - next[1][x]);
+            }
+            *o0 = b0;
+            *o1 = b1;
+        }
+    }
+
+    /// [`Self::group`] for any number of moves `j`.
+    fn group_generic(&self, j: usize, lo: usize, out: [&mut [V]; 2], next: [&[V]; 2]) {
+        let [out0, out1] = out;
+        for (i, (o0, o1)) in out0.iter_mut().zip(out1.iter_mut()).enumerate() {
+            let (mut b0, mut b1) = (V::MIN, V::MIN);
+            for s in 0..j {
+                let (x, g) = (self.succ[s][lo + i] as usize, self.gain[s][lo + i]);
+                b0 = b0.max(g - next[0][x]);
+                b1 = b1.max(g - next[1][x]);
+            }
+            *o0 = b0;
+            *o1 = b1;
+        }
+    }
+
+    /// [`Self::pair`] for a single row (the second row's output is discarded).
+    fn one(&self, out: &mut [V], next: &[V], scratch: &mut Vec<V>) {
+        scratch.clear();
+        scratch.resize(out.len(), V::MIN);
+        self.pair([out, scratch], [next, next]);
     }
 }
 
@@ -133,10 +184,11 @@ fn fill_rows<V: DpValue>(ranker: &Ranker, task: Task<'_, V>, next: &[V], off1: &
     let rcount = ranker.count_r(b, ir);
     let gb = gains.shifted(a);
     // The slots of moves inside R, with their cell values decoded for this block's `a`.
-    let slots: Vec<(&[u32], Vec<V>)> = ranker
+    let (succ, gain) = ranker
         .r_slots(b, ir)
         .map(|(succ, cell)| (succ, cell.iter().map(|&c| gb[c as usize]).collect()))
-        .collect();
+        .unzip();
+    let slots = Slots { succ, gain };
     let cross_moves = ranker.cross_moves(b, ir);
 
     // Moves inside R land in row rl of block (a, iL) of layer k + 1 (class (b, iR + 1)).
@@ -150,20 +202,20 @@ fn fill_rows<V: DpValue>(ranker: &Ranker, task: Task<'_, V>, next: &[V], off1: &
         if a >= 1 && ir >= b && il >= h - a { off1[(a - 1) * stride + il - (h - a)] } else { usize::MAX };
     let r_row = |rl: usize| &next[r_block + rl * r_width..][..r_width];
 
-    task.out.fill(V::MIN);
-    // Moves inside R: one branch-free pass per slot, two rows at a time (the slot data is read
-    // once for both).
-    if r_block != usize::MAX {
+    // Moves inside R, two rows at a time (the slot data is read once for both).
+    if r_block == usize::MAX {
+        task.out.fill(V::MIN);
+    } else {
         let last_row = task.first_row + task.out.len() / rcount - 1;
         let mut pairs = task.out.chunks_exact_mut(2 * rcount);
         for (i, pair) in pairs.by_ref().enumerate() {
             let rl = task.first_row + 2 * i;
             let (out0, out1) = pair.split_at_mut(rcount);
-            r_moves_pair(&slots, (out0, r_row(rl)), (out1, r_row(rl + 1)));
+            slots.pair([out0, out1], [r_row(rl), r_row(rl + 1)]);
         }
         let last = pairs.into_remainder();
         if !last.is_empty() {
-            r_moves_one(&slots, last, r_row(last_row));
+            slots.one(last, r_row(last_row), &mut Vec::new());
         }
     }
 
@@ -272,4 +324,56 @@ pub(super) fn run<V: DpValue>(
         kept.reverse();
     }
     (root.get(), kept)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Memo;
+
+    /// `Slots::pair` (every unrolled group and the generic one) against a plain maximum over
+    /// each column's moves.
+    #[test]
+    fn slot_groups_take_the_maximum_of_each_columns_moves() {
+        let mut seed = 12345u64;
+        let mut rand = |k: u64| {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 33) % k
+        };
+        // Columns with 10, 9, ..., 0 moves (three columns each); slot j covers those with more
+        // than j moves.
+        let moves: Vec<usize> = (0..=10).rev().flat_map(|j| [j; 3]).collect();
+        let width = 40;
+        let succ: Vec<Vec<u32>> =
+            (0..10).map(|j| moves.iter().filter(|&&c| c > j).map(|_| rand(width) as u32).collect()).collect();
+        let gain: Vec<Vec<i64>> =
+            succ.iter().map(|s| s.iter().map(|_| rand(1000) as i64).collect()).collect();
+        let next: Vec<Vec<i64>> =
+            (0..2).map(|_| (0..width).map(|_| rand(5000) as i64 - 2500).collect()).collect();
+        let slots = Slots { succ: succ.iter().map(Vec::as_slice).collect(), gain: gain.clone() };
+        let (mut out0, mut out1) = (vec![7; moves.len()], vec![7; moves.len()]);
+        slots.pair([&mut out0, &mut out1], [&next[0], &next[1]]);
+        let mut single = vec![7; moves.len()];
+        slots.one(&mut single, &next[1], &mut Vec::new());
+        for (rr, &c) in moves.iter().enumerate() {
+            for (row, out) in [(0, &out0), (1, &out1), (1, &single)] {
+                let want =
+                    (0..c).map(|j| gain[j][rr] - next[row][succ[j][rr] as usize]).max().unwrap_or(i64::MIN);
+                assert_eq!(out[rr], want, "column {rr} ({c} moves), row {row}");
+            }
+        }
+    }
+
+    /// A board whose high halves have up to 7 moves (`n + m = 27`, 14-bit high halves), so the
+    /// generic group runs: the DP against the memoised negamax.
+    #[test]
+    fn thin_board_with_long_high_halves_agrees_with_the_memo() {
+        let (n, m) = (7, 20);
+        let values = |mul: i64| (0..n * m).map(|i| (i as i64 * mul + 17) % 1009).collect::<Vec<i64>>();
+        let board = Board::new(n, m, values(31), values(57)).unwrap();
+        let ranker = Ranker::new(n, m).unwrap();
+        let dp = run::<i32>(&ranker, &board, false, &mut |_, _| {}).0;
+        assert_eq!(dp, Memo::new(&board).value(&board.start()));
+        assert_eq!(run::<i64>(&ranker, &board, false, &mut |_, _| {}).0, dp);
+    }
 }
