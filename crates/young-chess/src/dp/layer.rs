@@ -1,11 +1,14 @@
-//! The layer loop: values layer `k` from layer `k + 1`, one block row at a time, rows shared
-//! among threads with rayon.
+//! The layer loop: values layer `k` from layer `k + 1`, block by block, rows shared among
+//! threads with rayon (tasks of whole rows of one block).
 //!
 //! A row of block `(a, iL, iR)` holds the staircases with one low half `L` and every high half
-//! `R` of class `(n - a, iR)`. Its moves are of three kinds (see [`super::ranker`]):
-//! - inside `R`: the successors lie in one row of layer `k + 1`, at ranks read from the
-//!   precomputed successor lists of the class (shared by every row of the block);
-//! - across the middle: one row of another block, at the rank of `R | 1` (also precomputed);
+//! `R` of class `(n - a, iR)` (the columns). Its moves are of three kinds (see
+//! [`super::ranker`]):
+//! - inside `R`: the successors lie in one row of layer `k + 1`, at ranks read from the class's
+//!   precomputed slots (shared by every row of the block). Columns are grouped by their number
+//!   of moves; each group runs a fixed-shape loop, two rows at a time, so one read of the slot
+//!   data serves two rows. This gather is the bulk of the time;
+//! - across the middle: one row of another block, at the rank of `R | 1` (a precomputed list);
 //! - inside `L`: a whole row of block `(a, iL + 1)` of layer `k + 1`, in the same column order,
 //!   so the update is an element-wise `max(out, gain - next_row)` that the compiler vectorises.
 
