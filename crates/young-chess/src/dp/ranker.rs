@@ -50,9 +50,14 @@ fn moves_inside(p: u64, width: usize) -> usize {
     (p & !(p >> 1) & low_bits(width.saturating_sub(1))).count_ones() as usize
 }
 
+/// `C(n, k)` for the small arguments of the tables (`n <= 64`).
+fn binomial(n: usize, k: usize) -> usize {
+    (0..k).fold(1, |c, i| c * (n - i) / (i + 1))
+}
+
 /// Class-ordered patterns of `width` bits with their ranks: patterns sorted by (ones,
-/// inversions, `key`), class sizes, and the first position of each class. `cls_base[ones] + inv`
-/// is a class's id.
+/// inversions, `key`, value), class sizes, and the first position of each class.
+/// `cls_base[ones] + inv` is a class's id.
 struct Classes {
     patterns: Vec<u32>,
     rank: Vec<u32>,
@@ -61,10 +66,30 @@ struct Classes {
 }
 
 impl Classes {
-    fn new(width: usize, cls_base: &[usize], nclasses: usize, key: impl Fn(u64) -> u64) -> Self {
+    /// `key(p) < keys` for every pattern. A counting sort over (class, key) buckets, filled in
+    /// increasing pattern order: linear in `2^width`.
+    fn new(
+        width: usize,
+        cls_base: &[usize],
+        nclasses: usize,
+        keys: usize,
+        key: impl Fn(u64) -> usize,
+    ) -> Self {
+        let bucket = |p: u64| (cls_base[p.count_ones() as usize] + inversions(p)) * keys + key(p);
+        let buckets: Vec<u32> = (0..1u64 << width).map(|p| bucket(p) as u32).collect();
+        let mut fill = vec![0usize; nclasses * keys + 1];
+        for &b in &buckets {
+            fill[b as usize + 1] += 1;
+        }
+        for i in 1..fill.len() {
+            fill[i] += fill[i - 1];
+        }
+        let mut patterns = vec![0u32; 1 << width];
+        for (p, &b) in buckets.iter().enumerate() {
+            patterns[fill[b as usize]] = p as u32;
+            fill[b as usize] += 1;
+        }
         let cls = |p: u64| cls_base[p.count_ones() as usize] + inversions(p);
-        let mut patterns: Vec<u32> = (0..1u32 << width).collect();
-        patterns.sort_by_cached_key(|&p| (cls(u64::from(p)), key(u64::from(p)), p));
         let mut count = vec![0usize; nclasses];
         let mut start = vec![0usize; nclasses + 1];
         let mut rank = vec![0u32; 1 << width];
@@ -128,21 +153,23 @@ impl Ranker {
             cls_base.push(nclasses);
             nclasses += ones * (h2 - ones) + 1;
         }
-        let low = Classes::new(h, &cls_base, nclasses, |_| 0);
-        let high = Classes::new(h2, &cls_base, nclasses, |p| (h2 - moves_inside(p, h2)) as u64);
+        let low = Classes::new(h, &cls_base, nclasses, 1, |_| 0);
+        let high = Classes::new(h2, &cls_base, nclasses, h2 + 1, |p| h2 - moves_inside(p, h2));
         let mut slots = Vec::with_capacity(nclasses);
-        let mut slot_succ = Vec::with_capacity(Self::r_move_entries(h2));
-        let mut slot_cell = Vec::with_capacity(Self::r_move_entries(h2));
+        let mut slot_succ = Vec::with_capacity(Self::r_move_entries(n, h2));
+        let mut slot_cell = Vec::with_capacity(Self::r_move_entries(n, h2));
         let mut cross = Vec::with_capacity(nclasses);
-        let mut cross_list = Vec::with_capacity(1 << h2.saturating_sub(1));
+        let mut cross_list = Vec::with_capacity(Self::cross_entries(n, h2));
         for (ones, &base) in cls_base.iter().enumerate() {
             for inv in 0..=ones * (h2 - ones) {
                 let c = base + inv;
                 let members = &high.patterns[high.start[c]..high.start[c] + high.count[c]];
                 let x0 = cross_list.len();
-                for (rr, &p) in members.iter().enumerate() {
-                    if p & 1 == 0 {
-                        cross_list.push((rr as u32, high.rank[(p | 1) as usize]));
+                if ones <= n {
+                    for (rr, &p) in members.iter().enumerate() {
+                        if p & 1 == 0 {
+                            cross_list.push((rr as u32, high.rank[(p | 1) as usize]));
+                        }
                     }
                 }
                 cross.push(x0..cross_list.len());
@@ -193,18 +220,28 @@ impl Ranker {
         })
     }
 
-    /// Number of (pattern, move) pairs among `h2`-bit patterns: a move is a `(1, 0)` pair of
-    /// adjacent bits, `h2 - 1` places each set in a quarter of the patterns.
-    fn r_move_entries(h2: usize) -> usize {
-        (h2.saturating_sub(1) << h2) / 4
+    /// Number of (pattern, move) pairs among `h2`-bit patterns with at most `n` ones (the only
+    /// ones listed): a move is a `(1, 0)` pair of adjacent bits at one of `h2 - 1` places, with
+    /// at most `n - 1` ones among the other `h2 - 2` bits.
+    fn r_move_entries(n: usize, h2: usize) -> usize {
+        if h2 < 2 || n == 0 {
+            return 0;
+        }
+        (h2 - 1) * (0..n.min(h2 - 1)).map(|j| binomial(h2 - 2, j)).sum::<usize>()
+    }
+
+    /// Number of `h2`-bit patterns with at most `n` ones and bit 0 clear (moves across the
+    /// middle listed).
+    fn cross_entries(n: usize, h2: usize) -> usize {
+        (0..=n.min(h2.saturating_sub(1))).map(|j| binomial(h2.saturating_sub(1), j)).sum()
     }
 
     /// Bytes of the tables of an `n x m` board, without building them.
     pub(super) fn table_bytes(n: usize, m: usize) -> usize {
         let (h, h2) = ((n + m) / 2, (n + m).div_ceil(2));
-        // Patterns and ranks: 8 bytes per pattern of each width; moves inside R: 6 bytes each;
-        // moves across the middle: 8 bytes for half the patterns.
-        (8 << h) + (8 << h2) + 6 * Self::r_move_entries(h2) + (4 << h2)
+        // Patterns and ranks: 8 bytes per pattern of each width (plus 4 per pattern while the
+        // high halves are sorted); moves inside R: 6 bytes each; moves across the middle: 8.
+        (8 << h) + (12 << h2) + 6 * Self::r_move_entries(n, h2) + 8 * Self::cross_entries(n, h2)
     }
 
     /// The slots of moves inside `R` for class (ones, inv) of high halves: slot `j` lists the
@@ -333,6 +370,19 @@ mod tests {
         }
     }
 
+    /// The table sizes that the memory estimate counts, against the built tables.
+    #[test]
+    fn table_sizes_match_the_estimate() {
+        for (n, m) in [(1, 1), (1, 9), (2, 13), (3, 4), (5, 5), (6, 8), (8, 6), (4, 20), (10, 10)] {
+            let r = Ranker::new(n, m).unwrap();
+            assert_eq!(r.slot_succ.len(), Ranker::r_move_entries(n, r.h2), "{n}x{m}");
+            assert_eq!(r.slot_cell.len(), r.slot_succ.len());
+            assert_eq!(r.cross_list.len(), Ranker::cross_entries(n, r.h2), "{n}x{m}");
+        }
+        assert_eq!(binomial(20, 10), 184_756);
+        assert_eq!(binomial(7, 0), 1);
+    }
+
     /// Every packed successor entry, decoded, is the high half with one more filled cell, and
     /// its cell is the one that move fills on the board; every move appears once, in its slot.
     #[test]
@@ -374,7 +424,9 @@ mod tests {
                         }
                     }
                     let cross = r.cross_moves(ones, inv);
-                    assert_eq!(cross.len(), by_rank.iter().filter(|&&p| p & 1 == 0).count());
+                    let want_cross =
+                        if ones > n { 0 } else { by_rank.iter().filter(|&&p| p & 1 == 0).count() };
+                    assert_eq!(cross.len(), want_cross);
                     for &(rr, x) in cross {
                         let p = by_rank[rr as usize];
                         assert_eq!(p & 1, 0);
