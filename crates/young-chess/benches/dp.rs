@@ -1,6 +1,7 @@
 //! Criterion benchmarks of the layered staircase DP ([`young_chess::dp::solve`]) on random
-//! judge-valued boards (values up to 100000): 10 x 10 (184,756 staircases, one thread) and
-//! 14 x 14 (40 million staircases, rayon). Run with `cargo bench -p young-chess`.
+//! judge-valued boards (values up to 100000): 10 x 10 (184,756 staircases, one thread),
+//! 14 x 14 (40 million staircases, rayon) and 16 x 16 (601 million staircases, about 2.2 s of
+//! CPU). Run with `cargo bench -p young-chess`; `cargo bench -p young-chess -- 14x14` for one.
 
 // `criterion_group!` generates an undocumented public function.
 #![allow(missing_docs)]
@@ -27,6 +28,9 @@ fn bench_dp(c: &mut Criterion) {
     let mut group = c.benchmark_group("large");
     group.sample_size(10).measurement_time(Duration::from_secs(8));
     group.bench_function("dp 14x14", |bench| bench.iter(|| dp::solve(std::hint::black_box(&b14))));
+    let b16 = board(16);
+    group.measurement_time(Duration::from_secs(30));
+    group.bench_function("dp 16x16", |bench| bench.iter(|| dp::solve(std::hint::black_box(&b16))));
     group.finish();
 }
 
