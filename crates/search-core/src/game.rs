@@ -106,7 +106,7 @@ pub trait Game {
 /// A TT key type: compared in full on every probe, hashed to 64 bits to pick a bucket.
 ///
 /// Implemented for `u64` and `u128`.
-pub trait TtKey: Copy + Eq + Debug {
+pub trait TtKey: Copy + Eq + std::hash::Hash + Debug {
     /// 64 bits that depend on every bit of the key (the TT multiplies them by a Fibonacci
     /// constant and keeps the top bits).
     fn hash64(self) -> u64;

@@ -11,7 +11,8 @@
 //! [`Solver::principal_variation`] and [`Solver::analyze`] explain an answer; [`analyze_with`]
 //! gives the same explanation from any other source of exact values (a DP or retrograde table).
 //! [`Solver::solve_mtdf`] and [`Solver::solve_bisection`] find the exact value by null-window
-//! searches only, sharing the TT between them. [`minimax`] is the
+//! searches only, sharing the TT between them. [`ProofSearch`] answers the same yes/no questions
+//! by depth-first proof-number search (df-pn), a second exact algorithm. [`minimax`] is the
 //! textbook reference (no pruning, no TT) used to cross-check the engine in tests.
 //!
 //! # Sources
@@ -76,11 +77,13 @@ mod analysis;
 mod game;
 mod minimax;
 mod null_window;
+mod pns;
 mod solver;
 mod tt;
 
 pub use analysis::{analyze_with, Analysis, MoveValue};
 pub use game::{Game, Player, TtKey, Value, INFINITY};
 pub use minimax::minimax;
+pub use pns::{Proof, ProofSearch};
 pub use solver::{SearchOptions, Solver, Stats};
 pub use tt::{Bound, TranspositionTable, TtEntry, MAX_TT_BITS};

@@ -248,3 +248,38 @@ fn wide_keys_give_the_same_values() {
         assert_eq!(solver.solve(&root), minimax(&game, &root), "seed {}", game.seed);
     }
 }
+
+#[test]
+fn proof_number_search_matches_minimax() {
+    use search_core::{Proof, ProofSearch};
+    for game in trees() {
+        let root = game.root();
+        let exact = minimax(&game, &root);
+        let mut pns = ProofSearch::new(game);
+        for t in [exact - 2, exact - 1, exact, exact + 1] {
+            let want = if exact > t { Proof::Proved } else { Proof::Disproved };
+            assert_eq!(pns.value_exceeds(&root, t), want, "seed {} threshold {t}", game.seed);
+        }
+        // Interior positions too, on the same search (its TT is reset per question).
+        let mut pos = root;
+        let mut moves = Vec::new();
+        while game.terminal_value(&pos).is_none() {
+            let v = minimax(&game, &pos);
+            assert_eq!(pns.value_exceeds(&pos, v), Proof::Disproved);
+            assert_eq!(pns.value_exceeds(&pos, v - 1), Proof::Proved);
+            moves.clear();
+            game.generate_moves(&pos, &mut moves);
+            pos = game.play(&pos, moves[moves.len() / 2]).0;
+        }
+    }
+}
+
+#[test]
+fn proof_number_search_stops_at_its_budget() {
+    use search_core::{Proof, ProofSearch};
+    let game = trees().find(|g| g.depth >= 9 && g.key_space > 1000).unwrap();
+    let mut pns = ProofSearch::new(game);
+    pns.set_node_budget(3);
+    assert_eq!(pns.value_exceeds(&game.root(), 0), Proof::Unknown);
+    assert!(pns.stats().nodes <= 4);
+}
