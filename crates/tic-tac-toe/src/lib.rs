@@ -42,6 +42,9 @@ mod solve;
 pub use bitboard::Bitboard;
 pub use game::{MnkGame, Scoring, SolveError};
 pub use geometry::{Geometry, GeometryError};
-pub use parse::{parse_ccf, parse_uva, Case, CcfCases, ParseError, ParseErrorKind, UvaCases};
+pub use parse::{
+    parse_ccf, parse_ccf_from, parse_cell_text, parse_uva, parse_uva_from, Case, CcfCases, MoveError,
+    ParseError, ParseErrorKind, UvaCases,
+};
 pub use position::{Cell, Mark, PlayError, Position, PositionError, Setup};
 pub use solve::{default_tt_bits, BoardEval, WinningMove};

@@ -43,7 +43,9 @@ pub use diagram::diagram;
 pub use game::{Solver, TriangleWar};
 pub use geometry::{Border, Geometry, GeometryError, Segment, MAX_SIDE};
 pub use judge::{Judge, DEFAULT_TT_BITS, TABLE_MAX_SEGMENTS};
-pub use parse::{parse_games, GameRecord, Games, ParseError, ParseErrorKind};
+pub use parse::{
+    parse_games, parse_games_from, parse_segment, GameRecord, Games, MoveError, ParseError, ParseErrorKind,
+};
 pub use position::{Outcome, Position, PositionError, SegmentSet};
 pub use retrograde::RetrogradeTable;
 pub use search_core::Player;

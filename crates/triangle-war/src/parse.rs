@@ -2,47 +2,36 @@
 //!
 //! Blank lines may appear anywhere (the ZOJ copy has them between games). Dots are numbered as
 //! in [`crate::Geometry`]; `i j` and `j i` are the same segment. `m` may be anything from 0 to
-//! the number of segments (the judge's data has `6 <= m <= 18` on side 3).
+//! the number of segments (the judge's data has `6 <= m <= 18` on side 3). The input is read as
+//! a stream ([`parse_games_from`]), one game at a time, through the shared judge-text lexer, so
+//! errors have its wording: `line L, column C: expected X, found Y`.
 
-use std::str::Lines;
+use std::io::BufRead;
+
+use judge_text::{LineReader, Location, TextError, TextErrorKind};
 
 use crate::{Geometry, Position};
 
 /// What was wrong with the input, and where.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("line {line}: {kind}")]
+#[derive(Debug, PartialEq, thiserror::Error)]
+#[error("{}: {kind}", Location { line: *line, column: *column })]
 pub struct ParseError {
     /// 1-based line number (one past the last line for an unexpected end of input).
     pub line: usize,
+    /// 1-based column (in characters) where the problem starts, when it is at a character.
+    pub column: Option<usize>,
     /// What was expected and what was found.
     pub kind: ParseErrorKind,
 }
 
 /// The kinds of [`ParseError`].
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, PartialEq, thiserror::Error)]
 pub enum ParseErrorKind {
-    /// Input ended early.
-    #[error("expected {expected}, found end of input")]
-    UnexpectedEnd {
-        /// What was still expected.
-        expected: String,
-    },
-    /// A line did not hold what was expected (wrong count of numbers, or not numbers).
-    #[error("expected {expected}, found `{found}`")]
-    Unexpected {
-        /// What was expected.
-        expected: String,
-        /// The offending line, trimmed.
-        found: String,
-    },
-    /// A dot number outside `1..=dots`.
-    #[error("expected a dot number from 1 to {dots}, found {found}")]
-    DotOutOfRange {
-        /// Number of dots of the board.
-        dots: u8,
-        /// The number read.
-        found: u64,
-    },
+    /// The text does not follow the format (`expected X, found Y`: a missing or extra number, a
+    /// number out of range, text that is not a number, early end of input, text after the last
+    /// game), or could not be read (I/O error, not UTF-8, overlong line).
+    #[error(transparent)]
+    Text(TextErrorKind),
     /// Two dots that are not neighbours.
     #[error("dots {i} and {j} are not joined by a segment")]
     NoSuchSegment {
@@ -61,14 +50,12 @@ pub enum ParseErrorKind {
         /// Where it was drawn first.
         first_line: usize,
     },
-    /// A move count larger than the number of segments.
-    #[error("expected a move count from 0 to {max}, found {found}")]
-    MoveCountOutOfRange {
-        /// Number of segments of the board.
-        max: usize,
-        /// The number read.
-        found: u64,
-    },
+}
+
+impl From<TextError> for ParseError {
+    fn from(e: TextError) -> Self {
+        ParseError { line: e.line, column: e.column, kind: ParseErrorKind::Text(e.kind) }
+    }
 }
 
 /// One game of the input, replayed.
@@ -82,148 +69,153 @@ pub struct GameRecord {
     pub position: Position,
 }
 
-/// Iterator over the games of an input; see [`parse_games`].
-pub struct Games<'a> {
+/// Iterator over the games of an input; see [`parse_games_from`] and [`parse_games`].
+pub struct Games<'a, R = &'a [u8]> {
     geometry: &'a Geometry,
-    lines: std::iter::Enumerate<Lines<'a>>,
-    last_line: usize,
-    total: Option<usize>,
-    done: usize,
+    lines: LineReader<R>,
+    total: Option<u64>,
+    done: u64,
     failed: bool,
 }
 
-/// Parses `text` in the judge's format for the board `geometry`, lazily: the iterator yields
-/// each game as soon as it is read, and after the first error yields that error and stops, so
-/// the games before a bad one can still be answered.
+/// Parses the judge's format for the board `geometry` from `reader`, lazily: the iterator reads
+/// and yields one game at a time (memory is one line and one game, whatever the size of the
+/// input), and after the first error yields that error and stops, so the games before a bad one
+/// can still be answered.
 ///
 /// # Errors
-/// Each item is a [`ParseError`] naming the line: a count or dot that is not a number, a line
-/// with the wrong count of numbers, a dot out of range, dots that are not neighbours, a segment
-/// repeated within a game, fewer move lines than `m`, fewer games than `T`, or text after the
-/// last game.
-#[must_use]
-pub fn parse_games<'a>(text: &'a str, geometry: &'a Geometry) -> Games<'a> {
-    Games { geometry, lines: text.lines().enumerate(), last_line: 0, total: None, done: 0, failed: false }
+/// Each item is a [`ParseError`] naming the line, and the column where the problem is at a
+/// character: no input at all, a count or dot that is not a number, a line with the wrong count
+/// of numbers, a dot out of range, dots that are not neighbours, a segment repeated within a
+/// game, fewer move lines than `m`, fewer games than `T`, non-blank text after the last game, or
+/// input that cannot be read (an I/O error of `reader`, bytes that are not UTF-8, a line longer
+/// than [`judge_text::MAX_LINE_BYTES`]). A leading UTF-8 byte-order mark is skipped.
+pub fn parse_games_from<R: BufRead>(reader: R, geometry: &Geometry) -> Games<'_, R> {
+    Games { geometry, lines: LineReader::new(reader), total: None, done: 0, failed: false }
 }
 
-impl<'a> Games<'a> {
-    /// The next non-blank line as (1-based number, trimmed text).
-    fn next_line(&mut self) -> Option<(usize, &'a str)> {
-        for (i, line) in self.lines.by_ref() {
-            self.last_line = i + 1;
-            let t = line.trim().trim_start_matches('\u{feff}');
-            if !t.is_empty() {
-                return Some((i + 1, t));
-            }
-        }
-        None
-    }
+/// [`parse_games_from`] over a string.
+///
+/// # Errors
+/// As [`parse_games_from`].
+#[must_use]
+pub fn parse_games<'a>(text: &'a str, geometry: &'a Geometry) -> Games<'a, &'a [u8]> {
+    parse_games_from(text.as_bytes(), geometry)
+}
 
-    fn end(&self, expected: String) -> ParseError {
-        ParseError { line: self.last_line + 1, kind: ParseErrorKind::UnexpectedEnd { expected } }
-    }
-
-    /// A line holding exactly `N` unsigned integers.
-    /// `expected` describes the line for error messages (built only on error).
-    fn numbers<const N: usize>(
-        &mut self,
-        expected: impl Fn() -> String,
-    ) -> Result<(usize, [u64; N]), ParseError> {
-        let Some((line, text)) = self.next_line() else {
-            return Err(self.end(expected()));
-        };
-        let bad = || ParseError {
-            line,
-            kind: ParseErrorKind::Unexpected { expected: expected(), found: text.to_string() },
-        };
-        let mut out = [0u64; N];
-        let mut words = text.split_whitespace();
-        for slot in &mut out {
-            *slot = words.next().and_then(|w| w.parse().ok()).ok_or_else(bad)?;
-        }
-        if words.next().is_some() {
-            return Err(bad());
-        }
-        Ok((line, out))
-    }
-
-    fn read_game(&mut self, number: usize, total: usize) -> Result<GameRecord, ParseError> {
+impl<R: BufRead> Games<'_, R> {
+    fn read_game(&mut self, number: u64, total: u64) -> Result<GameRecord, ParseError> {
         let g = self.geometry;
-        let max = g.segments().len();
-        let (line, [m]) = self.numbers::<1>(|| format!("the move count of game {number} of {total}"))?;
-        if m > max as u64 {
-            return Err(ParseError { line, kind: ParseErrorKind::MoveCountOutOfRange { max, found: m } });
-        }
+        let max = g.segments().len() as u64;
+        let what = format!("the move count of game {number} of {total}");
+        let Some(line) = self.lines.next_non_blank()? else {
+            return Err(self.lines.end_of_input(judge_text::describe_int(&what, 0, max)).into());
+        };
+        let [m] = line.fields(|| what.clone())?;
+        let m = m.int(&what, 0, max)?;
         let mut moves = Vec::with_capacity(m as usize);
-        let mut drawn_on = [0usize; 64];
+        let mut drawn_on = vec![0usize; g.segments().len()];
         let mut position = Position::start();
         for k in 1..=m {
-            let (line, [i, j]) =
-                self.numbers::<2>(|| format!("move {k} of {m} of game {number} as two dot numbers `i j`"))?;
-            let dot = |d: u64| {
-                u8::try_from(d).ok().filter(|&d| (1..=g.dots()).contains(&d)).ok_or(ParseError {
-                    line,
-                    kind: ParseErrorKind::DotOutOfRange { dots: g.dots(), found: d },
-                })
+            let what = || format!("move {k} of {m} of game {number} as two dot numbers `i j`");
+            let Some(line) = self.lines.next_non_blank()? else {
+                return Err(self.lines.end_of_input(what()).into());
             };
-            let (i, j) = (dot(i)?, dot(j)?);
-            let s = g
-                .segment_index(i, j)
-                .ok_or(ParseError { line, kind: ParseErrorKind::NoSuchSegment { i, j } })?;
+            let [a, b] = line.fields(what)?;
+            let dot =
+                |t: &judge_text::Token<'_>| t.int("a dot number", 1, u64::from(g.dots())).map(|d| d as u8);
+            let (i, j) = (dot(&a)?, dot(&b)?);
+            let at = |kind| ParseError { line: line.number, column: Some(a.column), kind };
+            let s = g.segment_index(i, j).ok_or_else(|| at(ParseErrorKind::NoSuchSegment { i, j }))?;
             if drawn_on[s] != 0 {
-                let kind =
-                    ParseErrorKind::RepeatedSegment { i: i.min(j), j: i.max(j), first_line: drawn_on[s] };
-                return Err(ParseError { line, kind });
+                let (i, j, first_line) = (i.min(j), i.max(j), drawn_on[s]);
+                return Err(at(ParseErrorKind::RepeatedSegment { i, j, first_line }));
             }
-            drawn_on[s] = line;
+            drawn_on[s] = line.number;
             moves.push(s as u8);
             position = position.play(g, s).0;
         }
-        Ok(GameRecord { number, moves, position })
+        Ok(GameRecord { number: number as usize, moves, position })
+    }
+
+    fn next_game(&mut self) -> Result<Option<GameRecord>, ParseError> {
+        let total = match self.total {
+            Some(t) => t,
+            None => {
+                let what = "the number of games T";
+                let Some(line) = self.lines.next_non_blank()? else {
+                    return Err(self.lines.end_of_input(judge_text::describe_int(what, 0, u64::MAX)).into());
+                };
+                let [t] = line.fields(|| what.to_string())?;
+                let t = t.int(what, 0, u64::MAX)?;
+                self.total = Some(t);
+                t
+            }
+        };
+        if self.done == total {
+            self.lines.expect_end(&format!("{total} game{}", if total == 1 { "" } else { "s" }))?;
+            return Ok(None);
+        }
+        self.done += 1;
+        self.read_game(self.done, total).map(Some)
     }
 }
 
-impl Iterator for Games<'_> {
+impl<R: BufRead> Iterator for Games<'_, R> {
     type Item = Result<GameRecord, ParseError>;
 
     fn next(&mut self) -> Option<Self::Item> {
         if self.failed {
             return None;
         }
-        let result = (|| {
-            let total = match self.total {
-                Some(t) => t,
-                None => {
-                    let (_, [t]) = self.numbers::<1>(|| "the number of games T".to_string())?;
-                    let t = usize::try_from(t).unwrap_or(usize::MAX);
-                    self.total = Some(t);
-                    t
-                }
-            };
-            if self.done == total {
-                return match self.next_line() {
-                    None => Ok(None),
-                    Some((line, text)) => Err(ParseError {
-                        line,
-                        kind: ParseErrorKind::Unexpected {
-                            expected: format!(
-                                "end of input after {total} game{}",
-                                if total == 1 { "" } else { "s" }
-                            ),
-                            found: text.to_string(),
-                        },
-                    }),
-                };
+        match self.next_game() {
+            Ok(game) => {
+                self.failed = game.is_none();
+                game.map(Ok)
             }
-            self.done += 1;
-            self.read_game(self.done, total).map(Some)
-        })();
-        match result {
-            Ok(game) => game.map(Ok),
             Err(e) => {
                 self.failed = true;
                 Some(Err(e))
             }
         }
     }
+}
+
+/// Why [`parse_segment`] refused a move typed by a person.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MoveError {
+    /// Not two dot numbers.
+    #[error("expected a segment as two dot numbers like `2 5` or `2-5`, found {}", judge_text::quote(.0))]
+    NotASegment(String),
+    /// A dot number outside `1..=dots`.
+    #[error("dot {dot} is not on the board: dots are numbered 1 to {dots}")]
+    NoSuchDot {
+        /// The number typed.
+        dot: u64,
+        /// Dots of the board.
+        dots: u8,
+    },
+    /// Two dots that are not neighbours.
+    #[error("dots {i} and {j} are not joined by a segment")]
+    NoSuchSegment {
+        /// First dot.
+        i: u8,
+        /// Second dot.
+        j: u8,
+    },
+}
+
+/// A segment typed by a person (`2 5`, `2-5`, `5 2`: two dot numbers, either order), as its
+/// index in `geometry.segments()`. Whether it is already drawn is the caller's question.
+///
+/// # Errors
+/// [`MoveError`]: not two numbers, a dot off the board, or dots that are not neighbours.
+pub fn parse_segment(geometry: &Geometry, text: &str) -> Result<usize, MoveError> {
+    let (i, j) = judge_text::parse_pair(text, '-').ok_or_else(|| MoveError::NotASegment(text.to_string()))?;
+    let dots = geometry.dots();
+    let dot = |d: u64| {
+        u8::try_from(d).ok().filter(|&d| (1..=dots).contains(&d)).ok_or(MoveError::NoSuchDot { dot: d, dots })
+    };
+    let (i, j) = (dot(i)?, dot(j)?);
+    geometry.segment_index(i, j).ok_or(MoveError::NoSuchSegment { i, j })
 }

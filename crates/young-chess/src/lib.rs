@@ -45,7 +45,7 @@ mod staircase;
 pub use analysis::analyze_start;
 pub use game::{Board, BoardError, YoungGame, MAX_SIDE_SUM, MAX_VALUE};
 pub use memo::Memo;
-pub use parse::{parse, ParseError, ParseErrorKind};
+pub use parse::{parse, parse_cell_text, parse_from, MoveError, ParseError, ParseErrorKind};
 pub use scored::{ScoredGame, ScoredPosition, TooManyCells, SCORED_MAX_CELLS};
 pub use staircase::{Cell, Staircase};
 

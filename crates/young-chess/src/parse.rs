@@ -1,15 +1,20 @@
-//! [`parse`]: the judge's input format (LOJ 2471), validated, with line-and-column errors.
+//! [`parse_from`] and [`parse`]: the judge's input format (LOJ 2471), read as a stream,
+//! validated, with line-and-column errors in the shared judge-text wording (`line L, column C:
+//! expected X, found Y`, the offending text quoted with escapes).
 
+use std::io::BufRead;
+
+use judge_text::{LineReader, Location, TextError, TextErrorKind};
 use thiserror::Error;
 
-use crate::{Board, MAX_SIDE_SUM, MAX_VALUE};
+use crate::{Board, Cell, MAX_SIDE_SUM, MAX_VALUE};
 
-/// A parse error at a 1-based line and column (columns count characters). Displays as
-/// `line 3, column 5: expected a non-negative integer, found "x"`.
-#[derive(Debug, Error, Clone, PartialEq, Eq)]
-#[error("line {line}, column {column}: {kind}")]
+/// A parse error at a 1-based line and column (columns count characters; column 1 for an
+/// unexpected end of input). Displays as `line 3, column 5: expected a value …, found `x``.
+#[derive(Debug, Error, PartialEq)]
+#[error("{}: {kind}", Location { line: *line, column: Some(*column) })]
 pub struct ParseError {
-    /// 1-based line.
+    /// 1-based line (one past the last line for an unexpected end of input).
     pub line: usize,
     /// 1-based column (in characters) where the problem starts.
     pub column: usize,
@@ -18,27 +23,13 @@ pub struct ParseError {
 }
 
 /// What is wrong with the input, without its location.
-#[derive(Debug, Error, Clone, PartialEq, Eq)]
+#[derive(Debug, Error, PartialEq)]
 pub enum ParseErrorKind {
-    /// A token that is not a non-negative decimal integer (includes negative numbers).
-    #[error("expected a non-negative integer, found {0:?}")]
-    NotANumber(String),
-    /// `n` or `m` is 0.
-    #[error("expected a positive integer for {what}, found {found:?}")]
-    NotPositive {
-        /// `"n"` or `"m"`.
-        what: &'static str,
-        /// The token.
-        found: String,
-    },
-    /// A number above its maximum ([`MAX_VALUE`] for cell values).
-    #[error("value {found} is too large (at most {max})")]
-    TooLarge {
-        /// The token.
-        found: String,
-        /// The largest accepted value.
-        max: u64,
-    },
+    /// The text does not follow the format (`expected X, found Y`: a token that is not a number
+    /// or out of range, a line with the wrong count of values, early end of input, text after
+    /// matrix B), or could not be read (I/O error, not UTF-8, overlong line).
+    #[error(transparent)]
+    Text(TextErrorKind),
     /// `n + m > MAX_SIDE_SUM`.
     #[error("board {n} x {m} too large: n + m must be at most {MAX_SIDE_SUM}")]
     BoardTooLarge {
@@ -47,143 +38,138 @@ pub enum ParseErrorKind {
         /// Columns.
         m: usize,
     },
-    /// A line with too few or too many values.
-    #[error("expected {expected} values on {what}, found {found}")]
-    WrongCount {
-        /// What the line holds, e.g. `row 2 of matrix A`.
-        what: String,
-        /// Values expected.
-        expected: usize,
-        /// Values found.
-        found: usize,
-    },
-    /// The input ended early.
-    #[error("expected {0}, found end of input")]
-    UnexpectedEnd(String),
-    /// Non-blank text after the last row of matrix B.
-    #[error("unexpected text after the matrices: {0:?}")]
-    TrailingText(String),
 }
 
-/// One whitespace-separated token with its 1-based column.
-struct Token<'a> {
-    text: &'a str,
-    column: usize,
-}
-
-fn tokens(line: &str) -> Vec<Token<'_>> {
-    let mut out = Vec::new();
-    let mut start: Option<(usize, usize)> = None; // (byte index, column)
-    for (col, (i, ch)) in line.char_indices().enumerate() {
-        if ch.is_whitespace() {
-            if let Some((s, c)) = start.take() {
-                out.push(Token { text: &line[s..i], column: c + 1 });
-            }
-        } else if start.is_none() {
-            start = Some((i, col));
-        }
-    }
-    if let Some((s, c)) = start {
-        out.push(Token { text: &line[s..], column: c + 1 });
-    }
-    out
-}
-
-/// A non-negative decimal integer (ASCII digits only, no sign) at most `max`.
-fn number(tok: &Token<'_>, line: usize, max: u64) -> Result<u64, ParseError> {
-    let err = |kind| ParseError { line, column: tok.column, kind };
-    if tok.text.is_empty() || !tok.text.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(err(ParseErrorKind::NotANumber(tok.text.to_string())));
-    }
-    match tok.text.parse::<u64>() {
-        Ok(v) if v <= max => Ok(v),
-        _ => Err(err(ParseErrorKind::TooLarge { found: tok.text.to_string(), max })),
+impl From<TextError> for ParseError {
+    fn from(e: TextError) -> Self {
+        ParseError { line: e.line, column: e.column.unwrap_or(1), kind: ParseErrorKind::Text(e.kind) }
     }
 }
 
-/// Parses the judge's input: a line `n m` (positive, `n + m <= 64`), then `n` lines of `m`
-/// non-negative integers (matrix A, Black's values), then `n` lines of `m` (matrix B, White's).
-/// Values are at most [`MAX_VALUE`].
+/// Parses the judge's input from `reader`: a line `n m` (positive, `n + m <= 64`), then `n`
+/// lines of `m` non-negative integers (matrix A, Black's values), then `n` lines of `m` (matrix
+/// B, White's). Values are at most [`MAX_VALUE`]. Memory is one line plus the board.
 ///
-/// Lines may carry extra spaces, tabs and a trailing `\r`; blank lines are skipped anywhere.
-/// Anything non-blank after matrix B is an error. Never panics.
+/// Lines may carry extra spaces, tabs and a trailing `\r`; blank lines are skipped anywhere; a
+/// leading UTF-8 byte-order mark is skipped. Anything non-blank after matrix B is an error.
+/// Never panics.
 ///
 /// # Errors
-/// [`ParseError`] naming the first problem's line and column.
-pub fn parse(text: &str) -> Result<Board, ParseError> {
-    let mut lines =
-        text.split('\n').enumerate().map(|(i, l)| (i + 1, l.strip_suffix('\r').unwrap_or(l))).peekable();
-    let end_line = text.lines().count() + 1;
-    // The next non-blank line, its number and tokens; or an end-of-input error.
-    let mut next_line = |what: &str| -> Result<(usize, Vec<Token<'_>>), ParseError> {
-        for (no, line) in lines.by_ref() {
-            let toks = tokens(line);
-            if !toks.is_empty() {
-                return Ok((no, toks));
-            }
-        }
-        Err(ParseError { line: end_line, column: 1, kind: ParseErrorKind::UnexpectedEnd(what.to_string()) })
+/// [`ParseError`] naming the first problem's line and column, including input that cannot be
+/// read (an I/O error of `reader`, bytes that are not UTF-8, a line longer than
+/// [`judge_text::MAX_LINE_BYTES`]).
+pub fn parse_from<R: BufRead>(reader: R) -> Result<Board, ParseError> {
+    let mut lines = LineReader::new(reader);
+    let size = "the board size `n m`";
+    let Some(line) = lines.next_non_blank()? else {
+        return Err(lines.end_of_input(size).into());
     };
-
-    let (no, toks) = next_line("the board size \"n m\"")?;
-    let count_err = |no: usize, toks: &[Token<'_>], what: &str, expected: usize, last_col: usize| {
-        let column = toks.get(expected).map_or(last_col, |t| t.column);
-        ParseError {
-            line: no,
-            column,
-            kind: ParseErrorKind::WrongCount { what: what.to_string(), expected, found: toks.len() },
-        }
-    };
-    let end_col = |toks: &[Token<'_>]| toks.last().map_or(1, |t| t.column + t.text.chars().count());
-    if toks.len() != 2 {
-        return Err(count_err(no, &toks, "the first line (n m)", 2, end_col(&toks)));
-    }
-    let mut dims = [0usize; 2];
-    for (k, what) in ["n", "m"].into_iter().enumerate() {
-        let v = usize::try_from(number(&toks[k], no, u64::MAX)?).unwrap_or(usize::MAX);
-        if v == 0 {
-            return Err(ParseError {
-                line: no,
-                column: toks[k].column,
-                kind: ParseErrorKind::NotPositive { what, found: toks[k].text.to_string() },
-            });
-        }
-        dims[k] = v;
-    }
-    let [n, m] = dims;
-    if n.saturating_add(m) > MAX_SIDE_SUM {
-        return Err(ParseError { line: no, column: 1, kind: ParseErrorKind::BoardTooLarge { n, m } });
+    let [n, m] = line.fields(|| size.to_string())?;
+    let max_side = MAX_SIDE_SUM as u64 - 1;
+    let n = n.int("the number of rows n", 1, max_side)? as usize;
+    let m = m.int("the number of columns m", 1, max_side)? as usize;
+    if n + m > MAX_SIDE_SUM {
+        return Err(ParseError {
+            line: line.number,
+            column: 1,
+            kind: ParseErrorKind::BoardTooLarge { n, m },
+        });
     }
 
     let mut matrices = [Vec::with_capacity(n * m), Vec::with_capacity(n * m)];
     for (mat, name) in matrices.iter_mut().zip(['A', 'B']) {
         for r in 0..n {
-            let what = format!("row {} of matrix {name}", r + 1);
-            let (no, toks) = next_line(&format!("{what} ({m} values)"))?;
-            if toks.len() != m {
-                return Err(count_err(no, &toks, &what, m, end_col(&toks)));
-            }
-            for t in &toks {
-                mat.push(number(t, no, MAX_VALUE as u64)? as i64);
+            let what =
+                || format!("row {} of matrix {name}: {m} value{}", r + 1, if m == 1 { "" } else { "s" });
+            let Some(line) = lines.next_non_blank()? else {
+                return Err(lines.end_of_input(what()).into());
+            };
+            for t in line.exactly(m, what)? {
+                mat.push(t.int("a value", 0, MAX_VALUE as u64)? as i64);
             }
         }
     }
-    for (no, line) in lines {
-        if let Some(t) = tokens(line).first() {
-            let rest: String = line.trim().chars().take(20).collect();
-            return Err(ParseError { line: no, column: t.column, kind: ParseErrorKind::TrailingText(rest) });
-        }
-    }
+    lines.expect_end("matrix B")?;
     let [a, b] = matrices;
     Ok(Board::new(n, m, a, b).expect("parsed board is valid by construction"))
 }
 
+/// [`parse_from`] over a string.
+///
+/// # Errors
+/// As [`parse_from`].
+pub fn parse(text: &str) -> Result<Board, ParseError> {
+    parse_from(text.as_bytes())
+}
+
+/// Why `parse_cell_text` refused a move typed by a person.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MoveError {
+    /// Not two numbers.
+    #[error("expected a cell as `row,col` (0-based, e.g. `1,2`), found {}", judge_text::quote(.0))]
+    NotACell(String),
+    /// A cell off the board.
+    #[error("cell {row},{col} is off the {rows} x {cols} board")]
+    OffBoard {
+        /// 0-based row typed.
+        row: u64,
+        /// 0-based column typed.
+        col: u64,
+        /// Rows of the board.
+        rows: usize,
+        /// Columns of the board.
+        cols: usize,
+    },
+}
+
+/// A cell typed by a person: `row,col` or `row col`, 0-based (`1,2`), on `board`. Whether it
+/// can take a stone now is the caller's question ([`crate::Staircase::moves`]).
+///
+/// # Errors
+/// [`MoveError`]: not two non-negative integers, or a cell off the board.
+pub fn parse_cell_text(board: &Board, text: &str) -> Result<Cell, MoveError> {
+    let (row, col) =
+        judge_text::parse_pair(text, ',').ok_or_else(|| MoveError::NotACell(text.to_string()))?;
+    let (rows, cols) = (board.rows(), board.cols());
+    if row >= rows as u64 || col >= cols as u64 {
+        return Err(MoveError::OffBoard { row, col, rows, cols });
+    }
+    // Below `MAX_SIDE_SUM`, so they fit `u8`.
+    Ok(Cell { row: row as u8, col: col as u8 })
+}
+
 #[cfg(test)]
 mod tests {
+    use std::io::{self, BufRead, Read};
+
     use super::*;
 
     fn err(text: &str) -> String {
         parse(text).unwrap_err().to_string()
+    }
+
+    /// Hands out its bytes `chunk` at a time.
+    struct Chunked<'a> {
+        data: &'a [u8],
+        chunk: usize,
+    }
+
+    impl Read for Chunked<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = self.fill_buf()?.len().min(buf.len());
+            buf[..n].copy_from_slice(&self.data[..n]);
+            self.consume(n);
+            Ok(n)
+        }
+    }
+
+    impl BufRead for Chunked<'_> {
+        fn fill_buf(&mut self) -> io::Result<&[u8]> {
+            Ok(&self.data[..self.chunk.min(self.data.len())])
+        }
+        fn consume(&mut self, n: usize) {
+            self.data = &self.data[n..];
+        }
     }
 
     #[test]
@@ -195,36 +181,89 @@ mod tests {
     }
 
     #[test]
-    fn tolerant_whitespace() {
-        let b = parse("\r\n 1  2 \r\n\t5 6\r\n\r\n7 8\r\n\n\n").unwrap();
+    fn tolerant_whitespace_and_bom() {
+        let b = parse("\u{feff}\r\n 1  2 \r\n\t5 6\r\n\r\n7 8\r\n\n\n").unwrap();
         assert_eq!(b.a_values(), &[5, 6]);
         assert_eq!(b.b_values(), &[7, 8]);
     }
 
     #[test]
-    fn errors_name_line_and_column() {
+    fn every_error_kind_names_line_and_column() {
+        let cases = [
+            ("2 3\n2 7 3\n9 1 2\n3 7 x\n2 3 1\n", "line 4, column 5: expected a value (an integer from 0 to 1000000000000000), found `x`"),
+            ("1 1\n-3\n4\n", "line 2, column 1: expected a value (an integer from 0 to 1000000000000000), found `-3`"),
+            ("0 3\n", "line 1, column 1: expected the number of rows n (an integer from 1 to 63), found `0`"),
+            ("3 0\n", "line 1, column 3: expected the number of columns m (an integer from 1 to 63), found `0`"),
+            ("2\n", "line 1, column 2: expected the board size `n m`, found 1 number: `2`"),
+            ("", "line 1, column 1: expected the board size `n m`, found end of input"),
+            ("\n\n", "line 3, column 1: expected the board size `n m`, found end of input"),
+            ("2 2\n1 2\n3 4\n5 6\n", "line 5, column 1: expected row 2 of matrix B: 2 values, found end of input"),
+            ("1 2\n1 2 3\n", "line 2, column 5: expected row 1 of matrix A: 2 values, found 3 numbers: `1 2 3`"),
+            ("1 2\n1\n", "line 2, column 2: expected row 1 of matrix A: 2 values, found 1 number: `1`"),
+            ("1 1\n1\n2\n3\n", "line 4, column 1: expected end of input after matrix B, found `3`"),
+            ("1 1\n1\n2\n   trailing \u{1b}]0;title\u{7}\n", "line 4, column 4: expected end of input after matrix B, found `trailing \\u{1b}]0;title\\u{7}`"),
+            ("1 1\n1000000000000001\n0\n", "line 2, column 1: expected a value (an integer from 0 to 1000000000000000), found `1000000000000001`"),
+            ("1 1\n99999999999999999999999999999999999999999999\n0\n", "line 2, column 1: expected a value (an integer from 0 to 1000000000000000), found `9999999999999999999999999999999999999999…`"),
+            ("40 30\n", "line 1, column 1: board 40 x 30 too large: n + m must be at most 64"),
+            ("64 1\n", "line 1, column 1: expected the number of rows n (an integer from 1 to 63), found `64`"),
+            ("1 1\n+1\n1\n", "line 2, column 1: expected a value (an integer from 0 to 1000000000000000), found `+1`"),
+            ("1 1\n１\n1\n", "line 2, column 1: expected a value (an integer from 0 to 1000000000000000), found `１`"),
+        ];
+        for (text, message) in cases {
+            assert_eq!(err(text), message, "{text:?}");
+        }
+        let e = parse("40 30\n").unwrap_err();
+        assert_eq!(e.kind, ParseErrorKind::BoardTooLarge { n: 40, m: 30 });
+    }
+
+    #[test]
+    fn not_utf8_and_io_errors() {
+        let e = parse_from(&b"1 2\n3 \xe2\x82\n"[..]).unwrap_err();
+        assert_eq!(e.to_string(), "line 2, column 3: expected UTF-8 text, found `\\xe2\\x82`");
+        struct Failing;
+        impl Read for Failing {
+            fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+                Err(io::Error::other("disk on fire"))
+            }
+        }
+        let e = parse_from(io::BufReader::new(Read::chain(&b"1 1\n5\n"[..], Failing))).unwrap_err();
+        assert_eq!(e.to_string(), "line 3, column 1: cannot read the input: disk on fire");
+        assert!(matches!(e.kind, ParseErrorKind::Text(TextErrorKind::Io(_))));
+    }
+
+    #[test]
+    fn one_byte_chunks_give_the_same_results() {
+        let inputs = [
+            "2 3\n2 7 3\n9 1 2\n3 7 2\n2 3 1\n",
+            "\u{feff}1 1\r\n1\r\n2\r\n",
+            "1 1\n1\n2\n3",
+            "",
+            "2 2\n1 2\n",
+        ];
+        for text in inputs {
+            for chunk in [1, 2, 5] {
+                assert_eq!(parse(text), parse_from(Chunked { data: text.as_bytes(), chunk }), "{text:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn cell_texts() {
+        let board = parse("2 3\n2 7 3\n9 1 2\n3 7 2\n2 3 1\n").unwrap();
+        assert_eq!(parse_cell_text(&board, "1,2"), Ok(Cell { row: 1, col: 2 }));
+        assert_eq!(parse_cell_text(&board, "0 0"), Ok(Cell { row: 0, col: 0 }));
         assert_eq!(
-            err("2 3\n2 7 3\n9 1 2\n3 7 x\n2 3 1\n"),
-            "line 4, column 5: expected a non-negative integer, found \"x\""
+            parse_cell_text(&board, "2,0").unwrap_err().to_string(),
+            "cell 2,0 is off the 2 x 3 board"
         );
-        assert_eq!(err("1 1\n-3\n4\n"), "line 2, column 1: expected a non-negative integer, found \"-3\"");
-        assert_eq!(err("0 3\n"), "line 1, column 1: expected a positive integer for n, found \"0\"");
-        assert_eq!(err("2\n"), "line 1, column 2: expected 2 values on the first line (n m), found 1");
-        assert_eq!(err(""), "line 1, column 1: expected the board size \"n m\", found end of input");
         assert_eq!(
-            err("2 2\n1 2\n3 4\n5 6\n"),
-            "line 5, column 1: expected row 2 of matrix B (2 values), found end of input"
+            parse_cell_text(&board, "0,300").unwrap_err(),
+            MoveError::OffBoard { row: 0, col: 300, rows: 2, cols: 3 }
         );
-        assert_eq!(err("1 2\n1 2 3\n"), "line 2, column 5: expected 2 values on row 1 of matrix A, found 3");
-        assert_eq!(err("1 2\n1\n"), "line 2, column 2: expected 2 values on row 1 of matrix A, found 1");
-        assert_eq!(err("1 1\n1\n2\n3\n"), "line 4, column 1: unexpected text after the matrices: \"3\"");
         assert_eq!(
-            err("1 1\n1000000000000001\n0\n"),
-            "line 2, column 1: value 1000000000000001 is too large (at most 1000000000000000)"
+            parse_cell_text(&board, "a,b\u{202e}").unwrap_err().to_string(),
+            "expected a cell as `row,col` (0-based, e.g. `1,2`), found `a,b\\u{202e}`"
         );
-        assert_eq!(err("40 30\n"), "line 1, column 1: board 40 x 30 too large: n + m must be at most 64");
-        assert_eq!(err("1 1\n+1\n1\n"), "line 2, column 1: expected a non-negative integer, found \"+1\"");
-        assert_eq!(err("1 1\n１\n1\n"), "line 2, column 1: expected a non-negative integer, found \"１\"");
     }
 
     #[test]
