@@ -11,7 +11,7 @@ use anyhow::Result;
 use search_core::{Player, Solver, Value};
 use triangle_war::{diagram, parse_games, Geometry, Judge, Outcome, Position, TriangleWar};
 
-use crate::common::{InputArgs, OutputArgs};
+use crate::common::{AlgorithmArgs, InputArgs, OutputArgs};
 use crate::front::{self, Front};
 use crate::report::CaseReport;
 
@@ -41,6 +41,8 @@ pub struct Args {
     tt_bits: Option<u32>,
     #[command(flatten)]
     output: OutputArgs,
+    #[command(flatten)]
+    algorithm: AlgorithmArgs,
 }
 
 /// Runs `triangle-war`.
@@ -48,12 +50,12 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
     let front = TriangleWarFront::new(&Options { side: args.side })?;
     let mut judge = Judge::new(front.geometry.clone(), args.tt_bits);
     if args.empty {
-        return answer(&front, &mut judge, 1, &Position::start(), &args.output, out);
+        return answer(&front, &mut judge, 1, &Position::start(), args, out);
     }
     let text = args.input.read()?;
     for record in parse_games(&text, &front.geometry) {
         let record = record?;
-        answer(&front, &mut judge, record.number, &record.position, &args.output, out)?;
+        answer(&front, &mut judge, record.number, &record.position, args, out)?;
     }
     Ok(())
 }
@@ -63,12 +65,20 @@ fn answer(
     judge: &mut Judge,
     number: usize,
     pos: &Position,
-    output: &OutputArgs,
+    args: &Args,
     out: &mut dyn Write,
 ) -> Result<()> {
+    let output = &args.output;
     let line = |outcome: Outcome| format!("Game {number}: {}", outcome.judge_text());
     if !output.explains() {
-        writeln!(out, "{}", line(judge.outcome(pos)))?;
+        let outcome = if args.algorithm.algorithm.is_some() {
+            let game = TriangleWar::new(front.geometry.clone());
+            let v = args.algorithm.value(number, &game, pos, judge.tt_bits());
+            Outcome::from_margin(pos.margin() + pos.to_move.sign() * v)
+        } else {
+            judge.outcome(pos)
+        };
+        writeln!(out, "{}", line(outcome))?;
         return Ok(());
     }
     let analysis = judge.analyze(pos);

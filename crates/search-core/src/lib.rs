@@ -73,6 +73,7 @@
 //! assert_eq!(analysis.pv[0], 1); // leave 12
 //! ```
 
+mod algorithms;
 mod analysis;
 mod game;
 mod minimax;
@@ -81,6 +82,7 @@ mod pns;
 mod solver;
 mod tt;
 
+pub use algorithms::{solve_with, Algorithm};
 pub use analysis::{analyze_with, Analysis, MoveValue};
 pub use game::{Game, Player, TtKey, Value, INFINITY};
 pub use minimax::minimax;

@@ -28,7 +28,7 @@ pub struct SearchOptions {
     /// move first; with weak ordering and widely spread values its re-searches cost more than
     /// they save, so a game crate chooses its default.
     pub principal_variation_search: bool,
-    /// The TT holds `2^tt_bits` entries (clamped to `1..=`[`crate::MAX_TT_BITS`]).
+    /// The TT holds `2^tt_bits` entries (at most [`crate::MAX_TT_BITS`]); 0 switches the TT off.
     pub tt_bits: u32,
 }
 
