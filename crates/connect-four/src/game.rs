@@ -1,0 +1,182 @@
+//! [`ConnectFour`]: the game for [`search_core::Solver`], with the Connect Four specific
+//! search knowledge (the ideas of J. Tromp's Fhourstones and P. Pons' solver).
+//!
+//! - Positions the side to move wins at once, and positions where the opponent has two
+//!   threats the side to move cannot both block, are *terminal* for the engine: their exact
+//!   value is known without search ([`ConnectFour::resolved`]).
+//! - Moves that lose at once (leaving the opponent an immediate win, including a stone just
+//!   below an opponent's winning spot) are never generated; when the opponent threatens to win,
+//!   only the block is generated.
+//! - Move ordering: the centre columns first, then stably by the number of winning spots the
+//!   move leaves its player (threats).
+//! - The TT key is the position code (current + mask, unique, no hashing) folded over the
+//!   left-right mirror.
+//! - [`search_core::Game::value_bounds`] from the number of stones left: the side to move
+//!   cannot win with its next stone (it would be terminal), the opponent cannot win with its
+//!   next stone either (losing moves are not generated).
+
+use search_core::{Game, Player, Value};
+static VAR: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+
+use crate::{Board, Column, Geometry};
+
+/// Connect Four on one [`Geometry`], as seen by [`search_core::Solver`]. Values are Pons'
+/// scores: with `n` stones on the board, a win with the mover's next stone scores
+/// `(cells + 1 - n) / 2` (22 - k for a win with one's k-th stone on 7 x 6), a draw 0, a loss the
+/// negative of the winner's score.
+#[derive(Clone, Debug)]
+pub struct ConnectFour {
+    geom: Geometry,
+    /// Columns from the centre outwards (`3 4 2 5 1 6 0` on 7 columns, left of centre first).
+    order: Vec<u8>,
+}
+
+impl ConnectFour {
+    /// The game on `geom`.
+    #[must_use]
+    pub fn new(geom: Geometry) -> Self {
+        let w = geom.width() as i32;
+        let order = (0..w).map(|i| (w / 2 + (1 - 2 * (i % 2)) * (i + 1) / 2) as u8).collect();
+        ConnectFour { geom, order }
+    }
+
+    /// The geometry.
+    #[must_use]
+    pub fn geometry(&self) -> &Geometry {
+        &self.geom
+    }
+
+    /// Score of a win with the mover's next stone, `n` stones on the board.
+    #[inline]
+    fn win_now(&self, n: u32) -> Value {
+        (self.geom.cells() as Value + 1 - Value::from(n)) / 2
+    }
+
+    /// Cells where the side to move can drop a stone without losing at once: if the opponent
+    /// threatens one playable cell, only that block; if two, none; never a cell just below an
+    /// opponent's winning spot. Assumes the side to move cannot win at once.
+    #[inline]
+    fn non_losing(&self, b: &Board) -> u64 {
+        let mut playable = self.geom.playable(b.mask());
+        let threats = b.their_spots();
+        let forced = playable & threats;
+        if forced != 0 {
+            if forced & (forced - 1) != 0 {
+                return 0;
+            }
+            playable = forced;
+        }
+        playable & !(threats >> 1)
+    }
+
+    /// The exact value of `b` if known without search: finished by the side to move winning at
+    /// once (`(cells + 1 - n) / 2`), lost because every move loses at once (`-(cells - n) / 2`),
+    /// or drawn because too few cells are left for anyone to win (`0`). `None` otherwise.
+    #[inline]
+    #[must_use]
+    pub fn resolved(&self, b: &Board) -> Option<Value> {
+        let playable = self.geom.playable(b.mask());
+        if b.my_spots() & playable != 0 {
+            return Some(self.win_now(b.moves()));
+        }
+        if self.non_losing(b) == 0 {
+            return Some(-self.win_now(b.moves() + 1));
+        }
+        if b.moves() as usize + 2 >= self.geom.cells() {
+            return Some(0);
+        }
+        None
+    }
+
+    /// Number of winning spots the side to move has after dropping a stone on `cell`.
+    #[inline]
+    fn threats_after(&self, b: &Board, cell: u64) -> u32 {
+        let spots = self.geom.winning_spots(b.current() | cell, b.mask() | cell);
+        let var = *VAR.get_or_init(|| std::env::var("C4VAR").ok().and_then(|v| v.parse().ok()).unwrap_or(0));
+        let rows0: u64 = (0..self.geom.height()).step_by(2).fold(0, |m, r| m | (self.geom.bottom() << r));
+        let good = if b.moves() % 2 == 0 { rows0 } else { self.geom.board() & !rows0 };
+        match var {
+            1 => 2 * (spots & good).count_ones() + (spots & !good).count_ones(),
+            2 => {
+                // Penalise spots directly above an own spot? (useless duplicates) ; count playable-soon
+                let playable = self.geom.playable(b.mask() | cell);
+                2 * (spots & playable).count_ones() + spots.count_ones()
+            }
+            3 => {
+                let theirs = b.their_spots() & !cell;
+                (2 * spots.count_ones() + 8).saturating_sub(theirs.count_ones())
+            }
+            _ => spots.count_ones(),
+        }
+    }
+}
+
+impl Game for ConnectFour {
+    type Position = Board;
+    type Move = Column;
+
+    #[inline]
+    fn to_move(&self, pos: &Board) -> Player {
+        if pos.moves() % 2 == 0 {
+            Player::First
+        } else {
+            Player::Second
+        }
+    }
+
+    #[inline]
+    fn terminal_value(&self, pos: &Board) -> Option<Value> {
+        self.resolved(pos)
+    }
+
+    #[inline]
+    fn generate_moves(&self, pos: &Board, moves: &mut Vec<Column>) {
+        let nl = self.non_losing(pos);
+        for &c in &self.order {
+            if nl & self.geom.column_mask(c as usize) != 0 {
+                moves.push(Column(c));
+            }
+        }
+    }
+
+    #[inline]
+    fn play(&self, pos: &Board, mv: Column) -> (Board, Value) {
+        (pos.play(&self.geom, mv.index()), 0)
+    }
+
+    #[inline]
+    fn key(&self, pos: &Board) -> u64 {
+        let code = pos.code();
+        code.min(self.geom.mirror(code))
+    }
+
+    #[inline]
+    fn value_bounds(&self, pos: &Board) -> (Value, Value) {
+        // Neither side wins with its next stone: the earliest win is the mover's second stone
+        // (n + 3 stones before it) or the opponent's second (n + 4 before it).
+        (-self.win_now(pos.moves() + 3), self.win_now(pos.moves() + 2))
+    }
+
+    #[inline]
+    fn order_moves(&self, pos: &Board, moves: &mut [Column]) {
+        let mut scored = [(0u32, Column(0)); 64];
+        let n = moves.len();
+        for (i, &m) in moves.iter().enumerate() {
+            let cell = pos.landing_cell(&self.geom, m.index());
+            scored[i] = (self.threats_after(pos, cell), m);
+        }
+        // Stable insertion sort, most threats first.
+        for i in 1..n {
+            let x = scored[i];
+            let mut j = i;
+            while j > 0 && scored[j - 1].0 < x.0 {
+                scored[j] = scored[j - 1];
+                j -= 1;
+            }
+            scored[j] = x;
+        }
+        for (m, s) in moves.iter_mut().zip(&scored[..n]) {
+            *m = s.1;
+        }
+    }
+}
