@@ -5,6 +5,8 @@
 //! - `cargo xtask gen <game> …`: deterministic input generators (seeded), printing to stdout.
 //! - `cargo xtask bench`: whole-process timings of `games-cli` on the benchmark instances, as a
 //!   table.
+//! - `cargo xtask c4-bench`: Connect Four on Pons' test sets, checking every score, beside a
+//!   reference solver in the same run.
 
 mod bench;
 mod games;
@@ -34,6 +36,8 @@ enum Command {
     Gen(games::GenArgs),
     /// Time whole `games-cli` runs on the benchmark instances and print a table.
     Bench(bench::Args),
+    /// Connect Four test sets: mean time and nodes per position, scores checked, beside a reference.
+    C4Bench(games::connect_four::Args),
 }
 
 fn main() -> ExitCode {
@@ -42,6 +46,7 @@ fn main() -> ExitCode {
         Command::Golden { check } => golden::run(check),
         Command::Gen(args) => games::generate(&args).map(|text| print!("{text}")),
         Command::Bench(args) => bench::run(&args),
+        Command::C4Bench(args) => games::connect_four::bench(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

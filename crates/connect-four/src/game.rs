@@ -16,7 +16,6 @@
 //!   next stone either (losing moves are not generated).
 
 use search_core::{Game, Player, Value};
-static VAR: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
 
 use crate::{Board, Column, Geometry};
 
@@ -71,7 +70,10 @@ impl ConnectFour {
 
     /// The exact value of `b` if known without search: finished by the side to move winning at
     /// once (`(cells + 1 - n) / 2`), lost because every move loses at once (`-(cells - n) / 2`),
-    /// or drawn because too few cells are left for anyone to win (`0`). `None` otherwise.
+    /// drawn because too few cells are left for anyone to win (`0`), or won with the mover's
+    /// next-but-one stone because some move leaves the opponent only losing replies (a double
+    /// threat, or a forced block below another threat): `(cells - 1 - n) / 2`, the best score
+    /// left. `None` otherwise.
     #[inline]
     #[must_use]
     pub fn resolved(&self, b: &Board) -> Option<Value> {
@@ -85,29 +87,40 @@ impl ConnectFour {
         if b.moves() as usize + 2 >= self.geom.cells() {
             return Some(0);
         }
+        if self.wins_in_two(b) {
+            return Some(self.win_now(b.moves() + 2));
+        }
         None
+    }
+
+    /// Whether the side to move (unable to win at once, with a non-losing move) has a move
+    /// after which every reply loses at once: a win with its next-but-one stone, the best
+    /// score left.
+    #[inline]
+    fn wins_in_two(&self, b: &Board) -> bool {
+        let mut nl = self.non_losing(b);
+        while nl != 0 {
+            let cell = nl & nl.wrapping_neg();
+            nl ^= cell;
+            let mask = b.mask() | cell;
+            let spots = self.geom.winning_spots(b.current() | cell, mask);
+            let playable = self.geom.playable(mask);
+            let forced = playable & spots;
+            if forced & forced.wrapping_sub(1) != 0 {
+                return true;
+            }
+            let allowed = if forced != 0 { forced } else { playable };
+            if allowed & !(spots >> 1) == 0 {
+                return true;
+            }
+        }
+        false
     }
 
     /// Number of winning spots the side to move has after dropping a stone on `cell`.
     #[inline]
     fn threats_after(&self, b: &Board, cell: u64) -> u32 {
-        let spots = self.geom.winning_spots(b.current() | cell, b.mask() | cell);
-        let var = *VAR.get_or_init(|| std::env::var("C4VAR").ok().and_then(|v| v.parse().ok()).unwrap_or(0));
-        let rows0: u64 = (0..self.geom.height()).step_by(2).fold(0, |m, r| m | (self.geom.bottom() << r));
-        let good = if b.moves() % 2 == 0 { rows0 } else { self.geom.board() & !rows0 };
-        match var {
-            1 => 2 * (spots & good).count_ones() + (spots & !good).count_ones(),
-            2 => {
-                // Penalise spots directly above an own spot? (useless duplicates) ; count playable-soon
-                let playable = self.geom.playable(b.mask() | cell);
-                2 * (spots & playable).count_ones() + spots.count_ones()
-            }
-            3 => {
-                let theirs = b.their_spots() & !cell;
-                (2 * spots.count_ones() + 8).saturating_sub(theirs.count_ones())
-            }
-            _ => spots.count_ones(),
-        }
+        self.geom.winning_spots(b.current() | cell, b.mask() | cell).count_ones()
     }
 }
 

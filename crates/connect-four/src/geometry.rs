@@ -192,22 +192,12 @@ impl Geometry {
 
     /// Empty cells that would complete `k` in a row for the owner of `stones`, with all stones
     /// `mask` (gravity ignored: the cell need not be playable yet).
-    #[inline]
+    #[inline(always)]
     #[must_use]
     pub fn winning_spots(&self, stones: u64, mask: u64) -> u64 {
-        let h = self.height as u32;
-        let r = if self.k == 4 {
-            let p = stones;
-            // Vertical: three stones below.
-            let mut r = (p << 1) & (p << 2) & (p << 3);
-            for d in [h + 1, h, h + 2] {
-                let (l1, l2, l3) = (shl(p, d), shl(p, 2 * d), shl(p, 3 * d));
-                let (r1, r2, r3) = (shr(p, d), shr(p, 2 * d), shr(p, 3 * d));
-                let l12 = l1 & l2;
-                let r12 = r1 & r2;
-                r |= l12 & (l3 | r1) | r12 & (r3 | l1);
-            }
-            r
+        let h = u32::from(self.height);
+        let r = if self.k == 4 && 3 * (h + 2) < 64 {
+            spots4(stones, h)
         } else {
             let mut r = 0;
             for d in [1, h + 1, h, h + 2] {
@@ -261,6 +251,19 @@ impl Geometry {
         }
         m
     }
+}
+
+/// Four in a row with every shift below 64 bits: J. Tromp's and P. Pons' formula (three stones
+/// below, or three stones on a line through the spot in any of the two positions each way).
+#[inline(always)]
+fn spots4(p: u64, h: u32) -> u64 {
+    let mut r = (p << 1) & (p << 2) & (p << 3);
+    for d in [h + 1, h, h + 2] {
+        let l12 = (p << d) & (p << (2 * d));
+        let r12 = (p >> d) & (p >> (2 * d));
+        r |= l12 & ((p << (3 * d)) | (p >> d)) | r12 & ((p >> (3 * d)) | (p << d));
+    }
+    r
 }
 
 #[inline]
