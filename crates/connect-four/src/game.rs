@@ -1,14 +1,16 @@
 //! [`ConnectFour`]: the game for [`search_core::Solver`], with the Connect Four specific
 //! search knowledge (the ideas of J. Tromp's Fhourstones and P. Pons' solver).
 //!
-//! - Positions the side to move wins at once, and positions where the opponent has two
-//!   threats the side to move cannot both block, are *terminal* for the engine: their exact
-//!   value is known without search ([`ConnectFour::resolved`]).
+//! - Positions the side to move wins at once, positions where every move loses at once (two
+//!   opponent threats, or a forced block below another), and positions the side to move wins
+//!   with its next-but-one stone (a move leaving only losing replies) are *terminal* for the
+//!   engine: their exact value is known without search ([`ConnectFour::resolved`]), before any
+//!   TT probe.
 //! - Moves that lose at once (leaving the opponent an immediate win, including a stone just
 //!   below an opponent's winning spot) are never generated; when the opponent threatens to win,
 //!   only the block is generated.
 //! - Move ordering: the centre columns first, then stably by the number of winning spots the
-//!   move leaves its player (threats).
+//!   move leaves its player (threats), one fewer for a stone just below one's own winning spot.
 //! - The TT key is the position code (current + mask, unique, no hashing) folded over the
 //!   left-right mirror.
 //! - [`search_core::Game::value_bounds`] from the number of stones left: the side to move
@@ -176,7 +178,11 @@ impl Game for ConnectFour {
         let n = moves.len();
         for (i, &m) in moves.iter().enumerate() {
             let cell = pos.landing_cell(&self.geom, m.index());
-            scored[i] = (self.threats_after(pos, cell), m);
+            // A stone just below one's own winning spot lets the opponent block it: count it
+            // as one threat fewer (L1_R3: 21.6M -> 18.4M nodes on the first 6 positions).
+            let below_own = u32::from((cell << 1) & pos.my_spots() != 0);
+            let t = self.threats_after(pos, cell) + 1 - below_own;
+            scored[i] = (t, m);
         }
         // Stable insertion sort, most threats first.
         for i in 1..n {
