@@ -13,9 +13,10 @@
 //!   move leaves its player (threats), one fewer for a stone just below one's own winning spot.
 //! - The TT key is the position code (current + mask, unique, no hashing) folded over the
 //!   left-right mirror.
-//! - [`search_core::Game::value_bounds`] from the number of stones left: the side to move
-//!   cannot win with its next stone (it would be terminal), the opponent cannot win with its
-//!   next stone either (losing moves are not generated).
+//! - [`search_core::Game::value_bounds`] from the number of stones left: in a position that
+//!   is not terminal the side to move wins neither with its next stone nor with the one after
+//!   (both would be terminal), and the opponent does not win with its next stone (losing moves
+//!   are not generated).
 
 use search_core::{Game, Player, Value};
 
@@ -167,9 +168,11 @@ impl Game for ConnectFour {
 
     #[inline]
     fn value_bounds(&self, pos: &Board) -> (Value, Value) {
-        // Neither side wins with its next stone: the earliest win is the mover's second stone
-        // (n + 3 stones before it) or the opponent's second (n + 4 before it).
-        (-self.win_now(pos.moves() + 3), self.win_now(pos.moves() + 2))
+        // For a position that is not terminal ([`ConnectFour::resolved`]): the opponent does
+        // not win with its next stone, so at the earliest with its second (n + 3 stones before
+        // it); the mover wins neither with its next stone nor with its second, so at the
+        // earliest with its third (n + 4 stones before it).
+        (-self.win_now(pos.moves() + 3), self.win_now(pos.moves() + 4))
     }
 
     #[inline]
