@@ -24,9 +24,13 @@ fn positions(set: &str, count: usize) -> Vec<(Position, i32)> {
 
 fn test_sets(c: &mut Criterion) {
     // (set, positions, TT bits)
-    for (set, count, bits) in
-        [("Test_L3_R1", 100, 14), ("Test_L2_R1", 100, 14), ("Test_L1_R1", 20, 16), ("Test_L2_R2", 20, 16), ("Test_L1_R2", 4, 18)]
-    {
+    for (set, count, bits) in [
+        ("Test_L3_R1", 100, 14),
+        ("Test_L2_R1", 100, 14),
+        ("Test_L1_R1", 20, 16),
+        ("Test_L2_R2", 20, 16),
+        ("Test_L1_R2", 4, 18),
+    ] {
         let cases = positions(set, count);
         let mut solver = Solver::with_tt_bits(Geometry::STANDARD, bits);
         let mut nodes = 0;

@@ -78,8 +78,8 @@ pub fn parse_line(geom: Geometry, line: &str) -> Result<JudgeLine, LineError> {
     let line = line.strip_suffix('\r').unwrap_or(line);
     let mut it = fields(line);
     let (mcol, moves) = it.next().ok_or(LineError::MissingScore { column: 1 })?;
-    let position =
-        Position::parse(geom, moves).map_err(|error| LineError::Move { column: mcol + error.index() - 1, error })?;
+    let position = Position::parse(geom, moves)
+        .map_err(|error| LineError::Move { column: mcol + error.index() - 1, error })?;
     let (scol, text) =
         it.next().ok_or(LineError::MissingScore { column: mcol + moves.chars().count() + 1 })?;
     let score = text.parse().map_err(|_| LineError::BadScore { column: scol, found: text.to_string() })?;

@@ -251,7 +251,14 @@ impl Eq for Position {}
 
 impl fmt::Debug for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Position({}x{}, k={}, \"{}\")", self.geom.width(), self.geom.height(), self.geom.k(), self.moves_string())
+        write!(
+            f,
+            "Position({}x{}, k={}, \"{}\")",
+            self.geom.width(),
+            self.geom.height(),
+            self.geom.k(),
+            self.moves_string()
+        )
     }
 }
 
@@ -265,7 +272,12 @@ impl Position {
     /// The empty board of `geom`.
     #[must_use]
     pub const fn empty(geom: Geometry) -> Self {
-        Position { geom, board: Board { current: 0, mask: 0, moves: 0, mine: 0, theirs: 0 }, history: [0; MAX_MOVES], won: false }
+        Position {
+            geom,
+            board: Board { current: 0, mask: 0, moves: 0, mine: 0, theirs: 0 },
+            history: [0; MAX_MOVES],
+            won: false,
+        }
     }
 
     /// The standard 7 x 6 position reached by the move string `moves` (`"4453"`: columns
@@ -393,16 +405,13 @@ impl Position {
     #[must_use]
     pub fn is_winning_move(&self, column: usize) -> bool {
         self.can_play(column)
-            && self.board.mine & self.geom.playable(self.board.mask)
-                & self.geom.column_mask(column)
-                != 0
+            && self.board.mine & self.geom.playable(self.board.mask) & self.geom.column_mask(column) != 0
     }
 
     /// Whether the side to move can make `k` in a row with its next stone.
     #[must_use]
     pub fn can_win_next(&self) -> bool {
-        !self.is_over()
-            && self.board.mine & self.geom.playable(self.board.mask) != 0
+        !self.is_over() && self.board.mine & self.geom.playable(self.board.mask) != 0
     }
 
     /// The owner of cell (`column`, `row`) (0-based, row 0 at the bottom), `None` if empty or off
@@ -557,7 +566,10 @@ mod tests {
         let s = Setup { width: 9, height: 7, k: 4, moves: "1".into() };
         assert!(matches!(Position::try_from(&s), Err(SetupError::Geometry(_))));
         let s = Setup { width: 4, height: 4, k: 3, moves: "5".into() };
-        assert!(matches!(Position::try_from(&s), Err(SetupError::Move(MoveError::OffBoard { index: 1, .. }))));
+        assert!(matches!(
+            Position::try_from(&s),
+            Err(SetupError::Move(MoveError::OffBoard { index: 1, .. }))
+        ));
         let s = Setup { width: 4, height: 4, k: 3, moves: "112".into() };
         assert_eq!(Position::try_from(&s).unwrap().moves_string(), "112");
     }

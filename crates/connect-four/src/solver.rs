@@ -233,7 +233,12 @@ impl Solver {
 /// (Pons' bisection, leaning towards 0 so that the sign is settled first).
 ///
 /// `lo` and `hi` must bound the true value (or the result is clamped to them).
-pub fn null_window_search(engine: &mut search_core::Solver<ConnectFour>, b: &Board, lo: Value, hi: Value) -> Value {
+pub fn null_window_search(
+    engine: &mut search_core::Solver<ConnectFour>,
+    b: &Board,
+    lo: Value,
+    hi: Value,
+) -> Value {
     let (mut min, mut max) = (lo, hi);
     while min < max {
         let mut med = min + (max - min) / 2;

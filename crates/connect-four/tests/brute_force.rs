@@ -66,7 +66,7 @@ impl Grid {
             if self.height_of(c) == self.h {
                 continue;
             }
-            let mut child = self.clone();
+            let mut child = *self;
             let v = if child.drop(c) { (cells + 1 - n) / 2 } else { -child.score(memo) };
             best = Some(best.map_or(v, |b: i32| b.max(v)));
         }
@@ -126,7 +126,7 @@ fn random_positions_match_full_tree_negamax() {
             assert_eq!(solver.weak(&pos), Outcome::of_score(expected), "{w}x{h} k={k} {pos:?}");
             // Every column's score, as the analysis gives it.
             for (col, s) in solver.column_scores(&pos) {
-                let mut g = grid.clone();
+                let mut g = grid;
                 let exp = if g.drop(col.index()) {
                     (geom.cells() as i32 + 1 - stones as i32) / 2
                 } else {
@@ -167,7 +167,9 @@ fn analysis_is_consistent_with_its_principal_variation() {
 /// 7x4; a second-player win with the last stone on 6x4 (score -1 for the first player).
 #[test]
 fn empty_small_boards_have_their_known_results() {
-    for (w, h, score) in [(4, 4, 0), (5, 4, 0), (4, 5, 0), (5, 5, 0), (6, 4, -1), (4, 6, 0), (6, 5, 0), (7, 4, 0)] {
+    for (w, h, score) in
+        [(4, 4, 0), (5, 4, 0), (4, 5, 0), (5, 5, 0), (6, 4, -1), (4, 6, 0), (6, 5, 0), (7, 4, 0)]
+    {
         let geom = Geometry::new(w, h).unwrap();
         let mut solver = Solver::with_tt_bits(geom, 20);
         assert_eq!(solver.score(&Position::empty(geom)), score, "{w}x{h}");
@@ -184,9 +186,13 @@ fn empty_boards_match_full_tree_negamax() {
         let grid = Grid::new(w, h, 4);
         assert_eq!(solver.score(&Position::empty(geom)), grid.score(&mut memo), "{w}x{h}");
         for c in 0..w {
-            let mut g = grid.clone();
+            let mut g = grid;
             g.drop(c);
-            assert_eq!(solver.score(&Position::empty(geom).play(c)), g.score(&mut memo), "{w}x{h} first move {c}");
+            assert_eq!(
+                solver.score(&Position::empty(geom).play(c)),
+                g.score(&mut memo),
+                "{w}x{h} first move {c}"
+            );
         }
     }
 }

@@ -11,7 +11,8 @@ fn set(name: &str) -> Vec<(connect_four::Position, i32)> {
     text.lines()
         .enumerate()
         .map(|(i, l)| {
-            let j = parse_line(Geometry::STANDARD, l).unwrap_or_else(|e| panic!("{name} line {}: {e}", i + 1));
+            let j =
+                parse_line(Geometry::STANDARD, l).unwrap_or_else(|e| panic!("{name} line {}: {e}", i + 1));
             (j.position, j.score)
         })
         .collect()

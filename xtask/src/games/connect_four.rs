@@ -103,8 +103,11 @@ pub fn bench(args: &Args) -> anyhow::Result<()> {
     let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from);
     let ours = target.join("release").join("examples").join("solve_set");
 
-    let sets: Vec<String> =
-        if args.sets.is_empty() { SETS.iter().map(|s| (*s).to_string()).collect() } else { args.sets.clone() };
+    let sets: Vec<String> = if args.sets.is_empty() {
+        SETS.iter().map(|s| (*s).to_string()).collect()
+    } else {
+        args.sets.clone()
+    };
     let mode = if args.weak { "weak (sign)" } else { "strong (exact score)" };
     println!("Connect Four, {mode}, TT cleared before each position (not timed); all scores checked.\n");
     println!("| set | positions | ours mean | ours median | ours mean nodes | reference mean | reference median | reference mean nodes | time ratio |");
