@@ -40,8 +40,11 @@ impl Outcome {
     }
 }
 
-/// Default TT size: `2^22` entries (96 MiB).
-pub const DEFAULT_TT_BITS: u32 = 22;
+/// Default TT size: `2^20` entries of 24 bytes (24 MiB). The search is bound by TT cache
+/// misses, so a table that stays in cache is often faster than a larger one with fewer nodes
+/// (Test_L1_R3, first 6 positions: 2^16 entries 17.8M nodes 3.6 s, 2^22 entries 13.4M nodes
+/// 5.4 s, same run); `cargo xtask c4-bench` uses 2^14 to 2^18 by set.
+pub const DEFAULT_TT_BITS: u32 = 20;
 
 /// An exact Connect Four solver. Scores are Pons' (see the crate documentation), from the side
 /// to move.
