@@ -10,7 +10,8 @@
 //!   below an opponent's winning spot) are never generated; when the opponent threatens to win,
 //!   only the block is generated.
 //! - Move ordering: the centre columns first, then stably by the number of winning spots the
-//!   move leaves its player (threats), one fewer for a stone just below one's own winning spot.
+//!   move leaves its player (threats; not counting those just above an opponent's spot), one
+//!   fewer for a stone just below one's own winning spot.
 //! - The TT key is the position code (current + mask, unique, no hashing) folded over the
 //!   left-right mirror.
 //! - [`search_core::Game::value_bounds`] from the number of stones left: in a position that
@@ -120,10 +121,14 @@ impl ConnectFour {
         false
     }
 
-    /// Number of winning spots the side to move has after dropping a stone on `cell`.
+    /// Number of winning spots the side to move has after dropping a stone on `cell`, not
+    /// counting spots just above an opponent's spot.
     #[inline]
     fn threats_after(&self, b: &Board, cell: u64) -> u32 {
-        self.geom.winning_spots(b.current() | cell, b.mask() | cell).count_ones()
+        let spots = self.geom.winning_spots(b.current() | cell, b.mask() | cell);
+        // A spot just above an opponent's spot is hardly a threat: whoever fills the cell below
+        // lets the other win, so neither does (L1_R3 first 6: 17.8M -> 15.5M nodes).
+        (spots & !(b.their_spots() << 1)).count_ones()
     }
 }
 
