@@ -9,6 +9,10 @@
 //! - Moves that lose at once (leaving the opponent an immediate win, including a stone just
 //!   below an opponent's winning spot) are never generated; when the opponent threatens to win,
 //!   only the block is generated.
+//! - Forced replies are part of the move: [`search_core::Game::play`] goes on playing while the
+//!   side to move has exactly one move that does not lose at once, so forced sequences cost no
+//!   node and no TT probe (L1_R3 first 6: 15.5M -> 12.0M nodes). The next player to move may
+//!   then be the same one, which the engine handles as a move that keeps the turn.
 //! - Move ordering: the centre columns first, then stably by the number of winning spots the
 //!   move leaves its player (threats; not counting those just above an opponent's spot), one
 //!   fewer for a stone just below one's own winning spot.
@@ -162,7 +166,24 @@ impl Game for ConnectFour {
 
     #[inline]
     fn play(&self, pos: &Board, mv: Column) -> (Board, Value) {
-        (pos.play(&self.geom, mv.index()), 0)
+        let mut b = pos.play(&self.geom, mv.index());
+        // Forced replies are played at once: while the side to move cannot win at once and
+        // has exactly one move that does not lose at once, that move is at least as good as any
+        // other (the others lose with the opponent's next stone, the worst score there is), so
+        // it is part of this move and costs no node or TT probe. The engine sees the same or
+        // the other player to move next, as after a move that keeps the turn.
+        loop {
+            if b.my_spots() & self.geom.playable(b.mask()) != 0 || b.moves() as usize + 2 >= self.geom.cells()
+            {
+                break;
+            }
+            let nl = self.non_losing(&b);
+            if nl == 0 || nl & (nl - 1) != 0 {
+                break;
+            }
+            b = b.play_cell(&self.geom, nl);
+        }
+        (b, 0)
     }
 
     #[inline]
