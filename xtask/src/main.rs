@@ -1,7 +1,7 @@
 //! `cargo xtask`: project automation, run through the cargo alias in `.cargo/config.toml`.
 //!
 //! - `cargo xtask golden [--check]`: run `games-cli` on every `testdata/<dir>/*.in` and write (or
-//!   check) the golden `.out` / `.err` beside it, then refresh the insta snapshots.
+//!   check) its insta snapshot `<name>.snap` beside it.
 //! - `cargo xtask gen <game> …`: deterministic input generators (seeded), printing to stdout.
 //! - `cargo xtask bench`: whole-process timings of `games-cli` on the benchmark instances, as a
 //!   table.

@@ -26,6 +26,14 @@ pub struct OutputArgs {
     pub format: Format,
 }
 
+impl OutputArgs {
+    /// Whether answers need an analysis (`--analyze` or `--format json`), not only the judge's
+    /// answer.
+    pub fn explains(&self) -> bool {
+        self.analyze || self.format == Format::Json
+    }
+}
+
 /// Input file option shared by every solving subcommand.
 #[derive(clap::Args, Debug, Clone)]
 pub struct InputArgs {

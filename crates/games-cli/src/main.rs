@@ -6,6 +6,8 @@
 //! exit status 2; answers printed before an error are kept. A closed stdout pipe is not an error.
 
 mod common;
+mod front;
+mod memory;
 mod play;
 mod report;
 mod tic_tac_toe;
@@ -35,7 +37,7 @@ enum Command {
     WinningMove(tic_tac_toe::WinningMoveArgs),
     /// Board evaluation (CCF CSP 201803-4): the score of 3x3 tic-tac-toe boards.
     BoardEval(tic_tac_toe::BoardEvalArgs),
-    /// Play a game in the terminal against the perfect solver.
+    /// Play a game in the terminal against the perfect solver: `play GAME [OPTIONS]`.
     Play(play::Args),
 }
 

@@ -6,6 +6,9 @@ use std::io::{self, Write};
 use search_core::Analysis;
 use serde::Serialize;
 
+use crate::common::{Format, OutputArgs};
+use crate::front::{Front, Move};
+
 /// The value of one legal move, in the judge's move notation.
 #[derive(Serialize, Debug, Clone, PartialEq, Eq)]
 pub struct MoveReport {
@@ -53,9 +56,14 @@ pub fn zero_times() -> bool {
 }
 
 impl CaseReport {
-    /// Builds the report of case `case` from a search-core analysis, writing moves with
-    /// `move_text` and players with `player_name`.
-    pub fn new<M>(
+    /// Builds the report of case `case` from a search-core analysis, in `front`'s notation.
+    pub fn new<F: Front>(front: &F, case: usize, answer: String, analysis: &Analysis<Move<F>>) -> Self {
+        Self::with_notation(case, answer, analysis, |p| front.player_name(p), |m| front.move_text(m))
+    }
+
+    /// Builds the report of case `case` from a search-core analysis, writing players with
+    /// `player_name` and moves with `move_text`.
+    pub fn with_notation<M>(
         case: usize,
         answer: String,
         analysis: &Analysis<M>,
@@ -82,6 +90,28 @@ impl CaseReport {
                     u64::try_from(analysis.stats.elapsed.as_micros()).unwrap_or(u64::MAX)
                 },
             },
+        }
+    }
+
+    /// Writes the report as `output` asks: one JSON line, or the judge's answer line followed,
+    /// with `--analyze`, by the text block of [`CaseReport::write_text`].
+    pub fn write(
+        &self,
+        output: &OutputArgs,
+        out: &mut dyn Write,
+        board: &str,
+        score: &str,
+        note: &str,
+    ) -> io::Result<()> {
+        match output.format {
+            Format::Json => self.write_json(out),
+            Format::Judge => {
+                writeln!(out, "{}", self.answer)?;
+                if output.analyze {
+                    self.write_text(out, board, score, note)?;
+                }
+                Ok(())
+            }
         }
     }
 

@@ -1,26 +1,40 @@
 //! `games-cli winning-move` (UVa 10111, and other m,n,k boards with `--size` / `--k`) and
 //! `games-cli board-eval` (CCF CSP 201803-4): read the judge's input, print one answer per case
 //! as soon as it is solved; with `--analyze` explain each answer, with `--format json` print one
-//! JSON line per case instead.
+//! JSON line per case instead. `games-cli play tic-tac-toe` plays any m,n,k board scored as
+//! CCF 201803-4.
 
 use std::io::Write;
 
-use anyhow::Context;
-use search_core::{Analysis, Player};
-use tic_tac_toe::{parse_ccf, parse_uva, BoardEval, Cell, Geometry, Position, SolveError, WinningMove};
+use anyhow::{Context, Result};
+use search_core::{Analysis, Player, Solver, Value};
+use tic_tac_toe::{
+    default_tt_bits, parse_ccf, parse_uva, BoardEval, Cell, Geometry, MnkGame, Position, Scoring, SolveError,
+    WinningMove,
+};
 
-use crate::common::{Format, InputArgs, OutputArgs};
+use crate::common::{InputArgs, OutputArgs};
+use crate::front::{self, Front};
 use crate::report::CaseReport;
 
 /// Arguments of `winning-move`.
 #[derive(clap::Args, Debug)]
+#[command(after_help = "\
+Input (UVa 10111): cases, each `?` followed by 4 rows of 4 characters `.`, `x`, `o`; `$` ends the
+input. x is to move. Output per case: `(r,c)` (0-based) of the first cell in row-major order
+that forces a win for x, or `#####` if there is none. With --size ROWSxCOLS (up to 8x8) each
+case has ROWS rows of COLS characters.
+
+Example:
+  $ printf '?\\n....\\n.xo.\\n.ox.\\n....\\n$\\n' | games-cli winning-move
+  #####")]
 pub struct WinningMoveArgs {
     #[command(flatten)]
     input: InputArgs,
     #[command(flatten)]
     output: OutputArgs,
     /// Board size as ROWSxCOLS (each 1 to 8); rows are given as ROWS lines of COLS characters.
-    #[arg(long, value_name = "MxN", value_parser = parse_size, default_value = "4x4")]
+    #[arg(long, value_name = "MxN", value_parser = front::parse_size, default_value = "4x4")]
     size: (usize, usize),
     /// Stones in a row needed to win [default: the shorter side of the board].
     #[arg(long, value_name = "K")]
@@ -32,18 +46,20 @@ pub struct WinningMoveArgs {
 
 /// Arguments of `board-eval`.
 #[derive(clap::Args, Debug)]
+#[command(after_help = "\
+Input (CCF CSP 201803-4): the number of boards T, then for each board 3 lines of 3 numbers:
+0 empty, 1 Alice's mark (x), 2 Bob's mark (o). Alice moves next unless she has more marks.
+Output per board: the score under perfect play, from Alice's side: a win scores the number of
+empty cells + 1 (negative if Bob wins), a draw 0.
+
+Example:
+  $ printf '1\\n1 2 1\\n2 1 2\\n0 0 0\\n' | games-cli board-eval
+  2")]
 pub struct BoardEvalArgs {
     #[command(flatten)]
     input: InputArgs,
     #[command(flatten)]
     output: OutputArgs,
-}
-
-/// Parses `MxN` (e.g. `5x5`) into rows and columns.
-pub fn parse_size(text: &str) -> Result<(usize, usize), String> {
-    let bad = || format!("expected ROWSxCOLS such as 4x4, found {text:?}");
-    let (r, c) = text.split_once(['x', 'X']).ok_or_else(bad)?;
-    Ok((r.trim().parse().map_err(|_| bad())?, c.trim().parse().map_err(|_| bad())?))
 }
 
 /// The grid with 0-based row and column numbers, one line per row.
@@ -73,37 +89,40 @@ fn player_name(p: Player) -> &'static str {
 }
 
 fn score_so_far(pos: &Position) -> String {
-    let empty = pos.empty_cells().count();
+    let n = pos.empty_cells().count() as usize;
+    let empty = front::count(n, "empty cell", "empty cells");
     match pos.winner() {
-        Some(w) => format!("{w} has completed a line, {empty} empty cells (game over)"),
-        None if empty == 0 => "board full without a line (draw)".to_string(),
-        None => format!("no line yet, {empty} empty cells"),
+        Some(w) => format!("{w} has completed a line, {empty} (game over)"),
+        None if n == 0 => "board full without a line (draw)".to_string(),
+        None => format!("no line yet, {empty}"),
     }
 }
 
-/// Writes the `--analyze` block or the JSON line of one case (nothing in plain judge mode).
-fn explain(
+/// A cell as `r,c` (0-based row and column).
+fn cell_text(geometry: Geometry, cell: Cell) -> String {
+    let (r, c) = geometry.row_col(cell);
+    format!("{r},{c}")
+}
+
+/// Writes the answer of one case as `output` asks: the judge's line, with `--analyze` the
+/// explanation after it, or the JSON line.
+fn write_case(
     output: &OutputArgs,
     out: &mut dyn Write,
     analyze: impl FnOnce(&Position) -> Result<Analysis<Cell>, SolveError>,
     case: usize,
     pos: &Position,
-    answer: &str,
+    answer: String,
     value_note: &str,
-) -> anyhow::Result<()> {
-    if output.format == Format::Judge && !output.analyze {
+) -> Result<()> {
+    if !output.explains() {
+        writeln!(out, "{answer}")?;
         return Ok(());
     }
     let g = pos.geometry();
     let analysis = analyze(pos)?;
-    let report = CaseReport::new(case, answer.to_string(), &analysis, player_name, |&cell: &Cell| {
-        let (r, c) = g.row_col(cell);
-        format!("{r},{c}")
-    });
-    match output.format {
-        Format::Json => report.write_json(out)?,
-        Format::Judge => report.write_text(out, &draw(pos), &score_so_far(pos), value_note)?,
-    }
+    let report = CaseReport::with_notation(case, answer, &analysis, player_name, |&cell| cell_text(g, cell));
+    report.write(output, out, &draw(pos), &score_so_far(pos), value_note)?;
     Ok(())
 }
 
@@ -112,20 +131,14 @@ pub fn run_winning_move(args: &WinningMoveArgs, out: &mut dyn Write) -> anyhow::
     let (rows, cols) = args.size;
     let k = args.k.unwrap_or(rows.min(cols));
     let geometry = Geometry::new(rows, cols, k)?;
-    let mut solver = WinningMove::new(geometry)?;
-    let mut answer = |case: usize, pos: &Position, out: &mut dyn Write| -> anyhow::Result<()> {
+    let mut solver = WinningMove::new(geometry);
+    let mut answer = |case: usize, pos: &Position, out: &mut dyn Write| -> Result<()> {
         let text = match solver.find(pos)? {
-            Some(cell) => {
-                let (r, c) = geometry.row_col(cell);
-                format!("({r},{c})")
-            }
+            Some(cell) => format!("({})", cell_text(geometry, cell)),
             None => "#####".to_string(),
         };
-        if args.output.format == Format::Judge {
-            writeln!(out, "{text}")?;
-        }
         let note = "x's side: +1 x wins, 0 draw, -1 o wins";
-        explain(&args.output, out, |p| solver.analyze(p), case, pos, &text, note)
+        write_case(&args.output, out, |p| solver.analyze(p), case, pos, text, note)
     };
     if args.empty {
         return answer(1, &Position::empty(geometry), out);
@@ -141,86 +154,83 @@ pub fn run_winning_move(args: &WinningMoveArgs, out: &mut dyn Write) -> anyhow::
 
 /// Runs `board-eval`.
 pub fn run_board_eval(args: &BoardEvalArgs, out: &mut dyn Write) -> anyhow::Result<()> {
-    let mut eval = BoardEval::new(Geometry::CCF)?;
+    let mut eval = BoardEval::new(Geometry::CCF);
     let input = args.input.read()?;
     for case in parse_ccf(&input) {
         let case = case?;
         let score = eval.evaluate(&case.position)?;
-        if args.output.format == Format::Judge {
-            writeln!(out, "{score}")?;
-        }
         let note = "CCF score, Alice's side: a win scores empty cells + 1";
-        explain(
-            &args.output,
-            out,
-            |p| eval.analyze(p),
-            case.number,
-            &case.position,
-            &score.to_string(),
-            note,
-        )?;
+        let pos = &case.position;
+        write_case(&args.output, out, |p| eval.analyze(p), case.number, pos, score.to_string(), note)?;
     }
     Ok(())
 }
 
-/// Tic-tac-toe for `games-cli play`, scored as CCF 201803-4 (a quicker win is worth more).
-pub struct PlayTicTacToe {
-    solver: search_core::Solver<tic_tac_toe::MnkGame>,
+/// Options of `play tic-tac-toe`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct Options {
+    /// Board size ROWSxCOLS (each 1 to 8).
+    #[arg(long, value_name = "MxN", value_parser = front::parse_size, default_value = "3x3")]
+    pub size: (usize, usize),
+    /// Stones in a row needed to win [default: the shorter side of the board].
+    #[arg(long, value_name = "K")]
+    pub k: Option<usize>,
+}
+
+/// Tic-tac-toe (any m,n,k-game) as games-cli shows it, scored as CCF 201803-4 (a quicker win is
+/// worth more): cells `r,c`, 0-based.
+pub struct TicTacToeFront {
     geometry: Geometry,
 }
 
-impl PlayTicTacToe {
-    /// A session on a `rows` x `cols` board with `k` in a row to win (at most 40 cells).
-    pub fn new(rows: usize, cols: usize, k: usize) -> anyhow::Result<Self> {
-        let geometry = Geometry::new(rows, cols, k)?;
-        let game = tic_tac_toe::MnkGame::new(geometry, tic_tac_toe::Scoring::EmptyPlusOne)?;
-        Ok(PlayTicTacToe {
-            solver: search_core::Solver::new(game, tic_tac_toe::default_tt_bits(geometry)),
-            geometry,
-        })
+impl Front for TicTacToeFront {
+    type G = MnkGame;
+    type Options = Options;
+
+    fn new(options: &Options) -> Result<Self> {
+        let (rows, cols) = options.size;
+        // Same default as `winning-move`: k is the shorter side (3 on 3x3).
+        let k = options.k.unwrap_or(rows.min(cols));
+        Ok(TicTacToeFront { geometry: Geometry::new(rows, cols, k)? })
     }
 
-    /// The empty board, x to move.
-    pub fn start(&self) -> Position {
+    fn solver(&self) -> Solver<MnkGame> {
+        Solver::new(MnkGame::new(self.geometry, Scoring::EmptyPlusOne), default_tt_bits(self.geometry))
+    }
+
+    fn start(&self) -> Position {
         Position::empty(self.geometry)
     }
-}
 
-impl crate::play::Playable for PlayTicTacToe {
-    type G = tic_tac_toe::MnkGame;
+    fn player_name(&self, player: Player) -> &'static str {
+        player_name(player)
+    }
 
-    fn solver(&mut self) -> &mut search_core::Solver<Self::G> {
-        &mut self.solver
+    fn move_text(&self, mv: &Cell) -> String {
+        cell_text(self.geometry, *mv)
+    }
+
+    fn parse_move(&self, pos: &Position, text: &str) -> Result<Cell, String> {
+        let g = self.geometry;
+        let (r, c) = front::parse_cell(text)?;
+        let cell =
+            g.cell(r, c).ok_or_else(|| format!("cell {r},{c} is off the {}x{} board", g.rows(), g.cols()))?;
+        pos.try_play(cell).map(|_| cell).map_err(|e| e.to_string())
+    }
+
+    fn move_help(&self) -> &'static str {
+        "a cell as `row,col`, 0-based, e.g. `1,1`"
     }
 
     fn draw(&self, pos: &Position) -> String {
         draw(pos)
     }
 
-    fn parse_move(&self, pos: &Position, text: &str) -> Result<Cell, String> {
-        let g = self.geometry;
-        let (r, c) = crate::play::parse_cell(text)?;
-        if r >= g.rows() || c >= g.cols() {
-            return Err(format!("cell {r},{c} is off the {}x{} board", g.rows(), g.cols()));
-        }
-        let cell = g.cell(r, c).ok_or_else(|| format!("cell {r},{c} is off the board"))?;
-        pos.try_play(cell).map(|_| cell).map_err(|e| e.to_string())
-    }
-
-    fn move_text(&self, mv: &Cell) -> String {
-        let (r, c) = self.geometry.row_col(*mv);
-        format!("{r},{c}")
-    }
-
-    fn player_name(&self, p: Player) -> &'static str {
-        player_name(p)
-    }
-
     fn score_text(&self, pos: &Position) -> String {
         score_so_far(pos)
     }
 
-    fn result_text(&self, value: i64) -> String {
+    fn result_text(&self, value: Value) -> String {
         match value.signum() {
             1 => format!("x wins, score {value}"),
             -1 => format!("o wins, score {value}"),
@@ -228,22 +238,14 @@ impl crate::play::Playable for PlayTicTacToe {
         }
     }
 
-    fn move_help(&self) -> &'static str {
-        "a cell as `row,col`, 0-based, e.g. `1,1`"
+    fn value_note(&self) -> &'static str {
+        "CCF score, x's side: a win scores empty cells + 1"
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn sizes_parse() {
-        assert_eq!(parse_size("5x4"), Ok((5, 4)));
-        assert_eq!(parse_size("3X3"), Ok((3, 3)));
-        assert!(parse_size("5").is_err());
-        assert!(parse_size("ax3").is_err());
-    }
 
     #[test]
     fn board_is_drawn_with_coordinates() {

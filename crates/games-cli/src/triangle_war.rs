@@ -1,19 +1,31 @@
-//! `games-cli triangle-war`: POJ 1085 input in, `Game k: A wins.` lines out.
+//! Triangle War's front: `games-cli triangle-war` (POJ 1085 input in, `Game k: A wins.` lines
+//! out) and `games-cli play triangle-war`.
 //!
-//! Side 3 (the judge's board) and smaller are answered from a retrograde table of every segment
-//! set, built once per run; larger sides by the search-core engine with one TT for the batch.
-//! `--analyze` and `--format json` use the engine on every board.
+//! The crate's [`Judge`] answers each game (a retrograde table on the judge's board, the
+//! search engine on larger ones); `--analyze` and `--format json` explain each answer with the
+//! engine.
 
 use std::io::Write;
 
-use anyhow::Context;
-use triangle_war::{parse_games, Geometry, Player, Position, RetrogradeTable, Solver};
+use anyhow::Result;
+use search_core::{Player, Solver, Value};
+use triangle_war::{diagram, parse_games, Geometry, Judge, Outcome, Position, TriangleWar};
 
-use crate::common::{Format, InputArgs, OutputArgs};
+use crate::common::{InputArgs, OutputArgs};
+use crate::front::{self, Front};
 use crate::report::CaseReport;
 
 /// Arguments of `triangle-war`.
 #[derive(clap::Args, Debug)]
+#[command(after_help = "\
+Input (POJ 1085): the number of games T, then for each game the number of moves m and m lines
+`i j`, the dots joined by each move (dots numbered row by row from the apex, 1 to 10 on the
+judge's side-3 board). Output: `Game k: A wins.` or `Game k: B wins.` (`Draw.` on boards with an
+even number of triangles).
+
+Example:
+  $ printf '1\\n6\\n2 4\\n4 5\\n5 9\\n3 6\\n2 5\\n3 5\\n' | games-cli triangle-war
+  Game 1: B wins.")]
 pub struct Args {
     #[command(flatten)]
     input: InputArgs,
@@ -31,181 +43,89 @@ pub struct Args {
     output: OutputArgs,
 }
 
-/// How positions are solved in this run.
-enum Engine {
-    Table(RetrogradeTable),
-    Search(Box<Solver>),
-}
-
-/// Largest segment count answered from a retrograde table (side 3: 18 segments, 256 KiB).
-const TABLE_MAX_SEGMENTS: usize = 18;
-
-/// The default TT size for a side: the judge's board has only 2^18 segment sets.
-fn default_tt_bits(side: u8) -> u32 {
-    if side <= 3 {
-        18
-    } else {
-        22
-    }
-}
-
-/// Runs the subcommand.
-pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<()> {
-    let geometry = Geometry::new(args.side)?;
-    let explain = args.output.analyze || args.output.format == Format::Json;
-    let mut engine = if geometry.segments().len() <= TABLE_MAX_SEGMENTS && !explain {
-        Engine::Table(RetrogradeTable::build(&geometry).context("building the retrograde table")?)
-    } else {
-        Engine::Search(Box::new(Solver::new(
-            geometry.clone(),
-            args.tt_bits.unwrap_or(default_tt_bits(args.side)),
-        )))
-    };
+/// Runs `triangle-war`.
+pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
+    let front = TriangleWarFront::new(&Options { side: args.side })?;
+    let mut judge = Judge::new(front.geometry.clone(), args.tt_bits);
     if args.empty {
-        return answer(1, &Position::start(), &geometry, &mut engine, &args.output, out);
+        return answer(&front, &mut judge, 1, &Position::start(), &args.output, out);
     }
     let text = args.input.read()?;
-    for record in parse_games(&text, &geometry) {
+    for record in parse_games(&text, &front.geometry) {
         let record = record?;
-        answer(record.number, &record.position, &geometry, &mut engine, &args.output, out)?;
+        answer(&front, &mut judge, record.number, &record.position, &args.output, out)?;
     }
     Ok(())
-}
-
-fn player_name(p: Player) -> &'static str {
-    match p {
-        Player::First => "A",
-        Player::Second => "B",
-    }
 }
 
 fn answer(
+    front: &TriangleWarFront,
+    judge: &mut Judge,
     number: usize,
     pos: &Position,
-    geometry: &Geometry,
-    engine: &mut Engine,
     output: &OutputArgs,
     out: &mut dyn Write,
-) -> anyhow::Result<()> {
-    let solver = match engine {
-        Engine::Table(table) => {
-            writeln!(out, "Game {number}: {}", table.outcome(pos).judge_text())?;
-            return Ok(());
-        }
-        Engine::Search(solver) => solver,
-    };
-    if !output.analyze && output.format == Format::Judge {
-        writeln!(out, "Game {number}: {}", solver.outcome(pos).judge_text())?;
+) -> Result<()> {
+    let line = |outcome: Outcome| format!("Game {number}: {}", outcome.judge_text());
+    if !output.explains() {
+        writeln!(out, "{}", line(judge.outcome(pos)))?;
         return Ok(());
     }
-    let analysis = solver.analyze(pos);
-    let line = format!("Game {number}: {}", triangle_war::Outcome::from_margin(analysis.value).judge_text());
-    let segment = |m: &u8| geometry.segments()[usize::from(*m)].to_string();
-    let report = CaseReport::new(number, line.clone(), &analysis, player_name, segment);
-    if output.format == Format::Json {
-        report.write_json(out)?;
-    } else {
-        writeln!(out, "{line}")?;
-        let score = format!("A {}, B {}", pos.owned_a(), pos.owned_b());
-        report.write_text(out, &draw(geometry, pos), &score, "A's triangles minus B's at the end")?;
-    }
+    let analysis = judge.analyze(pos);
+    let report = CaseReport::new(front, number, line(Outcome::from_margin(analysis.value)), &analysis);
+    report.write(output, out, &front.draw(pos), &front.score_text(pos), front.value_note())?;
     Ok(())
 }
 
-/// The board as text: dots by number, drawn segments as lines, owned triangles by their
-/// owner's letter.
-///
-/// Dot `(r, c)` sits at text row `3r`, column `6c + 3(n - r)`; segments use the cells between.
-pub fn draw(geometry: &Geometry, pos: &Position) -> String {
-    let n = usize::from(geometry.side());
-    let (rows, cols) = (3 * n + 1, 6 * n + 3);
-    let mut grid = vec![vec![b' '; cols]; rows];
-    let at = |d: u8| {
-        let d = usize::from(d) - 1;
-        let r = (0..=n).rev().find(|&r| r * (r + 1) / 2 <= d).unwrap_or(0);
-        let c = d - r * (r + 1) / 2;
-        (3 * r, 6 * c + 3 * (n - r) + 1)
-    };
-    for s in pos.drawn.iter() {
-        let seg = geometry.segments()[s];
-        let ((y0, x0), (y1, x1)) = (at(seg.a), at(seg.b));
-        if y0 == y1 {
-            grid[y0][x0 + 1..x1].fill(b'-');
-        } else if x1 < x0 {
-            grid[y0 + 1][x0 - 1] = b'/';
-            grid[y0 + 2][x0 - 2] = b'/';
-        } else {
-            grid[y0 + 1][x0 + 1] = b'\\';
-            grid[y0 + 2][x0 + 2] = b'\\';
+/// Options of `play triangle-war`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct Options {
+    /// Side of the triangle (1 to 6).
+    #[arg(long, default_value_t = 3)]
+    pub side: u8,
+}
+
+/// Triangle War as games-cli shows it: dots numbered from the apex, moves `i-j`.
+pub struct TriangleWarFront {
+    geometry: Geometry,
+}
+
+impl Front for TriangleWarFront {
+    type G = TriangleWar;
+    type Options = Options;
+
+    fn new(options: &Options) -> Result<Self> {
+        Ok(TriangleWarFront { geometry: Geometry::new(options.side)? })
+    }
+
+    fn solver(&self) -> Solver<TriangleWar> {
+        let bits = Judge::new(self.geometry.clone(), None).tt_bits();
+        Solver::new(TriangleWar::new(self.geometry.clone()), bits)
+    }
+
+    fn start(&self) -> Position {
+        Position::start()
+    }
+
+    fn player_name(&self, player: Player) -> &'static str {
+        match player {
+            Player::First => "A",
+            Player::Second => "B",
         }
     }
-    // Owned triangles show their owner's letter at their centre.
-    for (i, &t) in geometry.triangles().iter().enumerate() {
-        let owner = if pos.owned_by_a >> i & 1 == 1 {
-            b'A'
-        } else if pos.owned_by_b >> i & 1 == 1 {
-            b'B'
-        } else {
-            continue;
-        };
-        {
-            let mut dots: Vec<u8> =
-                t.iter().flat_map(|s| [geometry.segments()[s].a, geometry.segments()[s].b]).collect();
-            dots.sort_unstable();
-            dots.dedup();
-            let ys: Vec<usize> = dots.iter().map(|&d| at(d).0).collect();
-            let xs: Vec<usize> = dots.iter().map(|&d| at(d).1).collect();
-            let (ymin, ymax) = (*ys.iter().min().unwrap(), *ys.iter().max().unwrap());
-            let top_count = ys.iter().filter(|&&y| y == ymin).count();
-            let x = (xs.iter().min().unwrap() + xs.iter().max().unwrap()) / 2;
-            // Upward triangles have one top dot (centre two rows down), downward ones two.
-            let y = if top_count == 2 { ymin + 1 } else { ymax - 1 };
-            grid[y][x] = owner;
-        }
-    }
-    for d in 1..=geometry.dots() {
-        let (y, x) = at(d);
-        let label = d.to_string();
-        let start = x + 1 - label.len();
-        grid[y][start..=x].copy_from_slice(label.as_bytes());
-    }
-    grid.iter().map(|row| String::from_utf8_lossy(row).trim_end().to_string() + "\n").collect()
-}
 
-/// Triangle War for `games-cli play`.
-pub struct PlayTriangleWar {
-    solver: search_core::Solver<triangle_war::TriangleWar>,
-}
-
-impl PlayTriangleWar {
-    /// A session on the triangle of side `side`.
-    pub fn new(side: u8) -> anyhow::Result<Self> {
-        let geometry = Geometry::new(side)?;
-        let tt_bits = default_tt_bits(side);
-        Ok(PlayTriangleWar {
-            solver: search_core::Solver::new(triangle_war::TriangleWar::new(geometry), tt_bits),
-        })
-    }
-
-    fn geometry(&self) -> &Geometry {
-        self.solver.game().geometry()
-    }
-}
-
-impl crate::play::Playable for PlayTriangleWar {
-    type G = triangle_war::TriangleWar;
-
-    fn solver(&mut self) -> &mut search_core::Solver<Self::G> {
-        &mut self.solver
-    }
-
-    fn draw(&self, pos: &Position) -> String {
-        draw(self.geometry(), pos)
+    fn move_text(&self, mv: &u8) -> String {
+        self.geometry.segments()[usize::from(*mv)].to_string()
     }
 
     fn parse_move(&self, pos: &Position, text: &str) -> Result<u8, String> {
-        let g = self.geometry();
-        let bad = || format!("expected a segment as two dot numbers like `2 5` or `2-5`, found `{text}`");
+        let g = &self.geometry;
+        let bad = || {
+            format!(
+                "expected a segment as two dot numbers like `2 5` or `2-5`, found {}",
+                front::quoted(text)
+            )
+        };
         // `i j`, or `i-j` with the dash between two numbers (so `-1 3` is not `1 3`).
         let words: Vec<&str> = match text.split_whitespace().collect::<Vec<_>>()[..] {
             [one] => one.split_once('-').map(|(a, b)| vec![a, b]).ok_or_else(bad)?,
@@ -225,23 +145,23 @@ impl crate::play::Playable for PlayTriangleWar {
         Ok(s as u8)
     }
 
-    fn move_text(&self, mv: &u8) -> String {
-        self.geometry().segments()[usize::from(*mv)].to_string()
+    fn move_help(&self) -> &'static str {
+        "a segment as two dot numbers, e.g. `2 5` or `2-5`"
     }
 
-    fn player_name(&self, p: Player) -> &'static str {
-        player_name(p)
+    fn draw(&self, pos: &Position) -> String {
+        diagram(&self.geometry, pos)
     }
 
     fn score_text(&self, pos: &Position) -> String {
         format!("A {}, B {}", pos.owned_a(), pos.owned_b())
     }
 
-    fn result_text(&self, value: i64) -> String {
-        crate::play::margin_words(value, "A", "B")
+    fn result_text(&self, value: Value) -> String {
+        front::margin_words(value, "A", "B")
     }
 
-    fn move_help(&self) -> &'static str {
-        "a segment as two dot numbers, e.g. `2 5` or `2-5`"
+    fn value_note(&self) -> &'static str {
+        "A's triangles minus B's at the end"
     }
 }

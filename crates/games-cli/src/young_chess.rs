@@ -10,20 +10,30 @@
 
 use std::io::{IsTerminal, Write};
 
-use search_core::{Analysis, Player, Solver};
+use anyhow::Result;
+use search_core::{Analysis, Player, Solver, Value};
 use young_chess::dp;
-use young_chess::{Board, Cell, Staircase, YoungGame};
+use young_chess::{Board, Cell, ScoredGame, ScoredPosition, Staircase, SCORED_MAX_CELLS};
 
-use crate::common::Format;
+use crate::common::{InputArgs, OutputArgs};
+use crate::front::{self, Front};
+use crate::memory::{human_bytes, mem_available};
 use crate::report::CaseReport;
 
 /// Arguments of `young-chess`.
 #[derive(clap::Args, Debug)]
+#[command(after_help = "\
+Input (LOJ 2471): `n m`, then n lines of m values A (Black's), then n lines of m values B
+(White's); values 0 to 100000. Output: Black's score minus White's under perfect play.
+
+Example:
+  $ printf '2 3\\n2 7 3\\n9 1 2\\n3 7 2\\n2 3 1\\n' | games-cli young-chess
+  2")]
 pub struct Args {
     #[command(flatten)]
-    input: crate::common::InputArgs,
+    input: InputArgs,
     #[command(flatten)]
-    output: crate::common::OutputArgs,
+    output: OutputArgs,
 }
 
 /// Solves show a progress bar above this many staircases (15 x 15 and up: a second or more).
@@ -33,32 +43,18 @@ const PROGRESS_STATES: u128 = 100_000_000;
 pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<()> {
     let text = args.input.read()?;
     let board = young_chess::parse(&text)?;
-    let explain = args.output.analyze || args.output.format == Format::Json;
-    if !explain {
+    if !args.output.explains() {
         check_memory(&board, dp::memory_estimate(&board), "solving it")?;
         let value = solve(&board)?;
         writeln!(out, "{value}")?;
         return Ok(());
     }
     let analysis = analyze(&board)?;
+    // Judge boards may exceed a session's size: the notation is the front's, without a front.
     let report =
-        CaseReport::new(1, analysis.value.to_string(), &analysis, player_name, |c: &Cell| c.to_string());
-    match args.output.format {
-        Format::Json => report.write_json(out)?,
-        Format::Judge => {
-            writeln!(out, "{}", report.answer)?;
-            let board_text = diagram(&board, &analysis);
-            report.write_text(out, &board_text, "Black 0, White 0", "Black's score minus White's")?;
-        }
-    }
+        CaseReport::with_notation(1, analysis.value.to_string(), &analysis, player_name, Cell::to_string);
+    report.write(&args.output, out, &diagram(&board, &analysis), "Black 0, White 0", VALUE_NOTE)?;
     Ok(())
-}
-
-fn player_name(p: Player) -> &'static str {
-    match p {
-        Player::First => "Black",
-        Player::Second => "White",
-    }
 }
 
 /// The layered DP, with a progress bar on a terminal for long solves.
@@ -140,144 +136,43 @@ fn check_memory_against(
     )
 }
 
-/// The memory this process may still use, in bytes: the least of `MemAvailable`
-/// (`/proc/meminfo`), the address-space limit (`ulimit -v`, from `/proc/self/limits`) and the
-/// cgroup v2 limit less current usage (`/sys/fs/cgroup/memory.{max,current}`). `None` if none
-/// of them is known.
-fn mem_available() -> Option<u128> {
-    let read = |path: &str| std::fs::read_to_string(path).ok();
-    let meminfo = read("/proc/meminfo").and_then(|info| {
-        let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?.to_string();
-        Some(line.split_whitespace().nth(1)?.parse::<u128>().ok()? * 1024)
-    });
-    let rlimit = read("/proc/self/limits").and_then(|limits| {
-        let line = limits.lines().find(|l| l.starts_with("Max address space"))?.to_string();
-        line.split_whitespace().nth(3)?.parse::<u128>().ok()
-    });
-    let cgroup = read("/sys/fs/cgroup/memory.max").and_then(|max| {
-        let max: u128 = max.trim().parse().ok()?;
-        let current: u128 = read("/sys/fs/cgroup/memory.current")?.trim().parse().ok()?;
-        Some(max.saturating_sub(current))
-    });
-    [meminfo, rlimit, cgroup].into_iter().flatten().min()
-}
+/// What the game's values mean.
+const VALUE_NOTE: &str = "Black's score minus White's";
 
-fn human_bytes(b: u128) -> String {
-    const UNITS: [&str; 7] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
-    let mut x = b as f64;
-    let mut u = 0;
-    while x >= 1024.0 && u + 1 < UNITS.len() {
-        x /= 1024.0;
-        u += 1;
-    }
-    if u == 0 {
-        format!("{b} B")
-    } else {
-        format!("{x:.1} {}", UNITS[u])
+/// Black (first player) and White.
+fn player_name(player: Player) -> &'static str {
+    match player {
+        Player::First => "Black",
+        Player::Second => "White",
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn human_sizes() {
-        assert_eq!(human_bytes(512), "512 B");
-        assert_eq!(human_bytes(3 << 29), "1.5 GiB");
-    }
-
-    #[test]
-    fn memory_is_checked_before_solving() {
-        let n = 30;
-        let board = Board::new(n, n, vec![0; n * n], vec![0; n * n]).unwrap();
-        let need = dp::memory_estimate(&board);
-        let err = check_memory_against(&board, need, "solving it", Some(1 << 40)).unwrap_err().to_string();
-        assert!(err.contains("needs about 6.6 EiB, more than the memory available"), "{err}");
-        // A board that fits, with the margin, is accepted; unknown availability is not checked.
-        let small = Board::new(2, 2, vec![1; 4], vec![1; 4]).unwrap();
-        assert!(
-            check_memory_against(&small, dp::memory_estimate(&small), "solving it", Some(1 << 30)).is_ok()
-        );
-        assert!(check_memory_against(&board, need, "solving it", None).is_ok());
-    }
+/// Options of `play young-chess`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct Options {
+    /// Board size `ROWSxCOLS` (at most 128 cells), with random values 0 to 9.
+    #[arg(long, value_parser = front::parse_size, default_value = "3x3", conflicts_with = "file")]
+    pub size: (usize, usize),
+    /// Seed of the random values.
+    #[arg(long, default_value_t = 1, conflicts_with = "file")]
+    pub seed: u64,
+    /// Read the board and its values from a file in the judge's format instead.
+    #[arg(long)]
+    pub file: Option<std::path::PathBuf>,
 }
 
-/// A position of `games-cli play young-chess`: the staircase plus the history the engine does
-/// not need: Black's score minus White's so far, and which cells Black filled.
-#[derive(Clone, Copy, Debug)]
-pub struct PlayPosition {
-    stair: Staircase,
-    margin: i64,
-    /// Bit `r * cols + c` is set if Black filled cell `(r, c)` (boards of at most 128 cells).
-    black: u128,
+/// The Young-diagram game as games-cli shows it: cells `row,col`, Black's and White's values
+/// `a/b` on the empty cells.
+pub struct YoungChessFront {
+    game: ScoredGame,
 }
 
-/// [`YoungGame`] with history in the position, for `play`: same key, moves and values.
-#[derive(Clone, Copy, Debug)]
-pub struct PlayGame {
-    inner: YoungGame<'static>,
-}
-
-impl search_core::Game for PlayGame {
-    type Position = PlayPosition;
-    type Move = Cell;
-    const PRINCIPAL_VARIATION_SEARCH: bool =
-        <YoungGame<'static> as search_core::Game>::PRINCIPAL_VARIATION_SEARCH;
-
-    fn to_move(&self, pos: &PlayPosition) -> Player {
-        self.inner.to_move(&pos.stair)
-    }
-    fn terminal_value(&self, pos: &PlayPosition) -> Option<i64> {
-        self.inner.terminal_value(&pos.stair)
-    }
-    fn generate_moves(&self, pos: &PlayPosition, moves: &mut Vec<Cell>) {
-        self.inner.generate_moves(&pos.stair, moves);
-    }
-    fn play(&self, pos: &PlayPosition, mv: Cell) -> (PlayPosition, i64) {
-        let mover = self.inner.to_move(&pos.stair);
-        let (stair, gain) = self.inner.play(&pos.stair, mv);
-        let bit = 1u128 << (usize::from(mv.row) * self.inner.board().cols() + usize::from(mv.col));
-        let black = if mover == Player::First { pos.black | bit } else { pos.black };
-        (PlayPosition { stair, margin: pos.margin + mover.sign() * gain, black }, gain)
-    }
-    fn key(&self, pos: &PlayPosition) -> u64 {
-        self.inner.key(&pos.stair)
-    }
-    fn order_moves(&self, pos: &PlayPosition, moves: &mut [Cell]) {
-        self.inner.order_moves(&pos.stair, moves);
-    }
-    fn banked(&self, pos: &PlayPosition) -> i64 {
-        pos.margin
-    }
-}
-
-/// The Young-diagram game for `games-cli play`.
-pub struct PlayYoungChess {
-    solver: Solver<PlayGame>,
-}
-
-/// Largest board `play young-chess` accepts (cells), so that stone owners fit a `u128`.
-const PLAY_MAX_CELLS: usize = 128;
-
-impl PlayYoungChess {
-    /// A session on `board` (at most 128 cells). The board lives as long as the process.
-    pub fn new(board: Board) -> anyhow::Result<Self> {
-        anyhow::ensure!(
-            board.rows() * board.cols() <= PLAY_MAX_CELLS,
-            "play young-chess takes boards of at most {PLAY_MAX_CELLS} cells, found {} x {}",
-            board.rows(),
-            board.cols()
-        );
-        let board: &'static Board = Box::leak(Box::new(board));
-        Ok(PlayYoungChess { solver: Solver::new(PlayGame { inner: YoungGame::new(board) }, 20) })
-    }
-
+impl YoungChessFront {
     /// A `rows` x `cols` board with values 0 to 9 drawn from `seed` (deterministic).
-    pub fn random_board(rows: usize, cols: usize, seed: u64) -> anyhow::Result<Board> {
+    fn random_board(rows: usize, cols: usize, seed: u64) -> Result<Board> {
         anyhow::ensure!(
-            rows >= 1 && cols >= 1 && rows.checked_mul(cols).is_some_and(|cells| cells <= PLAY_MAX_CELLS),
-            "play young-chess takes boards of 1 to {PLAY_MAX_CELLS} cells, found {rows} x {cols}"
+            rows.checked_mul(cols).is_some_and(|cells| cells <= SCORED_MAX_CELLS),
+            "play young-chess takes boards of 1 to {SCORED_MAX_CELLS} cells, found {rows} x {cols}"
         );
         use rand::{Rng, SeedableRng};
         let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
@@ -286,25 +181,66 @@ impl PlayYoungChess {
         Ok(Board::new(rows, cols, a, b)?)
     }
 
-    /// The empty board, Black to move.
-    pub fn start(&self) -> PlayPosition {
-        PlayPosition { stair: self.board().start(), margin: 0, black: 0 }
-    }
-
-    fn board(&self) -> &'static Board {
-        self.solver.game().inner.board()
+    fn board(&self) -> &Board {
+        self.game.board()
     }
 }
 
-impl crate::play::Playable for PlayYoungChess {
-    type G = PlayGame;
+impl Front for YoungChessFront {
+    type G = ScoredGame;
+    type Options = Options;
 
-    fn solver(&mut self) -> &mut Solver<PlayGame> {
-        &mut self.solver
+    fn new(options: &Options) -> Result<Self> {
+        let board = match &options.file {
+            Some(path) => young_chess::parse(&InputArgs { file: Some(path.clone()) }.read()?)?,
+            None => Self::random_board(options.size.0, options.size.1, options.seed)?,
+        };
+        Ok(YoungChessFront { game: ScoredGame::new(board)? })
+    }
+
+    fn solver(&self) -> Solver<ScoredGame> {
+        self.game.clone().solver()
+    }
+
+    fn start(&self) -> ScoredPosition {
+        self.game.start()
+    }
+
+    fn player_name(&self, player: Player) -> &'static str {
+        player_name(player)
+    }
+
+    fn move_text(&self, mv: &Cell) -> String {
+        mv.to_string()
+    }
+
+    fn parse_move(&self, pos: &ScoredPosition, text: &str) -> Result<Cell, String> {
+        let (r, c) = front::parse_cell(text)?;
+        let board = self.board();
+        if r >= board.rows() || c >= board.cols() {
+            return Err(format!("cell {r},{c} is off the {} x {} board", board.rows(), board.cols()));
+        }
+        if pos.staircase().is_filled(r, c) {
+            return Err(format!("cell {r},{c} is already filled"));
+        }
+        // In range, so below 64 (a staircase has at most 64 rows plus columns).
+        let cell = Cell { row: r as u8, col: c as u8 };
+        if pos.staircase().moves().any(|m| m == cell) {
+            return Ok(cell);
+        }
+        let legal: Vec<String> = pos.staircase().moves().map(|m| m.to_string()).collect();
+        Err(format!(
+            "cell {r},{c} cannot take a stone now (the cells above and to its left must be filled); legal: {}",
+            legal.join(" ")
+        ))
+    }
+
+    fn move_help(&self) -> &'static str {
+        "a cell as `row,col`, 0-based, e.g. `0,0`"
     }
 
     /// Filled cells show `B` or `W`; empty ones Black's and White's values `a/b`.
-    fn draw(&self, pos: &PlayPosition) -> String {
+    fn draw(&self, pos: &ScoredPosition) -> String {
         let board = self.board();
         let (n, m) = (board.rows(), board.cols());
         let width = (0..n)
@@ -320,12 +256,10 @@ impl crate::play::Playable for PlayYoungChess {
         for r in 0..n {
             s.push_str(&format!("{r:>3}"));
             for c in 0..m {
-                let cell = if !pos.stair.is_filled(r, c) {
-                    format!("{}/{}", board.a(r, c), board.b(r, c))
-                } else if pos.black >> (r * m + c) & 1 == 1 {
-                    "B".to_string()
-                } else {
-                    "W".to_string()
+                let cell = match pos.owner(r, c, m) {
+                    None => format!("{}/{}", board.a(r, c), board.b(r, c)),
+                    Some(Player::First) => "B".to_string(),
+                    Some(Player::Second) => "W".to_string(),
                 };
                 s.push_str(&format!(" {cell:>width$}"));
             }
@@ -334,44 +268,35 @@ impl crate::play::Playable for PlayYoungChess {
         s
     }
 
-    fn parse_move(&self, pos: &PlayPosition, text: &str) -> Result<Cell, String> {
-        let (r, c) = crate::play::parse_cell(text)?;
-        let board = self.board();
-        if r >= board.rows() || c >= board.cols() {
-            return Err(format!("cell {r},{c} is off the {} x {} board", board.rows(), board.cols()));
-        }
-        if pos.stair.is_filled(r, c) {
-            return Err(format!("cell {r},{c} is already filled"));
-        }
-        // In range, so below 64 (a staircase has at most 64 rows plus columns).
-        let cell = Cell { row: r as u8, col: c as u8 };
-        if pos.stair.moves().any(|m| m == cell) {
-            return Ok(cell);
-        }
-        let legal: Vec<String> = pos.stair.moves().map(|m| m.to_string()).collect();
-        Err(format!(
-            "cell {r},{c} cannot take a stone now (the cells above and to its left must be filled); legal: {}",
-            legal.join(" ")
-        ))
+    fn score_text(&self, pos: &ScoredPosition) -> String {
+        format!("Black minus White {:+}", pos.margin())
     }
 
-    fn move_text(&self, mv: &Cell) -> String {
-        mv.to_string()
+    fn result_text(&self, value: Value) -> String {
+        front::margin_words(value, "Black", "White")
     }
 
-    fn player_name(&self, p: Player) -> &'static str {
-        player_name(p)
+    fn value_note(&self) -> &'static str {
+        VALUE_NOTE
     }
+}
 
-    fn score_text(&self, pos: &PlayPosition) -> String {
-        format!("Black minus White {:+}", pos.margin)
-    }
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-    fn result_text(&self, value: i64) -> String {
-        crate::play::margin_words(value, "Black", "White")
-    }
-
-    fn move_help(&self) -> &'static str {
-        "a cell as `row,col`, 0-based, e.g. `0,0`"
+    #[test]
+    fn memory_is_checked_before_solving() {
+        let n = 30;
+        let board = Board::new(n, n, vec![0; n * n], vec![0; n * n]).unwrap();
+        let need = dp::memory_estimate(&board);
+        let err = check_memory_against(&board, need, "solving it", Some(1 << 40)).unwrap_err().to_string();
+        assert!(err.contains("needs about 6.6 EiB, more than the memory available"), "{err}");
+        // A board that fits, with the margin, is accepted; unknown availability is not checked.
+        let small = Board::new(2, 2, vec![1; 4], vec![1; 4]).unwrap();
+        assert!(
+            check_memory_against(&small, dp::memory_estimate(&small), "solving it", Some(1 << 30)).is_ok()
+        );
+        assert!(check_memory_against(&board, need, "solving it", None).is_ok());
     }
 }

@@ -50,13 +50,7 @@ impl<G: Game> Solver<G> {
         let to_move = self.game().to_move(pos);
         let sign = to_move.sign();
         let value = game_banked + sign * self.solve(pos);
-        let mut moves: Vec<MoveValue<G::Move>> = self
-            .move_values(pos)
-            .into_iter()
-            .map(|(mv, v)| MoveValue { mv, value: game_banked + sign * v })
-            .collect();
-        // Stable sort: best first for the side to move.
-        moves.sort_by_key(|m| -sign * m.value);
+        let moves = ranked(self.move_values(pos), game_banked, sign);
         let pv = self.principal_variation(pos);
         let after = self.stats();
         let stats = Stats {
@@ -68,4 +62,61 @@ impl<G: Game> Solver<G> {
         };
         Analysis { to_move, value, moves, pv, stats }
     }
+}
+
+/// Moves with values from the side to move, as [`MoveValue`]s from the first player's side
+/// (plus `banked`), best first for the side to move (`sign` is its [`Player::sign`]); a stable
+/// sort, so ties keep move-generation order.
+fn ranked<M>(values: Vec<(M, Value)>, banked: Value, sign: Value) -> Vec<MoveValue<M>> {
+    let mut moves: Vec<MoveValue<M>> =
+        values.into_iter().map(|(mv, v)| MoveValue { mv, value: banked + sign * v }).collect();
+    moves.sort_by_key(|m| -sign * m.value);
+    moves
+}
+
+/// Analyses `pos` as [`Solver::analyze`] does, with exact values from `value` instead of a
+/// search: a DP or retrograde table, a memo. `value(p)` must be the exact value of the remaining
+/// play of `p` from its side to move (the engine's convention); it is called on `pos`, on each
+/// of its children and along the principal variation.
+///
+/// The PV takes, at every step, the first move in generation order whose value equals the
+/// position's, as [`Solver::principal_variation`] does. The returned `stats` are zero: the
+/// caller knows what its oracle cost.
+pub fn analyze_with<G: Game>(
+    game: &G,
+    pos: &G::Position,
+    mut value: impl FnMut(&G::Position) -> Value,
+) -> Analysis<G::Move> {
+    let to_move = game.to_move(pos);
+    let banked = game.banked(pos);
+    let mut buf = Vec::new();
+    // The value of each legal move of `p` from the side to move of `p`, in generation order.
+    let mut children = |p: &G::Position, value: &mut dyn FnMut(&G::Position) -> Value| {
+        buf.clear();
+        if game.terminal_value(p).is_none() {
+            game.generate_moves(p, &mut buf);
+        }
+        let me = game.to_move(p);
+        buf.iter()
+            .map(|&m| {
+                let (child, gain) = game.play(p, m);
+                let v = value(&child);
+                (m, if game.to_move(&child) == me { gain + v } else { gain - v })
+            })
+            .collect::<Vec<_>>()
+    };
+    let root = value(pos);
+    let moves = ranked(children(pos, &mut value), banked, to_move.sign());
+    let mut pv = Vec::new();
+    let mut p = *pos;
+    while game.terminal_value(&p).is_none() {
+        let v = value(&p);
+        let (m, _) = children(&p, &mut value)
+            .into_iter()
+            .find(|&(_, mv)| mv == v)
+            .expect("an exact oracle gives some move the position's value");
+        pv.push(m);
+        p = game.play(&p, m).0;
+    }
+    Analysis { to_move, value: banked + to_move.sign() * root, moves, pv, stats: Stats::default() }
 }

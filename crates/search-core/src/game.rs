@@ -58,17 +58,13 @@ impl Player {
 ///   ordering hint, used only if it is among the position's legal moves.
 /// - Values are integers; the game must end on every line of play.
 pub trait Game {
-    /// Whether [`crate::Solver`] starts with principal variation search (PVS: a null window
-    /// for every move after the first) switched on. PVS pays when the move ordering usually
-    /// finds the best move first (Triangle War: 16.1M -> 11.7M nodes on the empty side-4 board);
-    /// with weak ordering and widely spread values its re-searches cost more than they save
-    /// (Young-diagram 10x10: 3.7M -> 47M nodes), so such games set this to `false`.
-    const PRINCIPAL_VARIATION_SEARCH: bool = true;
-
     /// A position: everything needed to continue the game. Small and `Copy`.
     type Position: Copy + Debug;
     /// A move. Small and `Copy`; compared for equality when the TT suggests a best move.
     type Move: Copy + Eq + Debug;
+    /// The TT key: `u64`, or `u128` for games whose positions need more bits (an m,n,k board
+    /// larger than 40 cells in base 3).
+    type Key: TtKey;
 
     /// The player to move in `pos`.
     fn to_move(&self, pos: &Self::Position) -> Player;
@@ -86,9 +82,9 @@ pub trait Game {
     /// for the player who made it (possibly 0, never counted again by the search).
     fn play(&self, pos: &Self::Position, mv: Self::Move) -> (Self::Position, Value);
 
-    /// A 64-bit key for the TT; see the trait's contract. Collisions of distinct positions under
+    /// The TT key of `pos`; see the trait's contract. Collisions of distinct positions under
     /// one key are not allowed (the TT compares keys, not positions).
-    fn key(&self, pos: &Self::Position) -> u64;
+    fn key(&self, pos: &Self::Position) -> Self::Key;
 
     /// Bounds `(lo, hi)` on the value of the remaining play from the side to move, used to prune
     /// (e.g. ± the number of triangles still open). The default knows nothing.
@@ -104,5 +100,31 @@ pub trait Game {
     /// B's). Only used when reporting values ([`crate::Analysis`]); never by the search. Default 0.
     fn banked(&self, _pos: &Self::Position) -> Value {
         0
+    }
+}
+
+/// A TT key type: compared in full on every probe, hashed to 64 bits to pick a bucket.
+///
+/// Implemented for `u64` and `u128`.
+pub trait TtKey: Copy + Eq + Debug {
+    /// 64 bits that depend on every bit of the key (the TT multiplies them by a Fibonacci
+    /// constant and keeps the top bits).
+    fn hash64(self) -> u64;
+}
+
+impl TtKey for u64 {
+    #[inline]
+    fn hash64(self) -> u64 {
+        self
+    }
+}
+
+impl TtKey for u128 {
+    #[inline]
+    fn hash64(self) -> u64 {
+        // Fold the high half in with an odd multiplier, so that keys differing only in their
+        // high 64 bits still differ here.
+        let (lo, hi) = (self as u64, (self >> 64) as u64);
+        lo ^ hi.wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
     }
 }

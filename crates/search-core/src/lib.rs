@@ -8,7 +8,10 @@
 //!
 //! [`Solver`] then computes exact values by negamax with an alpha-beta window, a transposition
 //! table (TT) that stores exact / lower / upper bounds, a move-ordering hook, and statistics.
-//! [`Solver::principal_variation`] and [`Solver::analyze`] explain an answer. [`minimax`] is the
+//! [`Solver::principal_variation`] and [`Solver::analyze`] explain an answer; [`analyze_with`]
+//! gives the same explanation from any other source of exact values (a DP or retrograde table).
+//! [`Solver::solve_mtdf`] and [`Solver::solve_bisection`] find the exact value by null-window
+//! searches only, sharing the TT between them. [`minimax`] is the
 //! textbook reference (no pruning, no TT) used to cross-check the engine in tests.
 //!
 //! # Sources
@@ -34,11 +37,12 @@
 mod analysis;
 mod game;
 mod minimax;
+mod null_window;
 mod solver;
 mod tt;
 
-pub use analysis::{Analysis, MoveValue};
-pub use game::{Game, Player, Value, INFINITY};
+pub use analysis::{analyze_with, Analysis, MoveValue};
+pub use game::{Game, Player, TtKey, Value, INFINITY};
 pub use minimax::minimax;
-pub use solver::{Solver, Stats};
-pub use tt::{Bound, TranspositionTable, TtEntry};
+pub use solver::{SearchOptions, Solver, Stats};
+pub use tt::{Bound, TranspositionTable, TtEntry, MAX_TT_BITS};

@@ -20,6 +20,29 @@ pub struct Stats {
     pub elapsed: Duration,
 }
 
+/// How a [`Solver`] searches: policies that change the work, never the values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchOptions {
+    /// Principal variation search (PVS): a null window for every move after the first,
+    /// re-searched only when it beats alpha. It pays when move ordering usually finds the best
+    /// move first; with weak ordering and widely spread values its re-searches cost more than
+    /// they save, so a game crate chooses its default.
+    pub principal_variation_search: bool,
+    /// The TT holds `2^tt_bits` entries (clamped to `1..=`[`crate::MAX_TT_BITS`]).
+    pub tt_bits: u32,
+}
+
+impl SearchOptions {
+    /// PVS on, a TT of 2^20 entries.
+    pub const DEFAULT: SearchOptions = SearchOptions { principal_variation_search: true, tt_bits: 20 };
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        Self::DEFAULT
+    }
+}
+
 /// An exact solver for one game: negamax with an alpha-beta window, a TT storing exact / lower /
 /// upper bounds, TT-move-first ordering then [`Game::order_moves`], and pruning by
 /// [`Game::value_bounds`].
@@ -29,7 +52,7 @@ pub struct Stats {
 /// ply, reused.
 pub struct Solver<G: Game> {
     game: G,
-    tt: TranspositionTable<G::Move>,
+    tt: TranspositionTable<G::Key, G::Move>,
     stats: Stats,
     move_stack: Vec<Vec<G::Move>>,
     pvs: bool,
@@ -37,26 +60,25 @@ pub struct Solver<G: Game> {
 
 impl<G: Game> Solver<G> {
     /// A solver for `game` with a TT of `2^tt_bits` entries (see
-    /// [`TranspositionTable::with_bits`]).
+    /// [`TranspositionTable::with_bits`]) and principal variation search on.
     pub fn new(game: G, tt_bits: u32) -> Self {
+        Self::with_options(game, SearchOptions { tt_bits, ..SearchOptions::DEFAULT })
+    }
+
+    /// A solver for `game` searching as `options` say.
+    pub fn with_options(game: G, options: SearchOptions) -> Self {
         Solver {
             game,
-            tt: TranspositionTable::with_bits(tt_bits),
+            tt: TranspositionTable::with_bits(options.tt_bits),
             stats: Stats::default(),
             move_stack: Vec::new(),
-            pvs: G::PRINCIPAL_VARIATION_SEARCH,
+            pvs: options.principal_variation_search,
         }
     }
 
     /// The game being solved.
     pub fn game(&self) -> &G {
         &self.game
-    }
-
-    /// Switches principal variation search on or off (default:
-    /// [`Game::PRINCIPAL_VARIATION_SEARCH`]). Values are exact either way; only the work differs.
-    pub fn set_principal_variation_search(&mut self, on: bool) {
-        self.pvs = on;
     }
 
     /// Statistics accumulated since construction or the last [`Solver::reset_stats`].
@@ -67,11 +89,6 @@ impl<G: Game> Solver<G> {
     /// Zeroes the statistics (the TT is kept).
     pub fn reset_stats(&mut self) {
         self.stats = Stats::default();
-    }
-
-    /// Forgets the TT's contents.
-    pub fn clear_tt(&mut self) {
-        self.tt.clear();
     }
 
     /// The exact value of `pos`: the margin of the remaining play under perfect play, from the

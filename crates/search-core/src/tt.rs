@@ -1,6 +1,12 @@
 //! The transposition table (TT): a fixed-size hash table of search results with their bounds.
 
-use crate::Value;
+use crate::{TtKey, Value};
+
+/// `2^64 / phi`, odd: Fibonacci hashing's multiplier.
+const FIBONACCI: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// Largest `bits` accepted by [`TranspositionTable::with_bits`] (2^40 entries).
+pub const MAX_TT_BITS: u32 = 40;
 
 /// How a stored value relates to the true value of its position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -15,9 +21,9 @@ pub enum Bound {
 
 /// One stored search result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TtEntry<M> {
+pub struct TtEntry<K, M> {
     /// The full key of the position ([`crate::Game::key`]).
-    pub key: u64,
+    pub key: K,
     /// The value found, from the side to move of the position.
     pub value: Value,
     /// How `value` bounds the true value.
@@ -34,38 +40,34 @@ pub struct TtEntry<M> {
 ///
 /// Capacity is a power of two, fixed at construction; the table never allocates afterwards.
 #[derive(Clone, Debug)]
-pub struct TranspositionTable<M> {
-    slots: Vec<Option<TtEntry<M>>>,
+pub struct TranspositionTable<K, M> {
+    slots: Vec<Option<TtEntry<K, M>>>,
     /// `64 - log2(number of buckets)`: the bucket is the top bits of the multiplied key.
     shift: u32,
 }
 
-impl<M: Copy> TranspositionTable<M> {
-    /// A table of `2^bits` entries (`bits` clamped to `1..=40`). Memory: `2^bits` entries of
-    /// roughly 24–32 bytes each, depending on the move type.
+impl<K: TtKey, M: Copy> TranspositionTable<K, M> {
+    /// A table of `2^bits` entries (`bits` clamped to `1..=`[`MAX_TT_BITS`]). Memory: `2^bits`
+    /// entries of [`TranspositionTable::entry_bytes`] bytes each (about 24–48, depending on
+    /// the key and move types).
     #[must_use]
     pub fn with_bits(bits: u32) -> Self {
-        let bits = bits.clamp(1, 40);
+        let bits = bits.clamp(1, MAX_TT_BITS);
         let len = 1usize << bits;
         TranspositionTable { slots: vec![None; len], shift: 64 - (bits - 1) }
     }
 
-    /// Number of entries the table can hold.
+    /// Bytes one entry takes (the table takes `2^bits` of them).
     #[must_use]
-    pub fn capacity(&self) -> usize {
-        self.slots.len()
-    }
-
-    /// Forgets every entry.
-    pub fn clear(&mut self) {
-        self.slots.fill(None);
+    pub const fn entry_bytes() -> usize {
+        std::mem::size_of::<Option<TtEntry<K, M>>>()
     }
 
     #[inline]
-    fn bucket(&self, key: u64) -> usize {
+    fn bucket(&self, key: K) -> usize {
         // Fibonacci hashing: multiply by 2^64 / phi and keep the *top* bits, which depend on
         // every bit of the key (the middle bits do not depend on the key's high bits).
-        let h = key.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let h = key.hash64().wrapping_mul(FIBONACCI);
         // `checked_shr` covers a one-bucket table (shift 64).
         (h.checked_shr(self.shift).unwrap_or(0) as usize) << 1
     }
@@ -73,7 +75,7 @@ impl<M: Copy> TranspositionTable<M> {
     /// The entry stored for `key`, if any.
     #[inline]
     #[must_use]
-    pub fn probe(&self, key: u64) -> Option<&TtEntry<M>> {
+    pub fn probe(&self, key: K) -> Option<&TtEntry<K, M>> {
         let b = self.bucket(key);
         self.slots[b..b + 2].iter().flatten().find(|e| e.key == key)
     }
@@ -81,7 +83,7 @@ impl<M: Copy> TranspositionTable<M> {
     /// Stores `entry`, replacing an entry with the same key, or else the depth-preferred slot if
     /// `entry.work` is at least its work, or else the always-replace slot.
     #[inline]
-    pub fn store(&mut self, entry: TtEntry<M>) {
+    pub fn store(&mut self, entry: TtEntry<K, M>) {
         let b = self.bucket(entry.key);
         let slot = match (&self.slots[b], &self.slots[b + 1]) {
             (Some(e), _) if e.key == entry.key => b,
@@ -107,7 +109,7 @@ mod tests {
     #[test]
     fn high_bit_keys_spread_over_the_buckets() {
         let keys: Vec<u64> = (0..64).flat_map(|a| (0..a).map(move |b| 1u64 << a | 1u64 << b)).collect();
-        let mut tt = TranspositionTable::<u8>::with_bits(16);
+        let mut tt = TranspositionTable::<u64, u8>::with_bits(16);
         for &key in &keys {
             tt.store(TtEntry { key, value: 0, bound: Bound::Exact, best: None, work: 1 });
         }
@@ -117,7 +119,7 @@ mod tests {
 
     #[test]
     fn tiny_tables_work() {
-        let mut tt = TranspositionTable::<u8>::with_bits(1);
+        let mut tt = TranspositionTable::<u64, u8>::with_bits(1);
         tt.store(TtEntry { key: 7, value: 3, bound: Bound::Lower, best: Some(1), work: 5 });
         assert_eq!(tt.probe(7).map(|e| (e.value, e.bound)), Some((3, Bound::Lower)));
         assert!(tt.probe(8).is_none());

@@ -2,7 +2,7 @@
 //! on random game trees whose turns do not simply alternate and whose positions transpose.
 
 use rand::{rngs::SmallRng, Rng, SeedableRng};
-use search_core::{minimax, Game, Player, Solver, Value};
+use search_core::{analyze_with, minimax, Game, Player, SearchOptions, Solver, Value};
 
 /// A random game tree: positions are `(depth, id)`, ids folded into a small key space so that
 /// many lines transpose; moves bank small gains; some moves keep the turn.
@@ -42,6 +42,7 @@ impl RandomTree {
 impl Game for RandomTree {
     type Position = Pos;
     type Move = u8;
+    type Key = u64;
 
     fn to_move(&self, pos: &Pos) -> Player {
         pos.player
@@ -96,8 +97,8 @@ fn full_window_matches_minimax() {
         // A tiny TT forces replacements; a large one keeps everything. With and without PVS.
         for bits in [2, 16] {
             for pvs in [true, false] {
-                let mut solver = Solver::new(game, bits);
-                solver.set_principal_variation_search(pvs);
+                let options = SearchOptions { principal_variation_search: pvs, tt_bits: bits };
+                let mut solver = Solver::with_options(game, options);
                 assert_eq!(solver.solve(&game.root()), expected, "seed {} bits {bits} pvs {pvs}", game.seed);
             }
         }
@@ -110,8 +111,8 @@ fn narrow_windows_respect_fail_soft_contract_with_shared_tt() {
     for game in trees() {
         let root = game.root();
         let exact = minimax(&game, &root);
-        let mut solver = Solver::new(game, 10);
-        solver.set_principal_variation_search(game.seed % 3 != 0);
+        let options = SearchOptions { principal_variation_search: game.seed % 3 != 0, tt_bits: 10 };
+        let mut solver = Solver::with_options(game, options);
         for _ in 0..40 {
             let a: Value = rng.gen_range(-12..12);
             let b = a + rng.gen_range(1..4);
@@ -174,5 +175,76 @@ fn analysis_is_consistent_and_pv_replays_to_value() {
         let end = game.terminal_value(&pos).expect("PV reaches the end");
         assert_eq!(pos.banked + pos.player.sign() * end, a.value);
         assert!(a.stats.nodes > 0);
+    }
+}
+
+#[test]
+fn null_window_drivers_match_minimax() {
+    let mut rng = SmallRng::seed_from_u64(3);
+    for game in trees() {
+        let root = game.root();
+        let exact = minimax(&game, &root);
+        for bits in [2, 12] {
+            let mut solver = Solver::new(game, bits);
+            assert_eq!(solver.solve_bisection(&root), exact, "bisection, seed {}", game.seed);
+            // MTD(f) from a good, a bad and a random guess, all on the same TT.
+            for guess in [exact, exact + 9, rng.gen_range(-30..30)] {
+                assert_eq!(solver.solve_mtdf(&root, guess), exact, "mtdf from {guess}, seed {}", game.seed);
+            }
+        }
+    }
+}
+
+#[test]
+fn analysis_from_an_oracle_equals_the_engines() {
+    for game in trees().take(30) {
+        let root = game.root();
+        let mut solver = Solver::new(game, 12);
+        let engine = solver.analyze(&root);
+        let mut calls = 0;
+        let oracle = analyze_with(&game, &root, |p| {
+            calls += 1;
+            minimax(&game, p)
+        });
+        assert_eq!((oracle.to_move, oracle.value), (engine.to_move, engine.value), "seed {}", game.seed);
+        assert_eq!(oracle.moves, engine.moves, "seed {}", game.seed);
+        assert_eq!(oracle.pv, engine.pv, "seed {}", game.seed);
+        assert!(calls > oracle.moves.len());
+    }
+}
+
+/// The same trees keyed by `u128`, the id in the high half: keys that differ only in their high
+/// 64 bits must neither collide nor crowd one bucket.
+#[derive(Clone, Copy)]
+struct WideKeys(RandomTree);
+
+impl Game for WideKeys {
+    type Position = Pos;
+    type Move = u8;
+    type Key = u128;
+
+    fn to_move(&self, pos: &Pos) -> Player {
+        self.0.to_move(pos)
+    }
+    fn terminal_value(&self, pos: &Pos) -> Option<Value> {
+        self.0.terminal_value(pos)
+    }
+    fn generate_moves(&self, pos: &Pos, moves: &mut Vec<u8>) {
+        self.0.generate_moves(pos, moves);
+    }
+    fn play(&self, pos: &Pos, mv: u8) -> (Pos, Value) {
+        self.0.play(pos, mv)
+    }
+    fn key(&self, pos: &Pos) -> u128 {
+        u128::from(self.0.key(pos)) << 64
+    }
+}
+
+#[test]
+fn wide_keys_give_the_same_values() {
+    for game in trees() {
+        let root = game.root();
+        let mut solver = Solver::new(WideKeys(game), 8);
+        assert_eq!(solver.solve(&root), minimax(&game, &root), "seed {}", game.seed);
     }
 }

@@ -15,24 +15,9 @@ pub enum Scoring {
     EmptyPlusOne,
 }
 
-/// Why a board cannot be solved.
+/// Why a position cannot be solved by a given solver.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SolveError {
-    /// The TT keys are exact encodings (two bits or one base-3 digit per cell), which fit in 64
-    /// bits only for 40 cells: a board of more cells is solved from a root position, encoding
-    /// only the root's empty cells, so the root may have at most 40 of them.
-    #[error(
-        "cannot solve a position with {empty} empty cells on the {rows}x{cols} board \
-         (boards over 40 cells: at most 40 empty cells)"
-    )]
-    TooManyEmpty {
-        /// Board rows.
-        rows: usize,
-        /// Board columns.
-        cols: usize,
-        /// Empty cells of the position.
-        empty: usize,
-    },
     /// The position belongs to a board of another shape than the solver's.
     #[error("the position is for a {found}, the solver for a {expected}")]
     GeometryMismatch {
@@ -50,9 +35,8 @@ pub enum SolveError {
 /// ([`Scoring::EmptyPlusOne`]); a full board without a line is `0`. Moves bank no points.
 ///
 /// - [`Game::key`]: the board canonicalised over the symmetries of the board (8 for a square,
-///   4 for a rectangle), exactly encoded (`x | o << 32` up to 32 cells, base 3 up to 40). On
-///   larger boards ([`MnkGame::for_root`]) the key encodes only the root's empty cells, in
-///   base 3, without symmetries.
+///   4 for a rectangle), exactly encoded in a `u128`: `x | o << 32` up to 32 cells,
+///   `x << 64 | o` up to 64 (8 x 8).
 /// - [`Game::value_bounds`]: exact when the side to move can win at once or faces two
 ///   threats; otherwise `0` on the side of a player who can no longer complete a line, and
 ///   the earliest possible win or loss under [`Scoring::EmptyPlusOne`].
@@ -67,8 +51,6 @@ pub struct MnkGame {
     lines_through: Vec<Vec<Bitboard>>,
     /// Number of symmetries (the identity first).
     syms: usize,
-    /// Boards over 40 cells: the root's empty cells, the only ones the key encodes.
-    frame: Option<Bitboard>,
     /// Bytes of a board (`ceil(cells / 8)`).
     bytes: usize,
     /// `table[(s * bytes + j) * 256 + v]`: the image under symmetry `s` of the cells whose bits
@@ -77,55 +59,14 @@ pub struct MnkGame {
 }
 
 impl MnkGame {
-    /// The game of `geometry` under `scoring`, for any position of a board of at most 40 cells.
-    ///
-    /// # Errors
-    /// [`SolveError::TooManyEmpty`] for boards of more than 40 cells (use
-    /// [`MnkGame::for_root`]).
-    pub fn new(geometry: Geometry, scoring: Scoring) -> Result<Self, SolveError> {
-        if geometry.cells() > 40 {
-            let (rows, cols) = (geometry.rows(), geometry.cols());
-            return Err(SolveError::TooManyEmpty { rows, cols, empty: geometry.cells() });
-        }
-        Ok(Self::build(geometry, scoring, None))
-    }
-
-    /// The game of `root`'s geometry under `scoring`, for `root` and the positions reached from
-    /// it only. Same as [`MnkGame::new`] on boards of at most 40 cells; on larger boards the TT
-    /// key encodes only the cells empty in `root` (so a solver of this game must not be given
-    /// other positions).
-    ///
-    /// # Errors
-    /// [`SolveError::TooManyEmpty`] if the board has more than 40 cells and `root` more than 40
-    /// empty cells.
-    pub fn for_root(root: &Position, scoring: Scoring) -> Result<Self, SolveError> {
-        let geometry = root.geometry;
-        if geometry.cells() <= 40 {
-            return Ok(Self::build(geometry, scoring, None));
-        }
-        // A finished root is never searched: no cell needs encoding.
-        let frame = if root.is_over() { Bitboard::EMPTY } else { root.empty_cells() };
-        if frame.count() > 40 {
-            let (rows, cols) = (geometry.rows(), geometry.cols());
-            return Err(SolveError::TooManyEmpty { rows, cols, empty: frame.count() as usize });
-        }
-        Ok(Self::build(geometry, scoring, Some(frame)))
-    }
-
-    /// Whether this game encodes keys relative to a root ([`MnkGame::for_root`] on a board of
-    /// more than 40 cells).
+    /// The game of `geometry` under `scoring`, for any position of that board.
     #[must_use]
-    pub fn is_framed(&self) -> bool {
-        self.frame.is_some()
-    }
-
-    fn build(geometry: Geometry, scoring: Scoring, frame: Option<Bitboard>) -> Self {
+    pub fn new(geometry: Geometry, scoring: Scoring) -> Self {
         let cells = geometry.cells();
         let lines = geometry.lines();
         let lines_through =
             (0..cells as u32).map(|i| lines.iter().copied().filter(|l| l.contains(i)).collect()).collect();
-        // Framed keys ignore symmetries: the images of the root's empty cells differ.
-        let perms = if frame.is_some() { vec![Vec::new()] } else { geometry.symmetries() };
+        let perms = geometry.symmetries();
         let bytes = cells.div_ceil(8);
         let mut table = vec![0u64; perms.len() * bytes * 256];
         for (s, perm) in perms.iter().enumerate() {
@@ -134,7 +75,7 @@ impl MnkGame {
                     let mut image = 0u64;
                     for bit in 0..8 {
                         let cell = j * 8 + bit;
-                        if v >> bit & 1 == 1 && cell < cells && frame.is_none() {
+                        if v >> bit & 1 == 1 && cell < cells {
                             image |= 1u64 << perm[cell];
                         }
                     }
@@ -149,7 +90,6 @@ impl MnkGame {
             lines,
             lines_through,
             syms: perms.len(),
-            frame,
             bytes,
             table,
         }
@@ -159,24 +99,6 @@ impl MnkGame {
     #[must_use]
     pub fn geometry(&self) -> Geometry {
         self.geometry
-    }
-
-    /// The scoring.
-    #[must_use]
-    pub fn scoring(&self) -> Scoring {
-        self.scoring
-    }
-
-    /// `Err` unless `pos` is on this game's board.
-    ///
-    /// # Errors
-    /// [`SolveError::GeometryMismatch`].
-    pub fn check(&self, pos: &Position) -> Result<(), SolveError> {
-        if pos.geometry == self.geometry {
-            Ok(())
-        } else {
-            Err(SolveError::GeometryMismatch { expected: self.geometry, found: pos.geometry })
-        }
     }
 
     /// Value for the side to move of winning with its move now, `empty` cells being empty.
@@ -207,6 +129,7 @@ fn sides(pos: &Position) -> (Bitboard, Bitboard, Bitboard) {
 impl Game for MnkGame {
     type Position = Position;
     type Move = Cell;
+    type Key = u128;
 
     fn to_move(&self, pos: &Position) -> Player {
         match pos.to_move {
@@ -253,27 +176,20 @@ impl Game for MnkGame {
         (next, 0)
     }
 
-    fn key(&self, pos: &Position) -> u64 {
+    fn key(&self, pos: &Position) -> u128 {
         let (x, o) = (pos.x.0, pos.o.0);
-        if let Some(frame) = self.frame {
-            // At most 40 base-3 digits: 3^40 < 2^64.
-            return frame.iter().fold(0u64, |key, i| key * 3 + (x >> i & 1) + 2 * (o >> i & 1));
-        }
         if self.geometry.cells() <= 32 {
             let mut best = x | o << 32;
             for s in 1..self.syms {
                 best = best.min(self.transform(s, x) | self.transform(s, o) << 32);
             }
-            best
+            u128::from(best)
         } else {
             let mut best = (x, o);
             for s in 1..self.syms {
                 best = best.min((self.transform(s, x), self.transform(s, o)));
             }
-            (0..self.geometry.cells()).rev().fold(0u64, |key, i| {
-                let digit = (best.0 >> i & 1) + 2 * (best.1 >> i & 1);
-                key * 3 + digit
-            })
+            u128::from(best.0) << 64 | u128::from(best.1)
         }
     }
 
@@ -372,7 +288,7 @@ mod tests {
 
     #[test]
     fn symmetric_positions_share_keys() {
-        let game = MnkGame::new(Geometry::UVA, Scoring::WinLoss).unwrap();
+        let game = MnkGame::new(Geometry::UVA, Scoring::WinLoss);
         let a = pos(Geometry::UVA, "x... .... .... ..o.");
         let b = pos(Geometry::UVA, "...x .... .... .o..");
         let c = pos(Geometry::UVA, "x... .... ..o. ....");
@@ -381,21 +297,21 @@ mod tests {
     }
 
     #[test]
-    fn ternary_keys_for_large_boards() {
+    fn exact_keys_for_large_boards() {
         let g = Geometry::new(6, 6, 4).unwrap();
-        let game = MnkGame::new(g, Scoring::WinLoss).unwrap();
+        let game = MnkGame::new(g, Scoring::WinLoss);
         let a = pos(g, "x..... ...... ...... ...... ...... .....o");
         let b = pos(g, "o..... ...... ...... ...... ...... .....x");
         let c = pos(g, ".....x ...... ...... ...... ...... o.....");
         assert_eq!(game.key(&a), game.key(&b));
         assert_eq!(game.key(&a), game.key(&c));
         assert_ne!(game.key(&a), game.key(&Position::empty(g)));
-        assert!(MnkGame::new(Geometry::new(7, 6, 4).unwrap(), Scoring::WinLoss).is_err());
-        let big = Geometry::new(7, 6, 4).unwrap();
-        assert!(MnkGame::for_root(&Position::empty(big), Scoring::WinLoss).is_err());
-        let root = pos(big, "xoxoxo oxoxox xoxoxo ...... ...... ...... ......");
-        let game = MnkGame::for_root(&root, Scoring::WinLoss).unwrap();
-        assert!(game.is_framed());
+        // Up to 8 x 8 every board has exact keys, symmetries folded.
+        let big = Geometry::new(8, 8, 5).unwrap();
+        let game = MnkGame::new(big, Scoring::WinLoss);
+        let root = pos(big, "xoxoxoxo oxoxoxox ........ ........ ........ ........ ........ ........");
+        let mirror = pos(big, "........ ........ ........ ........ ........ ........ xoxoxoxo oxoxoxox");
+        assert_eq!(game.key(&root), game.key(&mirror));
         let child = Game::play(&game, &root, Cell(18)).0;
         assert_ne!(game.key(&root), game.key(&child));
     }
@@ -403,7 +319,7 @@ mod tests {
     #[test]
     fn bounds_are_exact_for_immediate_wins_and_double_threats() {
         let g = Geometry::CCF;
-        let game = MnkGame::new(g, Scoring::EmptyPlusOne).unwrap();
+        let game = MnkGame::new(g, Scoring::EmptyPlusOne);
         // x to move can complete the top row: wins leaving 4 empty, score 5.
         assert_eq!(game.value_bounds(&pos(g, "xx. oo. ...")), (5, 5));
         // o to move, x threatens twice (top row and the left column): o loses at once, leaving

@@ -18,7 +18,7 @@
 //! use tic_tac_toe::{parse_uva, Geometry, WinningMove};
 //!
 //! let input = "?\no...\n.ox.\n.xxx\nxooo\n$\n";
-//! let mut solver = WinningMove::new(Geometry::UVA).unwrap();
+//! let mut solver = WinningMove::new(Geometry::UVA);
 //! for case in parse_uva(input, Geometry::UVA) {
 //!     let pos = case.unwrap().position;
 //!     let cell = solver.find(&pos).unwrap().unwrap();

@@ -13,72 +13,48 @@ pub fn default_tt_bits(geometry: Geometry) -> u32 {
         0..=9 => 14,
         10..=16 => 18,
         17..=25 => 20,
-        26..=40 => 22,
-        // Boards over 40 cells get a fresh solver per position (see `MnkGame::for_root`).
-        _ => 20,
+        _ => 22,
     }
 }
 
-/// A solver for one geometry and scoring. Boards of at most 40 cells share one solver (and TT)
-/// across every position; larger boards get a fresh solver framed on each new root position.
+/// One solver for one geometry and scoring, shared by every position of a batch (and its TT).
 struct Shared {
     geometry: Geometry,
-    scoring: Scoring,
-    tt_bits: u32,
-    solver: Option<Solver<MnkGame>>,
-    /// The root a framed solver was built for.
-    root: Option<Position>,
+    solver: Solver<MnkGame>,
 }
 
 impl Shared {
-    fn new(geometry: Geometry, scoring: Scoring, tt_bits: u32) -> Result<Self, SolveError> {
-        let solver = if geometry.cells() <= 40 {
-            Some(Solver::new(MnkGame::new(geometry, scoring)?, tt_bits))
-        } else {
-            None
-        };
-        Ok(Shared { geometry, scoring, tt_bits, solver, root: None })
+    fn new(geometry: Geometry, scoring: Scoring, tt_bits: u32) -> Self {
+        Shared { geometry, solver: Solver::new(MnkGame::new(geometry, scoring), tt_bits) }
     }
 
-    /// The solver to search `pos` (and the positions reached from it) with.
+    /// The solver, once `pos` is known to be on its board.
     fn prepare(&mut self, pos: &Position) -> Result<&mut Solver<MnkGame>, SolveError> {
         if pos.geometry != self.geometry {
             return Err(SolveError::GeometryMismatch { expected: self.geometry, found: pos.geometry });
         }
-        if self.geometry.cells() > 40 && self.root != Some(*pos) {
-            self.solver = Some(Solver::new(MnkGame::for_root(pos, self.scoring)?, self.tt_bits));
-            self.root = Some(*pos);
-        }
-        Ok(self.solver.as_mut().expect("a solver exists once prepared"))
-    }
-
-    fn stats(&self) -> Stats {
-        self.solver.as_ref().map(Solver::stats).unwrap_or_default()
+        Ok(&mut self.solver)
     }
 }
 
 /// Finds, for positions of one geometry, the first cell in row-major order after which the
 /// side to move wins against every reply (UVa 10111, where x is to move). One instance answers
-/// a whole batch with a shared transposition table (boards of at most 40 cells).
+/// a whole batch with a shared transposition table.
 pub struct WinningMove {
     shared: Shared,
 }
 
 impl WinningMove {
     /// A solver for boards of `geometry`, with [`default_tt_bits`].
-    ///
-    /// # Errors
-    /// None at present for a valid geometry; kept for future limits.
-    pub fn new(geometry: Geometry) -> Result<Self, SolveError> {
+    #[must_use]
+    pub fn new(geometry: Geometry) -> Self {
         Self::with_tt_bits(geometry, default_tt_bits(geometry))
     }
 
     /// A solver for boards of `geometry` with a TT of `2^tt_bits` entries.
-    ///
-    /// # Errors
-    /// None at present for a valid geometry; kept for future limits.
-    pub fn with_tt_bits(geometry: Geometry, tt_bits: u32) -> Result<Self, SolveError> {
-        Ok(WinningMove { shared: Shared::new(geometry, Scoring::WinLoss, tt_bits)? })
+    #[must_use]
+    pub fn with_tt_bits(geometry: Geometry, tt_bits: u32) -> Self {
+        WinningMove { shared: Shared::new(geometry, Scoring::WinLoss, tt_bits) }
     }
 
     /// The first cell (row-major) after which the side to move of `pos` has a forced win, or
@@ -89,8 +65,7 @@ impl WinningMove {
     /// in order with null-window searches, sharing the TT.
     ///
     /// # Errors
-    /// [`SolveError::GeometryMismatch`] if `pos` is on another board;
-    /// [`SolveError::TooManyEmpty`] for a board of more than 40 cells with more than 40 empty.
+    /// [`SolveError::GeometryMismatch`] if `pos` is on another board.
     pub fn find(&mut self, pos: &Position) -> Result<Option<Cell>, SolveError> {
         let solver = self.shared.prepare(pos)?;
         if pos.is_over() || !solver.value_exceeds(pos, 0) {
@@ -119,13 +94,13 @@ impl WinningMove {
     /// Search statistics of the current solver.
     #[must_use]
     pub fn stats(&self) -> Stats {
-        self.shared.stats()
+        self.shared.solver.stats()
     }
 }
 
 /// Scores positions under CCF's rule: a win is worth the number of empty cells + 1, from x's
 /// (Alice's) side, under perfect play. One instance answers a whole batch with a shared
-/// transposition table (boards of at most 40 cells).
+/// transposition table.
 pub struct BoardEval {
     shared: Shared,
 }
@@ -134,19 +109,16 @@ impl BoardEval {
     /// An evaluator for boards of `geometry` ([`Geometry::CCF`] for the contest), with
     /// [`default_tt_bits`].
     ///
-    /// # Errors
-    /// None at present for a valid geometry; kept for future limits.
-    pub fn new(geometry: Geometry) -> Result<Self, SolveError> {
-        let tt_bits = default_tt_bits(geometry);
-        Ok(BoardEval { shared: Shared::new(geometry, Scoring::EmptyPlusOne, tt_bits)? })
+    #[must_use]
+    pub fn new(geometry: Geometry) -> Self {
+        BoardEval { shared: Shared::new(geometry, Scoring::EmptyPlusOne, default_tt_bits(geometry)) }
     }
 
     /// The score of `pos` under perfect play from x's (Alice's) side, whoever is to move:
     /// `empty + 1` at the end of a game x wins, `-(empty + 1)` if o wins, `0` for a draw.
     ///
     /// # Errors
-    /// [`SolveError::GeometryMismatch`] if `pos` is on another board;
-    /// [`SolveError::TooManyEmpty`] for a board of more than 40 cells with more than 40 empty.
+    /// [`SolveError::GeometryMismatch`] if `pos` is on another board.
     pub fn evaluate(&mut self, pos: &Position) -> Result<Value, SolveError> {
         let solver = self.shared.prepare(pos)?;
         let sign = solver.game().to_move(pos).sign();
@@ -165,6 +137,6 @@ impl BoardEval {
     /// Search statistics of the current solver.
     #[must_use]
     pub fn stats(&self) -> Stats {
-        self.shared.stats()
+        self.shared.solver.stats()
     }
 }

@@ -139,8 +139,8 @@ fn all_2739_ccf_positions_match_plain_minimax() {
     let alice: Vec<Position> =
         all_positions(Geometry::CCF).into_iter().filter(|p| p.to_move() == Mark::X).collect();
     assert_eq!(alice.len(), 2739);
-    let mut eval = BoardEval::new(Geometry::CCF).unwrap();
-    let mut wins = WinningMove::new(Geometry::CCF).unwrap();
+    let mut eval = BoardEval::new(Geometry::CCF);
+    let mut wins = WinningMove::new(Geometry::CCF);
     for p in &alice {
         let mut plain = Plain::from_position(p);
         assert_eq!(eval.evaluate(p).unwrap(), plain.value_for_x(1, true), "CCF score of\n{p}");
@@ -151,7 +151,7 @@ fn all_2739_ccf_positions_match_plain_minimax() {
 
 #[test]
 fn ccf_scores_with_bob_to_move_match_plain_minimax() {
-    let mut eval = BoardEval::new(Geometry::CCF).unwrap();
+    let mut eval = BoardEval::new(Geometry::CCF);
     for p in all_positions(Geometry::CCF).iter().filter(|p| p.to_move() == Mark::O) {
         assert_eq!(eval.evaluate(p).unwrap(), Plain::from_position(p).value_for_x(2, true), "\n{p}");
     }
@@ -172,8 +172,8 @@ fn random_position(rng: &mut SmallRng, g: Geometry, stones: usize) -> Position {
 
 fn check_random(g: Geometry, count: usize, max_empty: usize, seed: u64) {
     let mut rng = SmallRng::seed_from_u64(seed);
-    let mut wins = WinningMove::new(g).unwrap();
-    let mut eval = BoardEval::new(g).unwrap();
+    let mut wins = WinningMove::new(g);
+    let mut eval = BoardEval::new(g);
     let mut decided = 0;
     for _ in 0..count {
         let empty = rng.gen_range(1..=max_empty);
@@ -213,21 +213,21 @@ fn random_positions_of_other_sizes_match_plain_minimax() {
 #[test]
 fn official_samples() {
     let uva = "?\n....\n.xo.\n.ox.\n....\n?\no...\n.ox.\n.xxx\nxooo\n$\n";
-    let mut wins = WinningMove::new(Geometry::UVA).unwrap();
+    let mut wins = WinningMove::new(Geometry::UVA);
     let answers: Vec<Option<(usize, usize)>> = parse_uva(uva, Geometry::UVA)
         .map(|c| wins.find(&c.unwrap().position).unwrap().map(|cell| Geometry::UVA.row_col(cell)))
         .collect();
     assert_eq!(answers, vec![None, Some((0, 1))]);
 
     let ccf = "3\n1 2 1\n2 1 2\n0 0 0\n2 1 1\n0 2 1\n0 0 2\n0 0 0\n0 0 0\n0 0 0\n";
-    let mut eval = BoardEval::new(Geometry::CCF).unwrap();
+    let mut eval = BoardEval::new(Geometry::CCF);
     let scores: Vec<i64> = parse_ccf(ccf).map(|c| eval.evaluate(&c.unwrap().position).unwrap()).collect();
     assert_eq!(scores, vec![3, -4, 0]);
 }
 
 #[test]
 fn empty_4x4_is_a_draw_without_winning_move() {
-    let mut wins = WinningMove::new(Geometry::UVA).unwrap();
+    let mut wins = WinningMove::new(Geometry::UVA);
     let empty = Position::empty(Geometry::UVA);
     assert_eq!(wins.find(&empty).unwrap(), None);
     assert_eq!(wins.analyze(&empty).unwrap().value, 0);
@@ -235,7 +235,7 @@ fn empty_4x4_is_a_draw_without_winning_move() {
 
 #[test]
 fn geometry_mismatch_is_an_error() {
-    let mut wins = WinningMove::new(Geometry::UVA).unwrap();
+    let mut wins = WinningMove::new(Geometry::UVA);
     assert!(wins.find(&Position::empty(Geometry::CCF)).is_err());
 }
 
@@ -243,8 +243,8 @@ fn geometry_mismatch_is_an_error() {
 fn analysis_is_consistent_on_random_positions() {
     let mut rng = SmallRng::seed_from_u64(5);
     for g in [Geometry::UVA, Geometry::CCF, Geometry::new(3, 4, 3).unwrap()] {
-        let mut wins = WinningMove::new(g).unwrap();
-        let mut eval = BoardEval::new(g).unwrap();
+        let mut wins = WinningMove::new(g);
+        let mut eval = BoardEval::new(g);
         for _ in 0..40 {
             let stones = rng.gen_range(g.cells() / 2..g.cells());
             let p = random_position(&mut rng, g, stones);
@@ -291,12 +291,12 @@ fn parsers_never_panic_on_random_text() {
 }
 
 #[test]
-fn boards_over_40_cells_match_plain_minimax() {
-    // Random boards with few empty cells and no line yet, x to move: keys framed on each root.
+fn boards_up_to_64_cells_match_plain_minimax() {
+    // Random boards with few empty cells and no line yet, x to move: 128-bit keys, one shared TT.
     let mut rng = SmallRng::seed_from_u64(78);
     for (g, count) in [(Geometry::new(7, 7, 5).unwrap(), 15), (Geometry::new(8, 8, 6).unwrap(), 15)] {
-        let mut wins = WinningMove::new(g).unwrap();
-        let mut eval = BoardEval::new(g).unwrap();
+        let mut wins = WinningMove::new(g);
+        let mut eval = BoardEval::new(g);
         let mut made = 0;
         while made < count {
             let empty = rng.gen_range(3..=7);
@@ -325,6 +325,7 @@ fn boards_over_40_cells_match_plain_minimax() {
             assert_eq!(cell, plain.first_winning_cell(), "winning move of\n{p}");
         }
     }
+    // A position of another board is refused, not searched.
     let big = Geometry::new(8, 8, 5).unwrap();
-    assert!(WinningMove::new(big).unwrap().find(&Position::empty(big)).is_err());
+    assert!(WinningMove::new(big).find(&Position::empty(Geometry::UVA)).is_err());
 }

@@ -74,6 +74,7 @@ impl TriangleWar {
 impl Game for TriangleWar {
     type Position = Position;
     type Move = u8;
+    type Key = u64;
 
     fn to_move(&self, pos: &Position) -> Player {
         pos.to_move

@@ -14,14 +14,18 @@
 //!
 //! The crate does no I/O.
 
+mod diagram;
 mod game;
 mod geometry;
+mod judge;
 mod parse;
 mod position;
 mod retrograde;
 
+pub use diagram::diagram;
 pub use game::{Solver, TriangleWar};
 pub use geometry::{Border, Geometry, GeometryError, Segment, MAX_SIDE};
+pub use judge::{Judge, DEFAULT_TT_BITS, TABLE_MAX_SEGMENTS};
 pub use parse::{parse_games, GameRecord, Games, ParseError, ParseErrorKind};
 pub use position::{Outcome, Position, PositionError, SegmentSet};
 pub use retrograde::RetrogradeTable;

@@ -1,7 +1,6 @@
 //! Prints the search-core engine's statistics on a random board:
 //! `cargo run --release -p young-chess --example engine_nodes -- 3 40`.
 
-use search_core::Solver;
 use young_chess::{Board, YoungGame};
 
 fn main() {
@@ -15,7 +14,7 @@ fn main() {
     let a: Vec<i64> = (0..n * m).map(|_| next()).collect();
     let b: Vec<i64> = (0..n * m).map(|_| next()).collect();
     let board = Board::new(n, m, a, b).expect("valid board");
-    let mut solver = Solver::new(YoungGame::new(&board), 20);
+    let mut solver = YoungGame::new(&board).solver();
     let v = solver.solve(&board.start());
     let s = solver.stats();
     println!(

@@ -11,7 +11,8 @@
 //!   line-and-column errors ([`ParseError`]).
 //! - [`Staircase`] is a position: the staircase boundary as a bit-packed lattice path.
 //! - [`YoungGame`] implements [`search_core::Game`], so the generic engine (memoised negamax with
-//!   alpha-beta) solves and analyses positions; it is the reference solver.
+//!   alpha-beta) solves and analyses positions; it is the reference solver. [`ScoredGame`] is the
+//!   same game with the score so far and the cells' owners in the position, for playing a game.
 //! - [`dp`] is the dedicated solver: a dynamic programme over staircases, layer by layer by the
 //!   number of filled cells, with each layer ranked without hashing, so that only two layers live
 //!   in memory (16 x 16 in about 80 MB). [`dp::DpTable`] keeps every layer instead, for analysis.
@@ -23,12 +24,14 @@ pub mod dp;
 mod game;
 mod memo;
 mod parse;
+mod scored;
 mod staircase;
 
 pub use analysis::analyze_start;
 pub use game::{Board, BoardError, YoungGame, MAX_SIDE_SUM, MAX_VALUE};
 pub use memo::Memo;
 pub use parse::{parse, ParseError, ParseErrorKind};
+pub use scored::{ScoredGame, ScoredPosition, TooManyCells, SCORED_MAX_CELLS};
 pub use staircase::{Cell, Staircase};
 
 /// The answer to the judge's question for `board`: Black's score minus White's under perfect

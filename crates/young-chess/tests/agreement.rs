@@ -4,7 +4,7 @@
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use search_core::{minimax, Solver};
+use search_core::minimax;
 use young_chess::dp::{self, DpTable};
 use young_chess::{parse, Board, Memo, Staircase, YoungGame};
 
@@ -34,7 +34,7 @@ fn random_board(rng: &mut SmallRng, n: usize, m: usize, max: i64) -> Board {
 }
 
 fn engine(board: &Board) -> i64 {
-    let mut solver = Solver::new(YoungGame::new(board), 20);
+    let mut solver = YoungGame::new(board).solver();
     solver.solve(&board.start())
 }
 
@@ -175,7 +175,7 @@ fn table_analysis_matches_engine_analysis() {
     let mut rng = SmallRng::seed_from_u64(3);
     for (n, m) in [(1, 1), (2, 3), (4, 5), (6, 6), (3, 9)] {
         let board = random_board(&mut rng, n, m, 50);
-        let mut solver = Solver::new(YoungGame::new(&board), 20);
+        let mut solver = YoungGame::new(&board).solver();
         let want = solver.analyze(&board.start());
         let got = young_chess::analyze_start(&board).unwrap();
         assert_eq!(got.value, want.value, "{n}x{m}");

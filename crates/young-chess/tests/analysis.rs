@@ -5,7 +5,7 @@
 
 use proptest::prelude::*;
 use rand::{rngs::SmallRng, Rng, SeedableRng};
-use search_core::{Game, Player, Solver};
+use search_core::{Game, Player, SearchOptions, Solver};
 use young_chess::{Board, YoungGame};
 
 proptest! {
@@ -25,7 +25,7 @@ proptest! {
             game.generate_moves(&pos, &mut moves);
             pos = game.play(&pos, moves[rng.gen_range(0..moves.len())]).0;
         }
-        let mut solver = Solver::new(game, 12);
+        let mut solver = Solver::with_options(game, SearchOptions { tt_bits: 12, ..YoungGame::SEARCH_OPTIONS });
         let a = solver.analyze(&pos);
         let pick = |v: i64| if a.to_move == Player::First { v } else { -v };
         if pos.is_full() {

@@ -1,0 +1,151 @@
+//! [`Front`]: what games-cli needs to know about one game to show it to a person -- player
+//! names, move notation, drawing, result wording -- and how to start a session of it. `play`,
+//! `--analyze` and `--format json` are written once over this trait.
+
+use anyhow::Result;
+use search_core::{Game, Player, Solver, Value};
+
+/// The engine's position type of a front's game.
+pub type Pos<F> = <<F as Front>::G as Game>::Position;
+/// The engine's move type of a front's game.
+pub type Move<F> = <<F as Front>::G as Game>::Move;
+
+/// One game as the command line (and the web page) shows it.
+pub trait Front: Sized {
+    /// The search-core game played in sessions (`play`).
+    type G: Game;
+    /// The options that set up a session (`games-cli play NAME [OPTIONS]`): board size, seed, ….
+    type Options: clap::Args + std::fmt::Debug;
+
+    /// A front for the board the options describe.
+    ///
+    /// # Errors
+    /// Options that do not describe a playable board, with a message naming the option.
+    fn new(options: &Self::Options) -> Result<Self>;
+
+    /// A fresh solver for sessions of this game, with the game's own search options.
+    fn solver(&self) -> Solver<Self::G>;
+
+    /// The start position of a session.
+    fn start(&self) -> Pos<Self>;
+
+    /// The name of a player: `A` / `B`, `Black` / `White`, `x` / `o`.
+    fn player_name(&self, player: Player) -> &'static str;
+
+    /// A move in the judge's notation (`2-5`, `1,2`).
+    fn move_text(&self, mv: &Move<Self>) -> String;
+
+    /// A move typed by a person, checked for legality in `pos`; the error says what was
+    /// expected.
+    ///
+    /// # Errors
+    /// Text that is not a move, or a move that is not legal in `pos`.
+    fn parse_move(&self, pos: &Pos<Self>, text: &str) -> Result<Move<Self>, String>;
+
+    /// How to type a move, e.g. "a segment as two dot numbers, e.g. `2 5`".
+    fn move_help(&self) -> &'static str;
+
+    /// The position drawn as text, one or more lines each ending in `\n`.
+    fn draw(&self, pos: &Pos<Self>) -> String;
+
+    /// The score so far, in the game's words.
+    fn score_text(&self, pos: &Pos<Self>) -> String;
+
+    /// A final result (first player's side) in words, e.g. `A wins by 3`.
+    fn result_text(&self, value: Value) -> String;
+
+    /// What a value means, e.g. "A's triangles minus B's at the end".
+    fn value_note(&self) -> &'static str;
+}
+
+/// A cell typed as `row,col` or `row col` (0-based), for the board games' [`Front::parse_move`].
+///
+/// # Errors
+/// Anything but two non-negative integers.
+pub fn parse_cell(text: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("expected a cell as `row,col` (0-based, e.g. `1,2`), found {}", quoted(text));
+    let nums: Vec<&str> =
+        text.split(|c: char| c == ',' || c.is_whitespace()).filter(|w| !w.is_empty()).collect();
+    let [r, c] = nums[..] else { return Err(bad()) };
+    Ok((r.parse().map_err(|_| bad())?, c.parse().map_err(|_| bad())?))
+}
+
+/// A board size `ROWSxCOLS` (e.g. `5x4`), each at least 1.
+///
+/// # Errors
+/// Anything else, with the text quoted.
+pub fn parse_size(text: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("expected ROWSxCOLS such as 4x4, found {}", quoted(text));
+    let (r, c) = text.split_once(['x', 'X']).ok_or_else(bad)?;
+    let (r, c): (usize, usize) = (r.trim().parse().map_err(|_| bad())?, c.trim().parse().map_err(|_| bad())?);
+    if r == 0 || c == 0 {
+        return Err(bad());
+    }
+    Ok((r, c))
+}
+
+/// A final margin in words: `{first} wins by N`, `{second} wins by N` or `draw`.
+pub fn margin_words(value: Value, first: &str, second: &str) -> String {
+    match value.signum() {
+        1 => format!("{first} wins by {value}"),
+        -1 => format!("{second} wins by {}", -value),
+        _ => "draw".to_string(),
+    }
+}
+
+/// Longest piece of a person's text quoted back in a message, in characters.
+const QUOTE_MAX_CHARS: usize = 40;
+
+/// `text` in backquotes for a message: control characters and escape sequences escaped, cut to
+/// [`QUOTE_MAX_CHARS`] characters with `…`.
+pub fn quoted(text: &str) -> String {
+    let mut out = String::from("`");
+    for (i, c) in text.chars().enumerate() {
+        if i == QUOTE_MAX_CHARS {
+            out.push('…');
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out.push('`');
+    out
+}
+
+/// `n` followed by `singular` or `plural` as `n` asks: `1 empty cell`, `2 empty cells`.
+pub fn count(n: usize, singular: &str, plural: &str) -> String {
+    format!("{n} {}", if n == 1 { singular } else { plural })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_parse() {
+        assert_eq!(parse_size("5x4"), Ok((5, 4)));
+        assert_eq!(parse_size("3X3"), Ok((3, 3)));
+        assert!(parse_size("5").is_err());
+        assert!(parse_size("ax3").is_err());
+        assert!(parse_size("0x3").is_err());
+    }
+
+    #[test]
+    fn quotes_escape_and_cut() {
+        assert_eq!(quoted("a\u{1b}[31mb"), "`a\\u{1b}[31mb`");
+        assert_eq!(quoted(&"x".repeat(50)), format!("`{}…`", "x".repeat(40)));
+        assert_eq!(count(1, "cell", "cells"), "1 cell");
+        assert_eq!(count(0, "cell", "cells"), "0 cells");
+    }
+
+    #[test]
+    fn cells_parse() {
+        assert_eq!(parse_cell("1,2"), Ok((1, 2)));
+        assert_eq!(parse_cell(" 3 4 "), Ok((3, 4)));
+        assert!(parse_cell("1").is_err());
+        assert!(parse_cell("-1,2").is_err());
+    }
+}

@@ -1,0 +1,77 @@
+//! [`Judge`]: one entry point that answers a batch of positions of one board the cheapest exact
+//! way: a retrograde table for small boards, the search-core engine for larger ones.
+
+use search_core::Analysis;
+
+use crate::{Geometry, Outcome, Position, RetrogradeTable, Solver};
+
+/// Largest segment count answered from a [`RetrogradeTable`] (side 3: 18 segments, 2^18 sets,
+/// 256 KiB, built in a few milliseconds).
+pub const TABLE_MAX_SEGMENTS: usize = 18;
+
+/// TT size (log2 of entries) for boards solved by search when the caller has no preference:
+/// 2^22 entries (about 128 MiB).
+pub const DEFAULT_TT_BITS: u32 = 22;
+
+/// TT size (log2 of entries) for analyses of boards of at most [`TABLE_MAX_SEGMENTS`]
+/// segments: they have at most 2^18 segment sets.
+const SMALL_TT_BITS: u32 = 18;
+
+/// Answers Triangle War positions of one board exactly: who wins ([`Judge::outcome`], the
+/// judge's question) from a retrograde table of every segment set when the board has at most
+/// [`TABLE_MAX_SEGMENTS`] segments, by null-window search otherwise; the full explanation
+/// ([`Judge::analyze`]) always by the search engine. Table and TT are built on first use and
+/// shared by every later position.
+pub struct Judge {
+    geometry: Geometry,
+    tt_bits: u32,
+    table: Option<RetrogradeTable>,
+    solver: Option<Solver>,
+}
+
+impl Judge {
+    /// A judge for `geometry`; the search engine, if needed, gets a TT of `2^tt_bits` entries
+    /// (`None`: 2^18 up to side 3, [`DEFAULT_TT_BITS`] above).
+    #[must_use]
+    pub fn new(geometry: Geometry, tt_bits: Option<u32>) -> Self {
+        let small = geometry.segments().len() <= TABLE_MAX_SEGMENTS;
+        let tt_bits = tt_bits.unwrap_or(if small { SMALL_TT_BITS } else { DEFAULT_TT_BITS });
+        Judge { geometry, tt_bits, table: None, solver: None }
+    }
+
+    /// The board.
+    #[must_use]
+    pub fn geometry(&self) -> &Geometry {
+        &self.geometry
+    }
+
+    /// The TT size (log2 of entries) the search engine gets.
+    #[must_use]
+    pub fn tt_bits(&self) -> u32 {
+        self.tt_bits
+    }
+
+    /// Who wins `pos` under perfect play, counting the triangles already owned.
+    pub fn outcome(&mut self, pos: &Position) -> Outcome {
+        if self.geometry.segments().len() <= TABLE_MAX_SEGMENTS {
+            if self.table.is_none() {
+                self.table = RetrogradeTable::build(&self.geometry);
+            }
+            if let Some(table) = &self.table {
+                return table.outcome(pos);
+            }
+        }
+        self.solver().outcome(pos)
+    }
+
+    /// Every move's value and a principal variation of `pos`, from A's side, final margins.
+    pub fn analyze(&mut self, pos: &Position) -> Analysis<u8> {
+        self.solver().analyze(pos)
+    }
+
+    /// The search engine, built on first use.
+    pub fn solver(&mut self) -> &mut Solver {
+        let (geometry, bits) = (&self.geometry, self.tt_bits);
+        self.solver.get_or_insert_with(|| Solver::new(geometry.clone(), bits))
+    }
+}
