@@ -139,6 +139,7 @@ impl ConnectFour {
 impl Game for ConnectFour {
     type Position = Board;
     type Move = Column;
+    type Key = u64;
 
     #[inline]
     fn to_move(&self, pos: &Board) -> Player {
