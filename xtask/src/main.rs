@@ -7,6 +7,8 @@
 //!   table.
 //! - `cargo xtask mnk-table`: which empty m,n,k boards up to 7 x 7 are solved, by which
 //!   algorithm, in how long.
+//! - `cargo xtask c4-bench`: Connect Four on Pons' test sets, checking every score, beside a
+//!   reference solver in the same run.
 
 mod bench;
 mod games;
@@ -39,6 +41,8 @@ enum Command {
     Bench(bench::Args),
     /// Solve the empty m,n,k boards up to 7x7 with a time limit each and print a table.
     MnkTable(mnk_table::Args),
+    /// Connect Four test sets: mean time and nodes per position, scores checked, beside a reference.
+    C4Bench(games::connect_four::Args),
 }
 
 fn main() -> ExitCode {
@@ -48,6 +52,7 @@ fn main() -> ExitCode {
         Command::Gen(args) => games::generate(&args).map(|text| print!("{text}")),
         Command::Bench(args) => bench::run(&args),
         Command::MnkTable(args) => mnk_table::run(&args),
+        Command::C4Bench(args) => games::connect_four::bench(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
