@@ -53,10 +53,12 @@ mod game;
 mod geometry;
 mod line;
 mod position;
+mod rules;
 mod solver;
 
 pub use game::ConnectFour;
 pub use geometry::{Geometry, GeometryError};
 pub use line::{format_line, parse_line, JudgeLine, LineError};
 pub use position::{Board, Column, MoveError, PlayError, Position, Setup, SetupError};
+pub use rules::Rules;
 pub use solver::{null_window_search, Outcome, Solver, DEFAULT_TT_BITS};

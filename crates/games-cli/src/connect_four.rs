@@ -9,11 +9,14 @@
 
 use std::io::Write;
 
+use std::cell::RefCell;
+
 use anyhow::{anyhow, Result};
-use connect_four::{parse_line, Column, Geometry, Position, Solver};
-use search_core::Player;
+use connect_four::{parse_line, Column, Geometry, Position, Rules, Solver};
+use search_core::{Analysis, Player, Value};
 
 use crate::common::{InputArgs, OutputArgs};
+use crate::front::{self, Front};
 use crate::report::CaseReport;
 
 /// Arguments of `connect-four`.
@@ -26,8 +29,7 @@ player first), optionally followed by a score that is ignored (Pons' test-set li
 the negative of the winner's score.
 
 Example:
-  $ printf '4453\\n2252576253462244111563365343671351441\\n' | games-cli connect-four
-  4453 ...
+  $ printf '2252576253462244111563365343671351441\\n' | games-cli connect-four
   2252576253462244111563365343671351441 -1")]
 pub struct Args {
     #[command(flatten)]
@@ -76,9 +78,13 @@ fn parse_position(geom: Geometry, line: &str) -> Result<Position, String> {
 fn score_text(pos: &Position) -> String {
     let n = pos.moves_played();
     match pos.winner() {
-        Some(w) => format!("{} has four in a row after {n} stones (game over)", player_name(w)),
+        Some(w) => format!(
+            "{} has four in a row after {} (game over)",
+            player_name(w),
+            front::count(n, "stone", "stones")
+        ),
         None if pos.is_full() => "board full, no line (draw)".to_string(),
-        None => format!("{n} stones played, no line yet"),
+        None => format!("{} played, no line yet", front::count(n, "stone", "stones")),
     }
 }
 
@@ -105,4 +111,91 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
         out.flush()?;
     }
     Ok(())
+}
+
+/// Options of `play connect-four`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct Options {
+    /// Board size as COLUMNSxROWS with columns x (rows + 1) <= 64.
+    #[arg(long, value_name = "WxH", value_parser = parse_size, default_value = "7x6")]
+    pub size: (usize, usize),
+}
+
+/// Connect Four as games-cli shows it: columns 1 to W from the left, X moves first. Sessions
+/// follow the plain rules ([`Rules`]); hints and the solver's moves come from the fast
+/// [`Solver`].
+pub struct ConnectFourFront {
+    geom: Geometry,
+    solver: RefCell<Solver>,
+}
+
+impl Front for ConnectFourFront {
+    type G = Rules;
+    type Options = Options;
+
+    fn new(options: &Options) -> Result<Self> {
+        let (w, h) = options.size;
+        let geom = Geometry::new(w, h).map_err(|e| anyhow!("--size {w}x{h}: {e}"))?;
+        Ok(ConnectFourFront { geom, solver: RefCell::new(Solver::new(geom)) })
+    }
+
+    fn solver(&self) -> search_core::Solver<Rules> {
+        // Only the rules are used from it: values come from the fast solver (see `analyze`).
+        search_core::Solver::new(Rules::new(self.geom), 1)
+    }
+
+    fn start(&self) -> Position {
+        Position::empty(self.geom)
+    }
+
+    fn player_name(&self, player: Player) -> &'static str {
+        player_name(player)
+    }
+
+    fn move_text(&self, mv: &Column) -> String {
+        mv.to_string()
+    }
+
+    fn parse_move(&self, pos: &Position, text: &str) -> Result<Column, String> {
+        let width = self.geom.width();
+        let bad = || format!("expected a column number from 1 to {width}, found {}", front::quoted(text));
+        let c: usize = text.trim().parse().map_err(|_| bad())?;
+        if c == 0 || c > width {
+            return Err(bad());
+        }
+        pos.try_play(c - 1).map(|_| Column((c - 1) as u8)).map_err(|e| e.to_string())
+    }
+
+    fn move_help(&self) -> &'static str {
+        "a column number, 1 = leftmost"
+    }
+
+    fn draw(&self, pos: &Position) -> String {
+        pos.to_string()
+    }
+
+    fn score_text(&self, pos: &Position) -> String {
+        score_text(pos)
+    }
+
+    fn result_text(&self, value: Value) -> String {
+        match value.signum() {
+            1 => format!("X wins, score {value}"),
+            -1 => format!("O wins, score {value}"),
+            _ => "draw".to_string(),
+        }
+    }
+
+    fn value_note(&self) -> &'static str {
+        VALUE_NOTE
+    }
+
+    fn analyze(&self, _: &mut search_core::Solver<Rules>, pos: &Position) -> Analysis<Column> {
+        self.solver.borrow_mut().analyze(pos)
+    }
+
+    fn best_move(&self, _: &mut search_core::Solver<Rules>, pos: &Position) -> Column {
+        // Best first, ties left to right: the leftmost best column.
+        self.solver.borrow_mut().analyze(pos).moves[0].mv
+    }
 }
