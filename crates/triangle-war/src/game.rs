@@ -1,6 +1,6 @@
 //! Triangle War as a search-core [`Game`], and a [`Solver`] for batches.
 
-use search_core::{Analysis, Game, Player, Value};
+use search_core::{Analysis, Game, Player, SearchOptions, Stats, Value};
 
 use crate::{Geometry, Outcome, Position, SegmentSet};
 
@@ -15,12 +15,40 @@ pub struct TriangleWar {
     /// For each symmetry and each byte of a segment set, the image of that byte's bits.
     sym_tables: Vec<[[u64; 256]; 8]>,
     bytes: usize,
+    /// Whether [`Game::generate_moves`] applies the forced-capture rule ([`Rules::capture`]).
+    rules: Rules,
+}
+
+/// Pruning rules of [`TriangleWar`]: proven value-preserving restrictions of the moves searched.
+/// Values are exact with any setting; only the work differs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rules {
+    /// Forced capture (strings and coins; E. Berlekamp, *The Dots and Boxes Game*, 2000;
+    /// J. Barker and R. Korf, "Solving Dots-And-Boxes", AAAI 2012): when an undrawn segment
+    /// completes a triangle and its other side is the rim, a triangle it also completes, or a
+    /// triangle with all three segments undrawn, drawing it is an optimal move, so it is the
+    /// only move searched. (Declining a capture can only pay at the end of a chain, where the
+    /// other side is a triangle with two segments undrawn.)
+    pub capture: bool,
+}
+
+impl Rules {
+    /// Every rule on.
+    pub const ALL: Rules = Rules { capture: true };
+    /// No rule: the plain game tree.
+    pub const NONE: Rules = Rules { capture: false };
 }
 
 impl TriangleWar {
     /// The game on `geometry`.
     #[must_use]
     pub fn new(geometry: Geometry) -> Self {
+        Self::with_rules(geometry, Rules::ALL)
+    }
+
+    /// The game on `geometry`, searched with the pruning `rules`.
+    #[must_use]
+    pub fn with_rules(geometry: Geometry, rules: Rules) -> Self {
         let bytes = geometry.segments().len().div_ceil(8);
         let sym_tables = geometry
             .symmetries()
@@ -41,7 +69,34 @@ impl TriangleWar {
                 t
             })
             .collect();
-        TriangleWar { geometry, sym_tables, bytes }
+        TriangleWar { geometry, sym_tables, bytes, rules }
+    }
+
+    /// The pruning rules in force.
+    #[must_use]
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// A segment of `drawn` that the forced-capture rule ([`Rules::capture`]) says to draw now,
+    /// if any.
+    #[inline]
+    #[must_use]
+    pub fn forced_capture(&self, drawn: u64) -> Option<u8> {
+        let mut free = self.geometry.all_segments().0 & !drawn;
+        while free != 0 {
+            let s = free.trailing_zeros() as usize;
+            free &= free - 1;
+            let [m0, m1] = self.geometry.border(s).masks;
+            let open0 = (m0 & !drawn).count_ones();
+            let open1 = (m1 & !drawn).count_ones();
+            // Completes a triangle, and the other one is the rim (0 open), completed too (1)
+            // or untouched (3).
+            if (open0 == 1 && open1 != 2) || (open1 == 1 && open0 != 2) {
+                return Some(s as u8);
+            }
+        }
+        None
     }
 
     /// The board.
@@ -85,6 +140,12 @@ impl Game for TriangleWar {
     }
 
     fn generate_moves(&self, pos: &Position, moves: &mut Vec<u8>) {
+        if self.rules.capture {
+            if let Some(s) = self.forced_capture(pos.drawn.0) {
+                moves.push(s);
+                return;
+            }
+        }
         let free = SegmentSet(self.geometry.all_segments().0 & !pos.drawn.0);
         moves.extend(free.iter().map(|s| s as u8));
     }
@@ -147,6 +208,19 @@ impl Solver {
         Solver { inner: search_core::Solver::new(TriangleWar::new(geometry), tt_bits) }
     }
 
+    /// A solver for `geometry` with the pruning `rules` and the engine's `options`.
+    #[must_use]
+    pub fn with_options(geometry: Geometry, rules: Rules, options: SearchOptions) -> Self {
+        Solver { inner: search_core::Solver::with_options(TriangleWar::with_rules(geometry, rules), options) }
+    }
+
+    /// The final margin of `pos` as [`Solver::final_margin`], by bisection over the margin with
+    /// null-window searches (the first search decides who wins; see
+    /// [`search_core::Solver::solve_bisection`]).
+    pub fn final_margin_bisection(&mut self, pos: &Position) -> i64 {
+        pos.margin() + pos.to_move.sign() * self.inner.solve_bisection(pos)
+    }
+
     /// The final margin (A's triangles minus B's) of `pos` under perfect play, counting the
     /// triangles already owned.
     pub fn final_margin(&mut self, pos: &Position) -> i64 {
@@ -176,8 +250,23 @@ impl Solver {
     }
 
     /// The value of every move and the principal variation of `pos`, from A's side.
+    ///
+    /// Every legal move is listed, also where a pruning rule would search only one; values come
+    /// from bisection searches sharing the TT.
     pub fn analyze(&mut self, pos: &Position) -> Analysis<u8> {
-        self.inner.analyze(pos)
+        let before = self.inner.stats();
+        let all = TriangleWar::with_rules(self.inner.game().geometry().clone(), Rules::NONE);
+        let inner = &mut self.inner;
+        let mut a = search_core::analyze_with(&all, pos, |p| inner.solve_bisection(p));
+        let after = self.inner.stats();
+        a.stats = Stats {
+            nodes: after.nodes - before.nodes,
+            tt_probes: after.tt_probes - before.tt_probes,
+            tt_hits: after.tt_hits - before.tt_hits,
+            cutoffs: after.cutoffs - before.cutoffs,
+            elapsed: after.elapsed - before.elapsed,
+        };
+        a
     }
 
     /// The underlying engine (statistics, raw searches).
