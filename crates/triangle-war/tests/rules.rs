@@ -156,3 +156,55 @@ fn side5_engine_matches_an_independent_memo() {
         assert_eq!(pruned.final_margin_bisection(&pos), want, "{pos:?}");
     }
 }
+
+/// A side-4 solve stopped again and again by a node budget, each time resumed from the text of
+/// its checkpoint, ends with the value of an uninterrupted solve; so does the exact analysis
+/// of every root move.
+#[test]
+fn interrupted_side4_solves_resume_to_the_same_answer() {
+    use search_core::{Checkpoint, Limits};
+    let g = Geometry::new(4).unwrap();
+    let mut rng = SmallRng::seed_from_u64(44);
+    let mut interrupted_rounds = 0;
+    for round in 0..8 {
+        let pos = random_position(&g, &mut rng, 8 + round);
+        let exact_all = round % 2 == 0;
+        let mut plain = solver(&g, Rules::NONE, true);
+        let want = plain.engine().solve(&pos);
+        // The largest single step (one null-window search of one root child) bounds the budget
+        // from below: a slice must be able to finish at least one step with a fresh TT.
+        let (mut max_step, mut last) = (0, 0);
+        let uninterrupted = solver(&g, Rules::ALL, true)
+            .engine()
+            .solve_root(&pos, None, exact_all, |p| {
+                max_step = max_step.max(p.nodes - last);
+                last = p.nodes;
+            })
+            .unwrap();
+        let budget = (last / 4).max(max_step * 3 / 2);
+        assert!(uninterrupted.finished);
+        assert_eq!(uninterrupted.bounds, (want, want));
+        // Fresh solver (fresh TT) for every slice, as after a killed process.
+        let mut text: Option<String> = None;
+        let mut slices = 0;
+        loop {
+            slices += 1;
+            let mut s = solver(&g, Rules::ALL, true);
+            s.engine().set_limits(Limits { max_nodes: Some(budget), ..Limits::default() });
+            let cp = text.as_deref().map(|t| Checkpoint::from_text(t).unwrap());
+            let r = s.engine().solve_root(&pos, cp, exact_all, |_| {}).unwrap();
+            assert!(r.bounds.0 <= want && want <= r.bounds.1, "{:?} excludes {want}", r.bounds);
+            text = Some(r.checkpoint.to_text());
+            if r.finished {
+                assert_eq!(r.bounds, (want, want));
+                if exact_all {
+                    assert_eq!(r.checkpoint, uninterrupted.checkpoint);
+                }
+                break;
+            }
+            assert!(slices < 1000, "no progress");
+        }
+        interrupted_rounds += usize::from(slices > 1);
+    }
+    assert!(interrupted_rounds >= 5, "only {interrupted_rounds} solves were interrupted");
+}
