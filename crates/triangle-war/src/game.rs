@@ -174,12 +174,15 @@ impl Game for TriangleWar {
             let after = drawn | 1 << m;
             let border = self.geometry.border(usize::from(m));
             let completes = border.completed(after).count_ones() as i8;
-            *score = if completes > 0 { -completes } else { border.offered(after) as i8 };
+            // Among non-completing moves: fewest triangles offered first, interior segments
+            // (two triangles) before rim segments.
+            let rim = i8::from(border.masks[1] == 0);
+            *score = if completes > 0 { -completes } else { 2 * border.offered(after) as i8 + rim };
         }
-        // Scores are -2..=2: a stable counting sort in one pass per score.
+        // Scores are -2..=5: a stable counting sort in one pass per score.
         let mut sorted = [0u8; 64];
         let mut n = 0;
-        for target in -2..=2 {
+        for target in -2..=5 {
             for (&m, &sc) in moves.iter().zip(scores.iter()) {
                 if sc == target {
                     sorted[n] = m;
