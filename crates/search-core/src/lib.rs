@@ -79,6 +79,7 @@ mod game;
 mod minimax;
 mod null_window;
 mod pns;
+mod root;
 mod solver;
 mod tt;
 
@@ -87,5 +88,6 @@ pub use analysis::{analyze_with, Analysis, MoveValue};
 pub use game::{Game, Player, TtKey, Value, INFINITY};
 pub use minimax::minimax;
 pub use pns::{Proof, ProofSearch};
-pub use solver::{SearchOptions, Solver, Stats};
+pub use root::{Checkpoint, CheckpointError, Progress, RootMove, RootResult};
+pub use solver::{Interrupted, Limits, SearchOptions, Solver, Stats};
 pub use tt::{Bound, TranspositionTable, TtEntry, MAX_TT_BITS};
