@@ -154,3 +154,9 @@ impl AlgorithmArgs {
         }
     }
 }
+
+/// A solve stopped by its limits before finishing: reported with exit status 3, after the
+/// bounds proven so far were printed.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct Incomplete(pub String);

@@ -60,6 +60,11 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) if common::is_broken_pipe(&err) => ExitCode::SUCCESS,
+        Err(err) if err.downcast_ref::<common::Incomplete>().is_some() => {
+            let _ = out.flush();
+            eprintln!("games-cli: {err:#}");
+            ExitCode::from(3)
+        }
         Err(err) => {
             let _ = out.flush();
             eprintln!("games-cli: {err:#}");

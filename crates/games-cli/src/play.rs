@@ -146,6 +146,11 @@ pub fn session<F: Front>(front: &F, human: Player, lines: &mut Lines<'_>, out: &
         }
         let mover = game.to_move(&pos);
         if mover != human {
+            if matches!(lines, Lines::Editor(_)) {
+                // On a terminal, show the position now and say the solver is at work.
+                writeln!(out, "{} is thinking…", front.player_name(mover))?;
+                out.flush()?;
+            }
             let mv = front.best_move(&mut solver, &pos);
             writeln!(out, "{} plays {}", front.player_name(mover), front.move_text(&mv))?;
             history.push((pos, mover));
