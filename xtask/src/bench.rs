@@ -19,6 +19,10 @@ pub struct Args {
     /// Only cases whose label contains this text.
     #[arg(long)]
     pub filter: Option<String>,
+    /// A second `games-cli` binary (e.g. built from an earlier commit) timed in the same run,
+    /// alternating with this one; the table then adds its median and the ratio.
+    #[arg(long)]
+    pub baseline: Option<PathBuf>,
 }
 
 /// One benchmark instance: `games-cli <args>` with `input` on stdin.
@@ -74,6 +78,34 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     cases.extend(crate::games::tic_tac_toe_bench()?);
     if let Some(f) = &args.filter {
         cases.retain(|c| c.label.contains(f.as_str()));
+    }
+    if let Some(base) = &args.baseline {
+        println!("| case | command | min | median | baseline median | ratio | reference |");
+        println!("|---|---|---:|---:|---:|---:|---|");
+        for case in &cases {
+            time_once(&bin, case)?; // warm-up
+            time_once(base, case)?;
+            let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+            // Alternate, so that both see the same machine load.
+            for _ in 0..args.runs.max(1) {
+                ours.push(time_once(&bin, case)?);
+                theirs.push(time_once(base, case)?);
+            }
+            ours.sort();
+            theirs.sort();
+            let (m, b) = (ours[ours.len() / 2], theirs[theirs.len() / 2]);
+            println!(
+                "| {} | games-cli {} | {} | {} | {} | {:.2} | {} |",
+                case.label,
+                case.args.join(" "),
+                fmt(ours[0]),
+                fmt(m),
+                fmt(b),
+                m.as_secs_f64() / b.as_secs_f64(),
+                case.reference
+            );
+        }
+        return Ok(());
     }
     println!("| case | command | min | median | reference |");
     println!("|---|---|---:|---:|---|");

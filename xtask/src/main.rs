@@ -5,10 +5,15 @@
 //! - `cargo xtask gen <game> …`: deterministic input generators (seeded), printing to stdout.
 //! - `cargo xtask bench`: whole-process timings of `games-cli` on the benchmark instances, as a
 //!   table.
+//! - `cargo xtask mnk-table`: which empty m,n,k boards up to 7 x 7 are solved, by which
+//!   algorithm, in how long.
+//! - `cargo xtask c4-bench`: Connect Four on Pons' test sets, checking every score, beside a
+//!   reference solver in the same run.
 
 mod bench;
 mod games;
 mod golden;
+mod mnk_table;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -34,6 +39,10 @@ enum Command {
     Gen(games::GenArgs),
     /// Time whole `games-cli` runs on the benchmark instances and print a table.
     Bench(bench::Args),
+    /// Solve the empty m,n,k boards up to 7x7 with a time limit each and print a table.
+    MnkTable(mnk_table::Args),
+    /// Connect Four test sets: mean time and nodes per position, scores checked, beside a reference.
+    C4Bench(games::connect_four::Args),
 }
 
 fn main() -> ExitCode {
@@ -42,6 +51,8 @@ fn main() -> ExitCode {
         Command::Golden { check } => golden::run(check),
         Command::Gen(args) => games::generate(&args).map(|text| print!("{text}")),
         Command::Bench(args) => bench::run(&args),
+        Command::MnkTable(args) => mnk_table::run(&args),
+        Command::C4Bench(args) => games::connect_four::bench(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -64,3 +64,99 @@ impl InputArgs {
 pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|e| e.downcast_ref::<io::Error>().is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe))
 }
+
+/// `--algorithm` and `--stats`, shared by the solving subcommands: compare search algorithms on
+/// the same cases (the answers are the same; the work differs).
+#[derive(clap::Args, Debug, Clone)]
+pub struct AlgorithmArgs {
+    /// Answer each case with this algorithm instead of the subcommand's own solver.
+    #[arg(long, value_enum, value_name = "ALGORITHM")]
+    pub algorithm: Option<AlgorithmName>,
+    /// With --algorithm: print each case's search statistics on stderr (value, nodes, TT hits,
+    /// cutoffs, time).
+    #[arg(long, requires = "algorithm")]
+    pub stats: bool,
+}
+
+/// The algorithms `--algorithm` offers (see `search_core::Algorithm`).
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AlgorithmName {
+    /// Plain negamax over the whole tree: no window, no TT.
+    Minimax,
+    /// Negamax with an alpha-beta window, no TT.
+    AlphaBeta,
+    /// Alpha-beta with a transposition table.
+    AlphaBetaTt,
+    /// Principal variation search with a TT.
+    Pvs,
+    /// MTD(f): null-window searches only, sharing a TT.
+    Mtdf,
+    /// Depth-first proof-number search, bisecting the margin.
+    DfPn,
+}
+
+impl AlgorithmArgs {
+    /// The value of `pos` for its side to move by the chosen algorithm (which must be set),
+    /// printing the statistics of case `case` on stderr with `--stats`.
+    pub fn value<G: search_core::Game + Clone>(
+        &self,
+        case: usize,
+        game: &G,
+        pos: &G::Position,
+        tt_bits: u32,
+    ) -> search_core::Value {
+        let mut total = search_core::Stats::default();
+        let v = self.value_quiet(game, pos, tt_bits, &mut total);
+        self.report(case, v, &total);
+        v
+    }
+
+    /// The value of `pos` by the chosen algorithm, adding its statistics to `total`.
+    pub fn value_quiet<G: search_core::Game + Clone>(
+        &self,
+        game: &G,
+        pos: &G::Position,
+        tt_bits: u32,
+        total: &mut search_core::Stats,
+    ) -> search_core::Value {
+        let (v, stats) = search_core::solve_with(self.algorithm(), game, pos, tt_bits);
+        total.nodes += stats.nodes;
+        total.tt_probes += stats.tt_probes;
+        total.tt_hits += stats.tt_hits;
+        total.cutoffs += stats.cutoffs;
+        total.elapsed += stats.elapsed;
+        v
+    }
+
+    /// With `--stats`, prints `stats: case N, ALGORITHM: value V, …` on stderr.
+    pub fn report(&self, case: usize, value: search_core::Value, stats: &search_core::Stats) {
+        if self.stats {
+            let micros = if crate::report::zero_times() { 0 } else { stats.elapsed.as_micros() };
+            eprintln!(
+                "stats: case {case}, {}: value {value}, {} nodes, {} TT hits, {} cutoffs, {micros} us",
+                self.algorithm().name(),
+                stats.nodes,
+                stats.tt_hits,
+                stats.cutoffs
+            );
+        }
+    }
+
+    fn algorithm(&self) -> search_core::Algorithm {
+        use search_core::Algorithm;
+        match self.algorithm.expect("an algorithm was chosen") {
+            AlgorithmName::Minimax => Algorithm::Minimax,
+            AlgorithmName::AlphaBeta => Algorithm::AlphaBeta,
+            AlgorithmName::AlphaBetaTt => Algorithm::AlphaBetaTt,
+            AlgorithmName::Pvs => Algorithm::Pvs,
+            AlgorithmName::Mtdf => Algorithm::Mtdf,
+            AlgorithmName::DfPn => Algorithm::DfPn,
+        }
+    }
+}
+
+/// A solve stopped by its limits before finishing: reported with exit status 3, after the
+/// bounds proven so far were printed.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct Incomplete(pub String);

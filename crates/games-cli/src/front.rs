@@ -3,7 +3,7 @@
 //! `--analyze` and `--format json` are written once over this trait.
 
 use anyhow::Result;
-use search_core::{Game, Player, Solver, Value};
+use search_core::{Analysis, Game, Player, Solver, Value};
 
 /// The engine's position type of a front's game.
 pub type Pos<F> = <<F as Front>::G as Game>::Position;
@@ -56,6 +56,20 @@ pub trait Front: Sized {
 
     /// What a value means, e.g. "A's triangles minus B's at the end".
     fn value_note(&self) -> &'static str;
+
+    /// The analysis of `pos` (every move's value and a principal variation, first player's
+    /// side) for `hint`. Default: `solver`'s; a game with a faster dedicated solver overrides it.
+    fn analyze(&self, solver: &mut Solver<Self::G>, pos: &Pos<Self>) -> Analysis<Move<Self>> {
+        solver.analyze(pos)
+    }
+
+    /// The solver's move in `pos` (not finished): the first move, in generation order, of the
+    /// best value for the side to move. Default: from `solver`'s move values.
+    fn best_move(&self, solver: &mut Solver<Self::G>, pos: &Pos<Self>) -> Move<Self> {
+        let values = solver.move_values(pos);
+        let best = values.iter().map(|&(_, v)| v).max().expect("a non-terminal position has moves");
+        values.into_iter().find(|&(_, v)| v == best).expect("the best value belongs to a move").0
+    }
 }
 
 /// A cell typed as `row,col` or `row col` (0-based), for the board games' [`Front::parse_move`].

@@ -6,6 +6,7 @@
 //! exit status 2; answers printed before an error are kept. A closed stdout pipe is not an error.
 
 mod common;
+mod connect_four;
 mod front;
 mod memory;
 mod play;
@@ -33,6 +34,8 @@ enum Command {
     TriangleWar(triangle_war::Args),
     /// The Young-diagram game (LOJ 2471 "一双木棋"): Black's score minus White's.
     YoungChess(young_chess::Args),
+    /// Connect Four: the exact score (Pons' convention) of each position, one move string per line.
+    ConnectFour(connect_four::Args),
     /// Find the Winning Move (UVa 10111): x's first forced-win move on 4x4 tic-tac-toe.
     WinningMove(tic_tac_toe::WinningMoveArgs),
     /// Board evaluation (CCF CSP 201803-4): the score of 3x3 tic-tac-toe boards.
@@ -47,6 +50,7 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::TriangleWar(args) => triangle_war::run(args, &mut out),
         Command::YoungChess(args) => young_chess::run(args, &mut out),
+        Command::ConnectFour(args) => connect_four::run(args, &mut out),
         Command::WinningMove(args) => tic_tac_toe::run_winning_move(args, &mut out),
         Command::BoardEval(args) => tic_tac_toe::run_board_eval(args, &mut out),
         Command::Play(args) => play::run(args, &mut out),
@@ -56,6 +60,11 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) if common::is_broken_pipe(&err) => ExitCode::SUCCESS,
+        Err(err) if err.downcast_ref::<common::Incomplete>().is_some() => {
+            let _ = out.flush();
+            eprintln!("games-cli: {err:#}");
+            ExitCode::from(3)
+        }
         Err(err) => {
             let _ = out.flush();
             eprintln!("games-cli: {err:#}");

@@ -11,8 +11,9 @@
 use std::io::{self, BufRead, IsTerminal, Write};
 
 use anyhow::Result;
-use search_core::{Game, Player, Solver};
+use search_core::{Game, Player};
 
+use crate::connect_four::ConnectFourFront;
 use crate::front::{Front, Pos};
 use crate::tic_tac_toe::TicTacToeFront;
 use crate::triangle_war::TriangleWarFront;
@@ -37,6 +38,8 @@ enum PlayGame {
     TicTacToe(crate::tic_tac_toe::Options),
     /// The Young-diagram game (LOJ 2471): moves are cells `r,c`.
     YoungChess(crate::young_chess::Options),
+    /// Connect Four (any board up to 64 cells with the spare row): moves are columns 1 to W.
+    ConnectFour(crate::connect_four::Options),
 }
 
 /// The side the user plays.
@@ -59,6 +62,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
         PlayGame::TriangleWar(options) => session(&TriangleWarFront::new(options)?, human, &mut lines, out),
         PlayGame::TicTacToe(options) => session(&TicTacToeFront::new(options)?, human, &mut lines, out),
         PlayGame::YoungChess(options) => session(&YoungChessFront::new(options)?, human, &mut lines, out),
+        PlayGame::ConnectFour(options) => session(&ConnectFourFront::new(options)?, human, &mut lines, out),
     }
 }
 
@@ -142,7 +146,12 @@ pub fn session<F: Front>(front: &F, human: Player, lines: &mut Lines<'_>, out: &
         }
         let mover = game.to_move(&pos);
         if mover != human {
-            let mv = best_move(&mut solver, &pos);
+            if matches!(lines, Lines::Editor(_)) {
+                // On a terminal, show the position now and say the solver is at work.
+                writeln!(out, "{} is thinking…", front.player_name(mover))?;
+                out.flush()?;
+            }
+            let mv = front.best_move(&mut solver, &pos);
             writeln!(out, "{} plays {}", front.player_name(mover), front.move_text(&mv))?;
             history.push((pos, mover));
             pos = solver.game().play(&pos, mv).0;
@@ -166,7 +175,7 @@ pub fn session<F: Front>(front: &F, human: Player, lines: &mut Lines<'_>, out: &
                     continue;
                 }
                 "hint" => {
-                    let analysis = solver.analyze(&pos);
+                    let analysis = front.analyze(&mut solver, &pos);
                     let moves: Vec<String> = analysis
                         .moves
                         .iter()
@@ -200,11 +209,4 @@ pub fn session<F: Front>(front: &F, human: Player, lines: &mut Lines<'_>, out: &
             }
         }
     }
-}
-
-/// The first move, in generation order, of the best value for the side to move.
-pub fn best_move<G: Game>(solver: &mut Solver<G>, pos: &G::Position) -> G::Move {
-    let values = solver.move_values(pos);
-    let best = values.iter().map(|&(_, v)| v).max().expect("a non-terminal position has moves");
-    values.into_iter().find(|&(_, v)| v == best).expect("the best value belongs to a move").0
 }

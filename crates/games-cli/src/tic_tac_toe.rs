@@ -7,13 +7,13 @@
 use std::io::Write;
 
 use anyhow::{Context, Result};
-use search_core::{Analysis, Player, Solver, Value};
+use search_core::{Analysis, Game, Player, Solver, Value};
 use tic_tac_toe::{
     default_tt_bits, parse_ccf, parse_uva, BoardEval, Cell, Geometry, MnkGame, Position, Scoring, SolveError,
     WinningMove,
 };
 
-use crate::common::{InputArgs, OutputArgs};
+use crate::common::{AlgorithmArgs, InputArgs, OutputArgs};
 use crate::front::{self, Front};
 use crate::report::CaseReport;
 
@@ -42,6 +42,8 @@ pub struct WinningMoveArgs {
     /// Answer the empty board (x to move) without reading any input.
     #[arg(long, conflicts_with = "file")]
     empty: bool,
+    #[command(flatten)]
+    algorithm: AlgorithmArgs,
 }
 
 /// Arguments of `board-eval`.
@@ -60,6 +62,8 @@ pub struct BoardEvalArgs {
     input: InputArgs,
     #[command(flatten)]
     output: OutputArgs,
+    #[command(flatten)]
+    algorithm: AlgorithmArgs,
 }
 
 /// The grid with 0-based row and column numbers, one line per row.
@@ -132,8 +136,15 @@ pub fn run_winning_move(args: &WinningMoveArgs, out: &mut dyn Write) -> anyhow::
     let k = args.k.unwrap_or(rows.min(cols));
     let geometry = Geometry::new(rows, cols, k)?;
     let mut solver = WinningMove::new(geometry);
+    let game = MnkGame::new(geometry, Scoring::WinLoss);
+    let tt_bits = default_tt_bits(geometry);
     let mut answer = |case: usize, pos: &Position, out: &mut dyn Write| -> Result<()> {
-        let text = match solver.find(pos)? {
+        let found = if args.algorithm.algorithm.is_some() {
+            first_winning_move(&args.algorithm, &game, case, pos, tt_bits)
+        } else {
+            solver.find(pos)?
+        };
+        let text = match found {
             Some(cell) => format!("({})", cell_text(geometry, cell)),
             None => "#####".to_string(),
         };
@@ -152,13 +163,42 @@ pub fn run_winning_move(args: &WinningMoveArgs, out: &mut dyn Write) -> anyhow::
     Ok(())
 }
 
+/// The first cell (row-major) after which x, to move in `pos`, has a forced win, with every
+/// value computed by `--algorithm` (as [`WinningMove::find`] answers it with its own solver).
+fn first_winning_move(
+    args: &AlgorithmArgs,
+    game: &MnkGame,
+    case: usize,
+    pos: &Position,
+    tt_bits: u32,
+) -> Option<Cell> {
+    let mut total = search_core::Stats::default();
+    let value = if pos.is_over() { 0 } else { args.value_quiet(game, pos, tt_bits, &mut total) };
+    let found = (value > 0)
+        .then(|| {
+            // The child's value is from o's side: -1 means x wins.
+            pos.legal_moves()
+                .find(|&cell| args.value_quiet(game, &game.play(pos, cell).0, tt_bits, &mut total) < 0)
+        })
+        .flatten();
+    args.report(case, value, &total);
+    found
+}
+
 /// Runs `board-eval`.
 pub fn run_board_eval(args: &BoardEvalArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let mut eval = BoardEval::new(Geometry::CCF);
     let input = args.input.read()?;
     for case in parse_ccf(&input) {
         let case = case?;
-        let score = eval.evaluate(&case.position)?;
+        let score = if args.algorithm.algorithm.is_some() {
+            let game = MnkGame::new(Geometry::CCF, Scoring::EmptyPlusOne);
+            let pos = &case.position;
+            let v = args.algorithm.value(case.number, &game, pos, default_tt_bits(Geometry::CCF));
+            game.to_move(pos).sign() * v
+        } else {
+            eval.evaluate(&case.position)?
+        };
         let note = "CCF score, Alice's side: a win scores empty cells + 1";
         let pos = &case.position;
         write_case(&args.output, out, |p| eval.analyze(p), case.number, pos, score.to_string(), note)?;

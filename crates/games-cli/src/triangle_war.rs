@@ -5,13 +5,14 @@
 //! search engine on larger ones); `--analyze` and `--format json` explain each answer with the
 //! engine.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
+use std::time::Duration;
 
 use anyhow::Result;
-use search_core::{Player, Solver, Value};
+use search_core::{Game, Player, Solver, Value};
 use triangle_war::{diagram, parse_games, Geometry, Judge, Outcome, Position, TriangleWar};
 
-use crate::common::{InputArgs, OutputArgs};
+use crate::common::{AlgorithmArgs, InputArgs, OutputArgs};
 use crate::front::{self, Front};
 use crate::report::CaseReport;
 
@@ -37,23 +38,66 @@ pub struct Args {
     empty: bool,
     /// TT size as a power of two (entries of about 32 bytes), for boards solved by search.
     /// Default: 18 up to side 3 (8 MiB), 22 above (128 MiB).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(10..=30))]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(10..=30), conflicts_with = "tt_mib")]
     tt_bits: Option<u32>,
+    /// TT size in MiB (the largest power-of-two table that fits); refused before allocating if
+    /// the memory available is smaller.
+    #[arg(long, value_name = "MIB")]
+    tt_mib: Option<u64>,
+    /// Stop each search-solved game after this many seconds and print the bounds proven so far
+    /// on the final margin (exit status 3).
+    #[arg(long, value_name = "SECONDS")]
+    time_limit: Option<f64>,
+    /// Keep what has been proven at the root in FILE (rewritten after every step, atomically)
+    /// and continue from it when it exists: a killed or time-limited solve resumes where it
+    /// stopped. One game per run.
+    #[arg(long, value_name = "FILE")]
+    checkpoint: Option<std::path::PathBuf>,
     #[command(flatten)]
     output: OutputArgs,
+    #[command(flatten)]
+    algorithm: AlgorithmArgs,
 }
 
 /// Runs `triangle-war`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
     let front = TriangleWarFront::new(&Options { side: args.side })?;
-    let mut judge = Judge::new(front.geometry.clone(), args.tt_bits);
+    let tt_bits = match args.tt_mib {
+        Some(mib) => {
+            let available = crate::memory::mem_available().map(|b| u64::try_from(b).unwrap_or(u64::MAX));
+            Some(triangle_war::tt_bits_for_mib(mib, available)?)
+        }
+        None => args.tt_bits,
+    };
+    let mut judge = Judge::new(front.geometry.clone(), tt_bits);
+    let searched = front.geometry.segments().len() > triangle_war::TABLE_MAX_SEGMENTS;
+    let long = args.time_limit.is_some()
+        || args.checkpoint.is_some()
+        || (searched && std::io::stderr().is_terminal() && args.algorithm.algorithm.is_none());
+    if long && !args.output.analyze {
+        let mut seen = 0;
+        let mut solve = |number: usize, pos: &Position, out: &mut dyn Write| -> Result<()> {
+            seen += 1;
+            anyhow::ensure!(seen == 1 || args.checkpoint.is_none(), "--checkpoint takes one game per run");
+            long_solve(args, judge.tt_bits(), number, pos, out)
+        };
+        if args.empty {
+            return solve(1, &Position::start(), out);
+        }
+        let text = args.input.read()?;
+        for record in parse_games(&text, &front.geometry) {
+            let record = record?;
+            solve(record.number, &record.position, out)?;
+        }
+        return Ok(());
+    }
     if args.empty {
-        return answer(&front, &mut judge, 1, &Position::start(), &args.output, out);
+        return answer(&front, &mut judge, 1, &Position::start(), args, out);
     }
     let text = args.input.read()?;
     for record in parse_games(&text, &front.geometry) {
         let record = record?;
-        answer(&front, &mut judge, record.number, &record.position, &args.output, out)?;
+        answer(&front, &mut judge, record.number, &record.position, args, out)?;
     }
     Ok(())
 }
@@ -63,18 +107,131 @@ fn answer(
     judge: &mut Judge,
     number: usize,
     pos: &Position,
-    output: &OutputArgs,
+    args: &Args,
     out: &mut dyn Write,
 ) -> Result<()> {
+    let output = &args.output;
     let line = |outcome: Outcome| format!("Game {number}: {}", outcome.judge_text());
     if !output.explains() {
-        writeln!(out, "{}", line(judge.outcome(pos)))?;
+        let outcome = if args.algorithm.algorithm.is_some() {
+            let game = TriangleWar::new(front.geometry.clone());
+            let v = args.algorithm.value(number, &game, pos, judge.tt_bits());
+            Outcome::from_margin(pos.margin() + pos.to_move.sign() * v)
+        } else {
+            judge.outcome(pos)
+        };
+        writeln!(out, "{}", line(outcome))?;
         return Ok(());
     }
     let analysis = judge.analyze(pos);
     let report = CaseReport::new(front, number, line(Outcome::from_margin(analysis.value)), &analysis);
     report.write(output, out, &front.draw(pos), &front.score_text(pos), front.value_note())?;
     Ok(())
+}
+
+/// Solves one game move by move at the root ([`search_core::Solver::solve_root`]) under the
+/// time limit, with progress on a terminal and the checkpoint file; prints the judge's line, or
+/// the bounds proven when the limit stops it ([`crate::common::Incomplete`], exit status 3).
+fn long_solve(args: &Args, tt_bits: u32, number: usize, pos: &Position, out: &mut dyn Write) -> Result<()> {
+    use search_core::{Checkpoint, Limits, SearchOptions};
+    let geometry = Geometry::new(args.side)?;
+    let options = SearchOptions { tt_bits, principal_variation_search: true };
+    let mut solver = triangle_war::Solver::with_options(geometry.clone(), triangle_war::Rules::ALL, options);
+    let engine = solver.engine();
+    let time = args.time_limit.map(|s| Duration::from_secs_f64(s.max(0.0)));
+    engine.set_limits(Limits { time, ..Limits::default() });
+    let (margin, sign) = (pos.margin(), pos.to_move.sign());
+    // Final margins (A minus B) from the root's value bounds for the side to move.
+    let margins = |(lo, hi): (i64, i64)| {
+        if sign == 1 {
+            (margin + lo, margin + hi)
+        } else {
+            (margin - hi, margin - lo)
+        }
+    };
+    let outcome_line = |m: i64| format!("Game {number}: {}", Outcome::from_margin(m).judge_text());
+    if engine.game().terminal_value(pos).is_some() {
+        writeln!(out, "{}", outcome_line(margin))?;
+        return Ok(());
+    }
+    let checkpoint = match &args.checkpoint {
+        Some(path) if path.exists() => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| anyhow::anyhow!("cannot read checkpoint {}: {e}", path.display()))?;
+            Some(
+                Checkpoint::from_text(&text)
+                    .map_err(|e| anyhow::anyhow!("checkpoint {}: {e}", path.display()))?,
+            )
+        }
+        _ => None,
+    };
+    let save = |cp: &Checkpoint<u8>| -> Result<()> {
+        if let Some(path) = &args.checkpoint {
+            let tmp = path.with_extension("tmp");
+            std::fs::write(&tmp, cp.to_text())?;
+            std::fs::rename(&tmp, path)?;
+        }
+        Ok(())
+    };
+    let bar = std::io::stderr().is_terminal().then(|| {
+        let bar = indicatif::ProgressBar::new_spinner();
+        bar.enable_steady_tick(Duration::from_millis(200));
+        bar
+    });
+    let mut save_error = None;
+    let result = engine
+        .solve_root(pos, checkpoint, false, |p| {
+            if let Some(bar) = &bar {
+                let m = p.checkpoint.moves[p.move_index];
+                let (lo, hi) = margins(p.bounds);
+                bar.set_message(format!(
+                    "proving move {}/{} ({}): final margin in [{lo:+}, {hi:+}]; {} nodes, {:.0} nodes/s, {:.0?}",
+                    p.move_index + 1,
+                    p.moves,
+                    geometry.segments()[usize::from(m.mv)],
+                    p.nodes,
+                    p.nodes_per_second(),
+                    p.elapsed
+                ));
+            }
+            if let Err(e) = save(&p.checkpoint) {
+                save_error.get_or_insert(e);
+            }
+        })
+        .map_err(|e| anyhow::anyhow!("checkpoint does not fit this game: {e}"))?;
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    if let Some(e) = save_error {
+        return Err(e.context("writing the checkpoint"));
+    }
+    save(&result.checkpoint)?;
+    let (lo, hi) = margins(result.bounds);
+    if lo == hi {
+        if args.output.format == crate::common::Format::Json {
+            writeln!(
+                out,
+                "{}",
+                serde_json::json!({ "case": number, "finished": true, "value": lo, "answer": outcome_line(lo) })
+            )?;
+        } else {
+            writeln!(out, "{}", outcome_line(lo))?;
+        }
+        return Ok(());
+    }
+    if args.output.format == crate::common::Format::Json {
+        writeln!(
+            out,
+            "{}",
+            serde_json::json!({ "case": number, "finished": false, "margin_lo": lo, "margin_hi": hi })
+        )?;
+    } else {
+        writeln!(out, "Game {number}: not finished: final margin (A minus B) in [{lo:+}, {hi:+}]")?;
+    }
+    Err(crate::common::Incomplete(format!(
+        "game {number}: stopped by the time limit with the final margin in [{lo:+}, {hi:+}]"
+    ))
+    .into())
 }
 
 /// Options of `play triangle-war`.

@@ -15,7 +15,7 @@ use search_core::{Analysis, Player, Solver, Value};
 use young_chess::dp;
 use young_chess::{Board, Cell, ScoredGame, ScoredPosition, Staircase, SCORED_MAX_CELLS};
 
-use crate::common::{InputArgs, OutputArgs};
+use crate::common::{AlgorithmArgs, InputArgs, OutputArgs};
 use crate::front::{self, Front};
 use crate::memory::{human_bytes, mem_available};
 use crate::report::CaseReport;
@@ -34,6 +34,8 @@ pub struct Args {
     input: InputArgs,
     #[command(flatten)]
     output: OutputArgs,
+    #[command(flatten)]
+    algorithm: AlgorithmArgs,
 }
 
 /// Solves show a progress bar above this many staircases (15 x 15 and up: a second or more).
@@ -44,8 +46,13 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<()> {
     let text = args.input.read()?;
     let board = young_chess::parse(&text)?;
     if !args.output.explains() {
-        check_memory(&board, dp::memory_estimate(&board), "solving it")?;
-        let value = solve(&board)?;
+        let value = if args.algorithm.algorithm.is_some() {
+            let game = young_chess::YoungGame::new(&board);
+            args.algorithm.value(1, &game, &board.start(), young_chess::YoungGame::SEARCH_OPTIONS.tt_bits)
+        } else {
+            check_memory(&board, dp::memory_estimate(&board), "solving it")?;
+            solve(&board)?
+        };
         writeln!(out, "{value}")?;
         return Ok(());
     }

@@ -42,3 +42,38 @@ fn a_missing_file_is_named() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.starts_with("games-cli: cannot read /nonexistent/in.txt: "), "{stderr}");
 }
+
+/// A side-4 solve stopped by its time limit exits with status 3 and the bounds proven so far;
+/// started again with the same checkpoint file, it finishes with the uninterrupted answer.
+#[test]
+fn a_time_limited_solve_resumes_from_its_checkpoint() {
+    let dir = std::env::temp_dir().join(format!("games-cli-checkpoint-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cp = dir.join("side4.checkpoint");
+    let _ = std::fs::remove_file(&cp);
+    let cp_arg = cp.to_str().unwrap();
+    let base = ["triangle-war", "--side", "4", "--empty", "--tt-bits", "18", "--checkpoint", cp_arg];
+    let first = games_cli().args(base).args(["--time-limit", "0.05"]).output().unwrap();
+    assert_eq!(first.status.code(), Some(3), "{}", String::from_utf8_lossy(&first.stderr));
+    let stdout = String::from_utf8_lossy(&first.stdout);
+    assert!(stdout.starts_with("Game 1: not finished: final margin (A minus B) in ["), "{stdout}");
+    let saved = std::fs::read_to_string(&cp).unwrap();
+    assert!(!saved.is_empty());
+    let resumed = games_cli().args(base).output().unwrap();
+    assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
+    let plain = games_cli().args(["triangle-war", "--side", "4", "--empty"]).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&resumed.stdout), String::from_utf8_lossy(&plain.stdout));
+    assert_eq!(String::from_utf8_lossy(&plain.stdout), "Game 1: B wins.\n");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_oversized_tt_is_refused_before_allocating() {
+    let output = games_cli()
+        .args(["triangle-war", "--side", "4", "--empty", "--tt-mib", "1000000000"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.starts_with("games-cli: a TT of 1000000000 MiB needs "), "{stderr}");
+}

@@ -73,17 +73,21 @@
 //! assert_eq!(analysis.pv[0], 1); // leave 12
 //! ```
 
+mod algorithms;
 mod analysis;
 mod game;
 mod minimax;
 mod null_window;
 mod pns;
+mod root;
 mod solver;
 mod tt;
 
+pub use algorithms::{solve_with, Algorithm};
 pub use analysis::{analyze_with, Analysis, MoveValue};
 pub use game::{Game, Player, TtKey, Value, INFINITY};
 pub use minimax::minimax;
 pub use pns::{Proof, ProofSearch};
-pub use solver::{SearchOptions, Solver, Stats};
+pub use root::{Checkpoint, CheckpointError, Progress, RootMove, RootResult};
+pub use solver::{Interrupted, Limits, SearchOptions, Solver, Stats};
 pub use tt::{Bound, TranspositionTable, TtEntry, MAX_TT_BITS};

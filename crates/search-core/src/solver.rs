@@ -1,5 +1,7 @@
 //! [`Solver`]: negamax with an alpha-beta window and a transposition table.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::{Bound, Game, TranspositionTable, TtEntry, Value, INFINITY};
@@ -20,6 +22,32 @@ pub struct Stats {
     pub elapsed: Duration,
 }
 
+/// Limits are checked every `LIMIT_CHECK_MASK + 1` nodes.
+const LIMIT_CHECK_MASK: u64 = (1 << 12) - 1;
+
+/// When a limited search ([`Solver::try_search`], [`Solver::solve_root`]) stops early.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Stop as soon as this flag is raised (e.g. by Ctrl-C or another thread).
+    pub stop: Option<Arc<AtomicBool>>,
+    /// Stop once the solver's node counter ([`Stats::nodes`]) reaches this total.
+    pub max_nodes: Option<u64>,
+    /// Stop after this much wall-clock time since the first limited search (see
+    /// [`Solver::restart_clock`]).
+    pub time: Option<Duration>,
+}
+
+impl Limits {
+    fn is_set(&self) -> bool {
+        self.stop.is_some() || self.max_nodes.is_some() || self.time.is_some()
+    }
+}
+
+/// A limited search was stopped by its [`Limits`] before it proved its result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("search stopped by its limits before finishing")]
+pub struct Interrupted;
+
 /// How a [`Solver`] searches: policies that change the work, never the values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchOptions {
@@ -28,7 +56,7 @@ pub struct SearchOptions {
     /// move first; with weak ordering and widely spread values its re-searches cost more than
     /// they save, so a game crate chooses its default.
     pub principal_variation_search: bool,
-    /// The TT holds `2^tt_bits` entries (clamped to `1..=`[`crate::MAX_TT_BITS`]).
+    /// The TT holds `2^tt_bits` entries (at most [`crate::MAX_TT_BITS`]); 0 switches the TT off.
     pub tt_bits: u32,
 }
 
@@ -56,6 +84,12 @@ pub struct Solver<G: Game> {
     stats: Stats,
     move_stack: Vec<Vec<G::Move>>,
     pvs: bool,
+    limits: Limits,
+    /// Set when a limit stopped the current search: every value since is meaningless and
+    /// nothing more is stored in the TT until the next search starts.
+    interrupted: bool,
+    /// When the current limited search started (for [`Limits::time`]).
+    started: Option<Instant>,
 }
 
 impl<G: Game> Solver<G> {
@@ -73,7 +107,50 @@ impl<G: Game> Solver<G> {
             stats: Stats::default(),
             move_stack: Vec::new(),
             pvs: options.principal_variation_search,
+            limits: Limits::default(),
+            interrupted: false,
+            started: None,
         }
+    }
+
+    /// Sets the limits that later [`Solver::try_search`] calls (and the root driver) obey.
+    /// Plain [`Solver::search`] ignores them.
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+    }
+
+    /// [`Solver::search`] under the [`Limits`] of [`Solver::set_limits`], counted from this
+    /// call: `Err(Interrupted)` if a limit stopped it (the TT then keeps only results proven
+    /// before the stop, so a later search continues from them).
+    ///
+    /// # Errors
+    /// [`Interrupted`] when the stop flag was raised, the node budget was spent or the time
+    /// limit passed.
+    pub fn try_search(&mut self, pos: &G::Position, alpha: Value, beta: Value) -> Result<Value, Interrupted> {
+        self.interrupted = self.limits_reached(self.stats.nodes);
+        if self.interrupted {
+            return Err(Interrupted);
+        }
+        self.started.get_or_insert_with(Instant::now);
+        let v = self.search(pos, alpha, beta);
+        if self.interrupted {
+            self.interrupted = false;
+            return Err(Interrupted);
+        }
+        Ok(v)
+    }
+
+    /// Clears the start time of limited searches: [`Limits::time`] counts again from the next
+    /// [`Solver::try_search`].
+    pub fn restart_clock(&mut self) {
+        self.started = None;
+    }
+
+    fn limits_reached(&self, nodes: u64) -> bool {
+        let l = &self.limits;
+        l.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
+            || l.max_nodes.is_some_and(|m| nodes >= m)
+            || l.time.is_some_and(|t| self.started.is_some_and(|s| s.elapsed() >= t))
     }
 
     /// The game being solved.
@@ -194,6 +271,15 @@ impl<G: Game> Solver<G> {
 
     fn negamax(&mut self, pos: &G::Position, mut alpha: Value, mut beta: Value, ply: usize) -> Value {
         self.stats.nodes += 1;
+        if self.stats.nodes & LIMIT_CHECK_MASK == 0
+            && self.limits.is_set()
+            && self.limits_reached(self.stats.nodes)
+        {
+            self.interrupted = true;
+        }
+        if self.interrupted {
+            return 0;
+        }
         if let Some(v) = self.game.terminal_value(pos) {
             return v;
         }
@@ -257,6 +343,9 @@ impl<G: Game> Solver<G> {
                     v = self.child_value(&child, gain, same, v, beta, ply);
                 }
             }
+            if self.interrupted {
+                break;
+            }
             if v > best {
                 best = v;
                 best_move = Some(m);
@@ -270,6 +359,9 @@ impl<G: Game> Solver<G> {
             }
         }
         self.move_stack[ply] = moves;
+        if self.interrupted {
+            return 0;
+        }
 
         let bound = if best <= alpha0 {
             Bound::Upper

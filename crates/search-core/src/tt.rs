@@ -47,12 +47,18 @@ pub struct TranspositionTable<K, M> {
 }
 
 impl<K: TtKey, M: Copy> TranspositionTable<K, M> {
-    /// A table of `2^bits` entries (`bits` clamped to `1..=`[`MAX_TT_BITS`]). Memory: `2^bits`
+    /// A table of `2^bits` entries (`bits` at most [`MAX_TT_BITS`]). Memory: `2^bits`
     /// entries of [`TranspositionTable::entry_bytes`] bytes each (about 24–48, depending on
     /// the key and move types).
     #[must_use]
+    ///
+    /// `bits == 0` gives a disabled table: it stores nothing and finds nothing (plain
+    /// alpha-beta, for teaching and comparison).
     pub fn with_bits(bits: u32) -> Self {
-        let bits = bits.clamp(1, MAX_TT_BITS);
+        if bits == 0 {
+            return TranspositionTable { slots: Vec::new(), shift: 64 };
+        }
+        let bits = bits.min(MAX_TT_BITS);
         let len = 1usize << bits;
         TranspositionTable { slots: vec![None; len], shift: 64 - (bits - 1) }
     }
@@ -76,6 +82,9 @@ impl<K: TtKey, M: Copy> TranspositionTable<K, M> {
     #[inline]
     #[must_use]
     pub fn probe(&self, key: K) -> Option<&TtEntry<K, M>> {
+        if self.slots.is_empty() {
+            return None;
+        }
         let b = self.bucket(key);
         self.slots[b..b + 2].iter().flatten().find(|e| e.key == key)
     }
@@ -84,6 +93,9 @@ impl<K: TtKey, M: Copy> TranspositionTable<K, M> {
     /// `entry.work` is at least its work, or else the always-replace slot.
     #[inline]
     pub fn store(&mut self, entry: TtEntry<K, M>) {
+        if self.slots.is_empty() {
+            return;
+        }
         let b = self.bucket(entry.key);
         let slot = match (&self.slots[b], &self.slots[b + 1]) {
             (Some(e), _) if e.key == entry.key => b,
@@ -123,5 +135,8 @@ mod tests {
         tt.store(TtEntry { key: 7, value: 3, bound: Bound::Lower, best: Some(1), work: 5 });
         assert_eq!(tt.probe(7).map(|e| (e.value, e.bound)), Some((3, Bound::Lower)));
         assert!(tt.probe(8).is_none());
+        let mut off = TranspositionTable::<u64, u8>::with_bits(0);
+        off.store(TtEntry { key: 7, value: 3, bound: Bound::Exact, best: None, work: 5 });
+        assert!(off.probe(7).is_none());
     }
 }

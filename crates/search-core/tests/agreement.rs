@@ -283,3 +283,20 @@ fn proof_number_search_stops_at_its_budget() {
     assert_eq!(pns.value_exceeds(&game.root(), 0), Proof::Unknown);
     assert!(pns.stats().nodes <= 4);
 }
+
+#[test]
+fn every_algorithm_gives_the_exact_value() {
+    use search_core::{solve_with, Algorithm};
+    for game in trees() {
+        let root = game.root();
+        let exact = minimax(&game, &root);
+        let mut nodes = Vec::new();
+        for algorithm in Algorithm::ALL {
+            let (v, stats) = solve_with(algorithm, &game, &root, 12);
+            assert_eq!(v, exact, "{} on seed {}", algorithm.name(), game.seed);
+            nodes.push(stats.nodes);
+        }
+        // Alpha-beta never visits more positions than minimax.
+        assert!(nodes[1] <= nodes[0], "seed {}: {nodes:?}", game.seed);
+    }
+}

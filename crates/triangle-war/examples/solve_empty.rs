@@ -1,16 +1,36 @@
-//! Solves the empty board of a given side (default 4) and prints the final margin and the
-//! search statistics: `cargo run --release -p triangle-war --example solve_empty -- 4`.
+//! Solves the empty board of a given side and prints the final margin and the search
+//! statistics:
+//! `cargo run --release -p triangle-war --example solve_empty -- [side] [tt_bits] [method] [rules] [pvs]`
+//! with `method` one of `full` (one full-window search), `bisect` (null-window bisection, the
+//! default), `mtdf` (MTD(f) from 0) or `winner` (one null-window search: who wins); `rules`
+//! `on` (default) or `off` (no forced-capture pruning); `pvs` `on` (default) or `off`.
+//! Defaults: side 4, 2^22 TT entries.
 
-use triangle_war::{Geometry, Position, Solver};
+use search_core::SearchOptions;
+use triangle_war::{Geometry, Position, Rules, Solver};
 
 fn main() {
-    let side = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(4);
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let arg = |i: usize, default: &str| args.get(i).cloned().unwrap_or_else(|| default.to_string());
+    let side: u8 = arg(0, "4").parse().expect("side 1 to 6");
+    let tt_bits: u32 = arg(1, "22").parse().expect("tt bits");
+    let method = arg(2, "bisect");
+    let rules = if arg(3, "on") == "on" { Rules::ALL } else { Rules::NONE };
+    let pvs = arg(4, "on") == "on";
     let geometry = Geometry::new(side).expect("side 1 to 6");
-    let mut solver = Solver::new(geometry, 22);
-    let margin = solver.final_margin(&Position::start());
+    let options = SearchOptions { tt_bits, principal_variation_search: pvs };
+    let mut solver = Solver::with_options(geometry, rules, options);
+    let start = Position::start();
+    let answer = match method.as_str() {
+        "full" => format!("final margin {:+} (A minus B)", solver.final_margin(&start)),
+        "bisect" => format!("final margin {:+} (A minus B)", solver.final_margin_bisection(&start)),
+        "mtdf" => format!("final margin {:+} (A minus B)", solver.engine().solve_mtdf(&start, 0)),
+        "winner" => format!("A wins: {}", solver.engine().value_exceeds(&start, 0)),
+        other => panic!("unknown method {other}"),
+    };
     let stats = solver.engine().stats();
     println!(
-        "side {side}: final margin {margin:+} (A minus B); {} nodes, {} TT probes, {} hits, {} cutoffs, {:.2?}",
+        "side {side} tt_bits {tt_bits} {method} rules {rules:?} pvs {pvs}: {answer}; {} nodes, {} TT probes, {} hits, {} cutoffs, {:.2?}",
         stats.nodes, stats.tt_probes, stats.tt_hits, stats.cutoffs, stats.elapsed
     );
 }

@@ -1,6 +1,6 @@
 //! Triangle War as a search-core [`Game`], and a [`Solver`] for batches.
 
-use search_core::{Analysis, Game, Player, Value};
+use search_core::{Analysis, Game, Player, SearchOptions, Stats, Value};
 
 use crate::{Geometry, Outcome, Position, SegmentSet};
 
@@ -15,12 +15,40 @@ pub struct TriangleWar {
     /// For each symmetry and each byte of a segment set, the image of that byte's bits.
     sym_tables: Vec<[[u64; 256]; 8]>,
     bytes: usize,
+    /// Whether [`Game::generate_moves`] applies the forced-capture rule ([`Rules::capture`]).
+    rules: Rules,
+}
+
+/// Pruning rules of [`TriangleWar`]: proven value-preserving restrictions of the moves searched.
+/// Values are exact with any setting; only the work differs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rules {
+    /// Forced capture (strings and coins; E. Berlekamp, *The Dots and Boxes Game*, 2000;
+    /// J. Barker and R. Korf, "Solving Dots-And-Boxes", AAAI 2012): when an undrawn segment
+    /// completes a triangle and its other side is the rim, a triangle it also completes, or a
+    /// triangle with all three segments undrawn, drawing it is an optimal move, so it is the
+    /// only move searched. (Declining a capture can only pay at the end of a chain, where the
+    /// other side is a triangle with two segments undrawn.)
+    pub capture: bool,
+}
+
+impl Rules {
+    /// Every rule on.
+    pub const ALL: Rules = Rules { capture: true };
+    /// No rule: the plain game tree.
+    pub const NONE: Rules = Rules { capture: false };
 }
 
 impl TriangleWar {
     /// The game on `geometry`.
     #[must_use]
     pub fn new(geometry: Geometry) -> Self {
+        Self::with_rules(geometry, Rules::ALL)
+    }
+
+    /// The game on `geometry`, searched with the pruning `rules`.
+    #[must_use]
+    pub fn with_rules(geometry: Geometry, rules: Rules) -> Self {
         let bytes = geometry.segments().len().div_ceil(8);
         let sym_tables = geometry
             .symmetries()
@@ -41,7 +69,34 @@ impl TriangleWar {
                 t
             })
             .collect();
-        TriangleWar { geometry, sym_tables, bytes }
+        TriangleWar { geometry, sym_tables, bytes, rules }
+    }
+
+    /// The pruning rules in force.
+    #[must_use]
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// A segment of `drawn` that the forced-capture rule ([`Rules::capture`]) says to draw now,
+    /// if any.
+    #[inline]
+    #[must_use]
+    pub fn forced_capture(&self, drawn: u64) -> Option<u8> {
+        let mut free = self.geometry.all_segments().0 & !drawn;
+        while free != 0 {
+            let s = free.trailing_zeros() as usize;
+            free &= free - 1;
+            let [m0, m1] = self.geometry.border(s).masks;
+            let open0 = (m0 & !drawn).count_ones();
+            let open1 = (m1 & !drawn).count_ones();
+            // Completes a triangle, and the other one is the rim (0 open), completed too (1)
+            // or untouched (3).
+            if (open0 == 1 && open1 != 2) || (open1 == 1 && open0 != 2) {
+                return Some(s as u8);
+            }
+        }
+        None
     }
 
     /// The board.
@@ -85,6 +140,12 @@ impl Game for TriangleWar {
     }
 
     fn generate_moves(&self, pos: &Position, moves: &mut Vec<u8>) {
+        if self.rules.capture {
+            if let Some(s) = self.forced_capture(pos.drawn.0) {
+                moves.push(s);
+                return;
+            }
+        }
         let free = SegmentSet(self.geometry.all_segments().0 & !pos.drawn.0);
         moves.extend(free.iter().map(|s| s as u8));
     }
@@ -113,12 +174,15 @@ impl Game for TriangleWar {
             let after = drawn | 1 << m;
             let border = self.geometry.border(usize::from(m));
             let completes = border.completed(after).count_ones() as i8;
-            *score = if completes > 0 { -completes } else { border.offered(after) as i8 };
+            // Among non-completing moves: fewest triangles offered first, interior segments
+            // (two triangles) before rim segments.
+            let rim = i8::from(border.masks[1] == 0);
+            *score = if completes > 0 { -completes } else { 2 * border.offered(after) as i8 + rim };
         }
-        // Scores are -2..=2: a stable counting sort in one pass per score.
+        // Scores are -2..=5: a stable counting sort in one pass per score.
         let mut sorted = [0u8; 64];
         let mut n = 0;
-        for target in -2..=2 {
+        for target in -2..=5 {
             for (&m, &sc) in moves.iter().zip(scores.iter()) {
                 if sc == target {
                     sorted[n] = m;
@@ -145,6 +209,19 @@ impl Solver {
     #[must_use]
     pub fn new(geometry: Geometry, tt_bits: u32) -> Self {
         Solver { inner: search_core::Solver::new(TriangleWar::new(geometry), tt_bits) }
+    }
+
+    /// A solver for `geometry` with the pruning `rules` and the engine's `options`.
+    #[must_use]
+    pub fn with_options(geometry: Geometry, rules: Rules, options: SearchOptions) -> Self {
+        Solver { inner: search_core::Solver::with_options(TriangleWar::with_rules(geometry, rules), options) }
+    }
+
+    /// The final margin of `pos` as [`Solver::final_margin`], by bisection over the margin with
+    /// null-window searches (the first search decides who wins; see
+    /// [`search_core::Solver::solve_bisection`]).
+    pub fn final_margin_bisection(&mut self, pos: &Position) -> i64 {
+        pos.margin() + pos.to_move.sign() * self.inner.solve_bisection(pos)
     }
 
     /// The final margin (A's triangles minus B's) of `pos` under perfect play, counting the
@@ -176,12 +253,93 @@ impl Solver {
     }
 
     /// The value of every move and the principal variation of `pos`, from A's side.
+    ///
+    /// Every legal move is listed, also where a pruning rule would search only one; values come
+    /// from bisection searches sharing the TT.
     pub fn analyze(&mut self, pos: &Position) -> Analysis<u8> {
-        self.inner.analyze(pos)
+        let before = self.inner.stats();
+        let all = TriangleWar::with_rules(self.inner.game().geometry().clone(), Rules::NONE);
+        let inner = &mut self.inner;
+        let mut a = search_core::analyze_with(&all, pos, |p| inner.solve_bisection(p));
+        let after = self.inner.stats();
+        a.stats = Stats {
+            nodes: after.nodes - before.nodes,
+            tt_probes: after.tt_probes - before.tt_probes,
+            tt_hits: after.tt_hits - before.tt_hits,
+            cutoffs: after.cutoffs - before.cutoffs,
+            elapsed: after.elapsed - before.elapsed,
+        };
+        a
     }
 
     /// The underlying engine (statistics, raw searches).
     pub fn engine(&mut self) -> &mut search_core::Solver<TriangleWar> {
         &mut self.inner
+    }
+}
+
+/// A TT size request that cannot be met.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TtSizeError {
+    /// The request is below one bucket.
+    #[error("a TT of {mib} MiB is too small: at least 1 MiB is needed")]
+    TooSmall {
+        /// The requested size in MiB.
+        mib: u64,
+    },
+    /// The table would not fit the memory available.
+    #[error("a TT of {mib} MiB needs {needed_bytes} bytes, but only {available_bytes} bytes are available")]
+    TooLarge {
+        /// The requested size in MiB.
+        mib: u64,
+        /// Bytes the table would allocate.
+        needed_bytes: u64,
+        /// Bytes available (as measured by the caller).
+        available_bytes: u64,
+    },
+}
+
+/// Bytes one TT entry of the Triangle War engine takes.
+#[must_use]
+pub fn tt_entry_bytes() -> u64 {
+    search_core::TranspositionTable::<u64, u8>::entry_bytes() as u64
+}
+
+/// The largest TT (as `tt_bits`, `2^tt_bits` entries) that fits in `mib` MiB, checked before
+/// anything is allocated against `available_bytes` (the caller measures it, e.g. from
+/// `/proc/meminfo`; `None`: unchecked).
+///
+/// # Errors
+/// [`TtSizeError::TooSmall`] below 1 MiB; [`TtSizeError::TooLarge`] if the table would need
+/// more than `available_bytes`.
+pub fn tt_bits_for_mib(mib: u64, available_bytes: Option<u64>) -> Result<u32, TtSizeError> {
+    if mib == 0 {
+        return Err(TtSizeError::TooSmall { mib });
+    }
+    let entries = mib.saturating_mul(1 << 20) / tt_entry_bytes();
+    let bits = (63 - entries.leading_zeros()).min(search_core::MAX_TT_BITS);
+    let needed_bytes = (1u64 << bits) * tt_entry_bytes();
+    match available_bytes {
+        Some(available_bytes) if needed_bytes > available_bytes => {
+            Err(TtSizeError::TooLarge { mib, needed_bytes, available_bytes })
+        }
+        _ => Ok(bits),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tt_sizes_round_down_and_oversized_requests_are_refused() {
+        let bits = tt_bits_for_mib(1536, None).unwrap();
+        assert!((1u64 << bits) * tt_entry_bytes() <= 1536 << 20);
+        assert!((2u64 << bits) * tt_entry_bytes() > 1536 << 20);
+        assert_eq!(tt_bits_for_mib(0, None), Err(TtSizeError::TooSmall { mib: 0 }));
+        match tt_bits_for_mib(4096, Some(1 << 30)) {
+            Err(TtSizeError::TooLarge { needed_bytes, .. }) => assert!(needed_bytes > 1 << 30),
+            other => panic!("{other:?}"),
+        }
     }
 }

@@ -40,7 +40,7 @@ mod position;
 mod retrograde;
 
 pub use diagram::diagram;
-pub use game::{Solver, TriangleWar};
+pub use game::{tt_bits_for_mib, tt_entry_bytes, Rules, Solver, TriangleWar, TtSizeError};
 pub use geometry::{Border, Geometry, GeometryError, Segment, MAX_SIDE};
 pub use judge::{Judge, DEFAULT_TT_BITS, TABLE_MAX_SEGMENTS};
 pub use parse::{

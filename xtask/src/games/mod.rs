@@ -1,5 +1,6 @@
 //! Deterministic input generators, one module per game crate.
 
+pub mod connect_four;
 mod tic_tac_toe;
 mod triangle_war;
 mod young_chess;

@@ -1,0 +1,35 @@
+//! Solves `MOVES SCORE` lines from stdin one by one with a cleared TT, as Pons' test protocol
+//! does, and prints `MOVES EXPECTED GOT NODES NANOSECONDS` per line (the format of the
+//! reference harness used by `cargo xtask c4-bench`); clearing is not timed.
+//!
+//! Usage: `solve_set [--weak] [--tt-bits N] < testdata/connect-four/Test_L1_R2`.
+
+use std::io::{BufRead, Write};
+use std::time::Instant;
+
+use connect_four::{parse_line, Geometry, Outcome, Solver};
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let weak = args.iter().any(|a| a == "--weak");
+    let bits = match args.iter().position(|a| a == "--tt-bits") {
+        Some(i) => args.get(i + 1).ok_or("--tt-bits needs a value")?.parse()?,
+        None => connect_four::DEFAULT_TT_BITS,
+    };
+    let mut solver = Solver::with_tt_bits(Geometry::STANDARD, bits);
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    for (i, line) in std::io::stdin().lock().lines().enumerate() {
+        let line = line?;
+        let l = parse_line(Geometry::STANDARD, &line).map_err(|e| format!("line {}: {e}", i + 1))?;
+        solver.clear();
+        solver.reset_stats();
+        let t = Instant::now();
+        let got = if weak { solver.weak(&l.position).sign() } else { solver.score(&l.position) };
+        let ns = t.elapsed().as_nanos();
+        let expected = if weak { Outcome::of_score(l.score).sign() } else { l.score };
+        writeln!(out, "{} {expected} {got} {} {ns}", l.position.moves_string(), solver.stats().nodes)?;
+        out.flush()?;
+    }
+    Ok(())
+}

@@ -1,0 +1,198 @@
+//! Cross-checks of the solver against an independent reference: a plain memoised negamax over
+//! the full game tree on a naive grid (no bitboards, no pruning, no move ordering, lines found
+//! by walking the grid), on small boards; and the known results of small empty boards.
+
+use std::collections::HashMap;
+
+use connect_four::{Geometry, Outcome, Position, Solver};
+use rand::{Rng, SeedableRng};
+
+/// A naive grid: `cells[c][r]` is 0 (empty), 1 (first player) or 2 (second player).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct Grid {
+    w: usize,
+    h: usize,
+    k: usize,
+    cells: [[u8; 8]; 8],
+    stones: usize,
+}
+
+impl Grid {
+    fn new(w: usize, h: usize, k: usize) -> Self {
+        Grid { w, h, k, cells: [[0; 8]; 8], stones: 0 }
+    }
+
+    fn height_of(&self, c: usize) -> usize {
+        self.cells[c][..self.h].iter().take_while(|&&x| x != 0).count()
+    }
+
+    /// Drops a stone of the side to move in column `c`; returns whether it made k in a row.
+    fn drop(&mut self, c: usize) -> bool {
+        let r = self.height_of(c);
+        let me = if self.stones % 2 == 0 { 1 } else { 2 };
+        self.cells[c][r] = me;
+        self.stones += 1;
+        for (dc, dr) in [(1i32, 0i32), (0, 1), (1, 1), (1, -1)] {
+            let mut run = 1;
+            for sign in [1, -1] {
+                let (mut x, mut y) = (c as i32 + sign * dc, r as i32 + sign * dr);
+                while x >= 0
+                    && y >= 0
+                    && (x as usize) < self.w
+                    && (y as usize) < self.h
+                    && self.cells[x as usize][y as usize] == me
+                {
+                    run += 1;
+                    x += sign * dc;
+                    y += sign * dr;
+                }
+            }
+            if run >= self.k {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Pons' score of the side to move by full-tree negamax, memoised on the grid.
+    fn score(&self, memo: &mut HashMap<Grid, i32>) -> i32 {
+        if let Some(&v) = memo.get(self) {
+            return v;
+        }
+        let n = self.stones as i32;
+        let cells = (self.w * self.h) as i32;
+        let mut best = None;
+        for c in 0..self.w {
+            if self.height_of(c) == self.h {
+                continue;
+            }
+            let mut child = *self;
+            let v = if child.drop(c) { (cells + 1 - n) / 2 } else { -child.score(memo) };
+            best = Some(best.map_or(v, |b: i32| b.max(v)));
+        }
+        let v = best.unwrap_or(0); // full board: draw
+        memo.insert(*self, v);
+        v
+    }
+}
+
+/// Plays a random game prefix of `stones` moves that ends nobody's game (retries otherwise).
+fn random_prefix(rng: &mut impl Rng, geom: Geometry, stones: usize) -> (Position, Grid) {
+    'retry: loop {
+        let mut pos = Position::empty(geom);
+        let mut grid = Grid::new(geom.width(), geom.height(), geom.k());
+        for _ in 0..stones {
+            let cols: Vec<usize> = pos.legal_columns().map(|c| c.index()).collect();
+            if cols.is_empty() {
+                continue 'retry;
+            }
+            let c = cols[rng.gen_range(0..cols.len())];
+            pos = pos.play(c);
+            let won = grid.drop(c);
+            assert_eq!(won, pos.is_won());
+            if won {
+                continue 'retry;
+            }
+        }
+        return (pos, grid);
+    }
+}
+
+#[test]
+fn random_positions_match_full_tree_negamax() {
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(2024);
+    // (width, height, k, stones already played, positions)
+    let cases = [
+        (4, 4, 4, 0, 1),
+        (4, 4, 4, 4, 60),
+        (5, 4, 4, 6, 40),
+        (4, 5, 4, 6, 40),
+        (5, 5, 4, 13, 30),
+        (6, 5, 4, 20, 30),
+        (7, 6, 4, 32, 40),
+        (4, 4, 3, 2, 60),
+        (5, 4, 3, 3, 40),
+        (3, 3, 3, 0, 1),
+        (6, 3, 4, 4, 40),
+    ];
+    for (w, h, k, stones, count) in cases {
+        let geom = Geometry::with_k(w, h, k).unwrap();
+        let mut solver = Solver::with_tt_bits(geom, 16);
+        let mut memo = HashMap::new();
+        for _ in 0..count {
+            let (pos, grid) = random_prefix(&mut rng, geom, stones);
+            let expected = grid.score(&mut memo);
+            assert_eq!(solver.score(&pos), expected, "{w}x{h} k={k} {pos:?}");
+            assert_eq!(solver.weak(&pos), Outcome::of_score(expected), "{w}x{h} k={k} {pos:?}");
+            // Every column's score, as the analysis gives it.
+            for (col, s) in solver.column_scores(&pos) {
+                let mut g = grid;
+                let exp = if g.drop(col.index()) {
+                    (geom.cells() as i32 + 1 - stones as i32) / 2
+                } else {
+                    -g.score(&mut memo)
+                };
+                assert_eq!(s, exp, "{w}x{h} k={k} {pos:?} column {col}");
+            }
+        }
+    }
+}
+
+/// The principal variation plays out to the end with the announced score.
+#[test]
+fn analysis_is_consistent_with_its_principal_variation() {
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(99);
+    let geom = Geometry::new(5, 4).unwrap();
+    let mut solver = Solver::with_tt_bits(geom, 16);
+    for _ in 0..40 {
+        let (pos, _) = random_prefix(&mut rng, geom, 5);
+        let a = solver.analyze(&pos);
+        let sign = if pos.moves_played() % 2 == 0 { 1 } else { -1 };
+        assert_eq!(a.value, sign * i64::from(solver.score(&pos)));
+        assert_eq!(a.moves[0].value, a.value);
+        assert!(a.moves.windows(2).all(|m| sign * m[0].value >= sign * m[1].value));
+        let mut end = pos;
+        for c in &a.pv {
+            end = end.play(c.index());
+        }
+        assert!(end.is_over());
+        // The final position's value, seen from the first player.
+        let last_sign = if end.moves_played() % 2 == 0 { 1 } else { -1 };
+        assert_eq!(last_sign * i64::from(solver.score(&end)), a.value, "{pos:?} pv ends {end:?}");
+    }
+}
+
+/// Known results of empty boards (J. Tromp's table for width + height <= 15, with the length of
+/// the perfect game from C. Steininger's table): draws on 4x4, 5x4, 4x5, 5x5, 6x5, 4x6 and
+/// 7x4; a second-player win with the last stone on 6x4 (score -1 for the first player).
+#[test]
+fn empty_small_boards_have_their_known_results() {
+    for (w, h, score) in
+        [(4, 4, 0), (5, 4, 0), (4, 5, 0), (5, 5, 0), (6, 4, -1), (4, 6, 0), (6, 5, 0), (7, 4, 0)]
+    {
+        let geom = Geometry::new(w, h).unwrap();
+        let mut solver = Solver::with_tt_bits(geom, 20);
+        assert_eq!(solver.score(&Position::empty(geom)), score, "{w}x{h}");
+    }
+}
+
+/// The empty 4x4 and 5x4 boards against the full-tree reference, and every first move.
+#[test]
+fn empty_boards_match_full_tree_negamax() {
+    for (w, h) in [(4, 4), (5, 4)] {
+        let geom = Geometry::new(w, h).unwrap();
+        let mut solver = Solver::with_tt_bits(geom, 18);
+        let mut memo = HashMap::new();
+        let grid = Grid::new(w, h, 4);
+        assert_eq!(solver.score(&Position::empty(geom)), grid.score(&mut memo), "{w}x{h}");
+        for c in 0..w {
+            let mut g = grid;
+            g.drop(c);
+            assert_eq!(
+                solver.score(&Position::empty(geom).play(c)),
+                g.score(&mut memo),
+                "{w}x{h} first move {c}"
+            );
+        }
+    }
+}

@@ -1,0 +1,251 @@
+//! Long searches a person can live with: the root proven move by move with null windows, a
+//! progress callback, limits (stop flag, node budget, time) that stop cleanly with the best
+//! proven bounds, and a [`Checkpoint`] of what the root has proven, so that a stopped solve
+//! restarted from it continues and gives the same answer.
+//!
+//! The checkpoint records, for every root move, an interval known to contain the move's exact
+//! value (from the root's side to move, the move's own gain included). Every step of
+//! [`Solver::solve_root`] is one null-window search of one child; a finished step narrows one
+//! interval and is never lost, an interrupted step is simply repeated on resume.
+
+use std::fmt::Display;
+use std::str::FromStr;
+use std::time::{Duration, Instant};
+
+use crate::{Game, Solver, Value, INFINITY};
+
+/// Bounds proven on one root move's value, from the root's side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RootMove<M> {
+    /// The move.
+    pub mv: M,
+    /// The move's value is at least this.
+    pub lo: Value,
+    /// The move's value is at most this.
+    pub hi: Value,
+}
+
+/// What a root solve has proven so far: bounds on every root move (generation order).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Checkpoint<M> {
+    /// One entry per legal root move.
+    pub moves: Vec<RootMove<M>>,
+}
+
+/// Errors reading a [`Checkpoint`] from text.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CheckpointError {
+    /// A line is not `move lo hi` with integers `lo <= hi`.
+    #[error("line {line}: expected `move lo hi` with integers lo <= hi, found {found:?}")]
+    BadLine {
+        /// 1-based line number.
+        line: usize,
+        /// The line's text.
+        found: String,
+    },
+    /// The checkpoint's moves are not the position's legal moves.
+    #[error("the checkpoint's moves are not this position's legal moves")]
+    WrongPosition,
+}
+
+impl<M: Copy + Eq> Checkpoint<M> {
+    /// Bounds `(lo, hi)` on the root's value (side to move): the best move is at least the
+    /// largest lower bound and at most the largest upper bound.
+    #[must_use]
+    pub fn bounds(&self) -> (Value, Value) {
+        let lo = self.moves.iter().map(|m| m.lo).max().unwrap_or(0);
+        let hi = self.moves.iter().map(|m| m.hi).max().unwrap_or(0);
+        (lo, hi)
+    }
+
+    /// Whether the root's value is proven: some move's value is known exactly and no other move
+    /// can exceed it.
+    #[must_use]
+    pub fn is_solved(&self) -> bool {
+        let (lo, hi) = self.bounds();
+        lo == hi
+    }
+}
+
+impl<M: Copy + Eq + Display + FromStr> Checkpoint<M> {
+    /// The checkpoint as text, one `move lo hi` line per root move (the caller writes it to a
+    /// file, preferably write-then-rename).
+    #[must_use]
+    pub fn to_text(&self) -> String {
+        self.moves.iter().map(|m| format!("{} {} {}\n", m.mv, m.lo, m.hi)).collect()
+    }
+
+    /// Reads [`Checkpoint::to_text`]'s format (blank lines ignored).
+    ///
+    /// # Errors
+    /// [`CheckpointError::BadLine`] naming the first bad line.
+    pub fn from_text(text: &str) -> Result<Self, CheckpointError> {
+        let mut moves = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let bad = || CheckpointError::BadLine { line: i + 1, found: line.to_string() };
+            let f: Vec<&str> = line.split_whitespace().collect();
+            let [mv, lo, hi] = f[..] else { return Err(bad()) };
+            let mv = mv.parse().map_err(|_| bad())?;
+            let lo: Value = lo.parse().map_err(|_| bad())?;
+            let hi: Value = hi.parse().map_err(|_| bad())?;
+            if lo > hi {
+                return Err(bad());
+            }
+            moves.push(RootMove { mv, lo, hi });
+        }
+        Ok(Checkpoint { moves })
+    }
+}
+
+/// A progress report of [`Solver::solve_root`], after each null-window search at the root and
+/// when it stops.
+#[derive(Clone, Debug)]
+pub struct Progress<M> {
+    /// The root move just searched (index into `checkpoint.moves`).
+    pub move_index: usize,
+    /// Number of root moves.
+    pub moves: usize,
+    /// Everything proven so far.
+    pub checkpoint: Checkpoint<M>,
+    /// Bounds on the root's value (side to move).
+    pub bounds: (Value, Value),
+    /// Nodes searched in this call.
+    pub nodes: u64,
+    /// Wall-clock time of this call.
+    pub elapsed: Duration,
+}
+
+impl<M> Progress<M> {
+    /// Nodes per second in this call.
+    #[must_use]
+    pub fn nodes_per_second(&self) -> f64 {
+        self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+}
+
+/// What [`Solver::solve_root`] proved: the root's value, or bounds if a limit stopped it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RootResult<M> {
+    /// Bounds on the root's value from its side to move; equal when solved.
+    pub bounds: (Value, Value),
+    /// Whether the solve finished (`bounds.0 == bounds.1`, and with `exact_all` every move's
+    /// value is exact).
+    pub finished: bool,
+    /// The state to save and resume from.
+    pub checkpoint: Checkpoint<M>,
+}
+
+impl<G: Game> Solver<G> {
+    /// A fresh checkpoint for the non-terminal `pos`: every legal move, in generation order,
+    /// with the game's bounds.
+    pub fn root_checkpoint(&self, pos: &G::Position) -> Checkpoint<G::Move> {
+        let mut moves = Vec::new();
+        self.game().generate_moves(pos, &mut moves);
+        let me = self.game().to_move(pos);
+        let moves = moves
+            .into_iter()
+            .map(|mv| {
+                let (child, gain) = self.game().play(pos, mv);
+                let (lo, hi) = match self.game().terminal_value(&child) {
+                    Some(v) => (v, v),
+                    None => self.game().value_bounds(&child),
+                };
+                let (lo, hi) = (lo.max(-INFINITY / 2), hi.min(INFINITY / 2));
+                let (lo, hi) = if self.game().to_move(&child) == me {
+                    (gain + lo, gain + hi)
+                } else {
+                    (gain - hi, gain - lo)
+                };
+                RootMove { mv, lo, hi }
+            })
+            .collect();
+        Checkpoint { moves }
+    }
+
+    /// Solves the non-terminal `pos` move by move under the solver's [`Limits`](crate::Limits),
+    /// starting from `checkpoint` (or a fresh one), calling `progress` after every null-window
+    /// search. Each step tests one root move against a threshold with a null window: a move
+    /// whose upper bound is not above the best proven lower bound is settled; otherwise its
+    /// interval is bisected. With `exact_all`, every move's value is made exact (for
+    /// analysis); otherwise only the best.
+    ///
+    /// When a limit stops the search, the result has the bounds proven so far and
+    /// `finished == false`; calling again with its checkpoint continues and ends with the
+    /// same values as an uninterrupted solve.
+    ///
+    /// # Errors
+    /// [`crate::CheckpointError::WrongPosition`] if `checkpoint`'s moves are not the legal
+    /// moves of `pos`.
+    pub fn solve_root(
+        &mut self,
+        pos: &G::Position,
+        checkpoint: Option<Checkpoint<G::Move>>,
+        exact_all: bool,
+        mut progress: impl FnMut(&Progress<G::Move>),
+    ) -> Result<RootResult<G::Move>, CheckpointError> {
+        let fresh = self.root_checkpoint(pos);
+        let mut cp = match checkpoint {
+            Some(cp) => {
+                let same = cp.moves.len() == fresh.moves.len()
+                    && cp.moves.iter().zip(&fresh.moves).all(|(a, b)| a.mv == b.mv);
+                if !same {
+                    return Err(CheckpointError::WrongPosition);
+                }
+                cp
+            }
+            None => fresh,
+        };
+        let me = self.game().to_move(pos);
+        let start = Instant::now();
+        let nodes0 = self.stats().nodes;
+        self.restart_clock();
+        let n = cp.moves.len();
+        let mut finished = true;
+        'moves: for i in 0..n {
+            loop {
+                let RootMove { mv, lo, hi } = cp.moves[i];
+                let best_lo = cp.bounds().0;
+                // Settled: exact, or (not exact_all) unable to beat the best proven move.
+                if lo == hi || (!exact_all && hi <= best_lo) {
+                    break;
+                }
+                // Threshold: "is the move's value > t?" First against the best proven lower
+                // bound (can it be better?), then bisection of its own interval.
+                let t = if !exact_all && best_lo > lo && best_lo < hi { best_lo } else { lo + (hi - lo) / 2 };
+                let (child, gain) = self.game().play(pos, mv);
+                let same = self.game().to_move(&child) == me;
+                // Move value m = gain + v (same) or gain - v (other side to move).
+                let c = if same { t - gain } else { gain - t - 1 };
+                let r = match self.try_search(&child, c, c + 1) {
+                    Ok(r) => r,
+                    Err(_) => {
+                        finished = false;
+                        break 'moves;
+                    }
+                };
+                let m = &mut cp.moves[i];
+                match (same, r > c) {
+                    (true, true) => m.lo = m.lo.max(gain + r),
+                    (true, false) => m.hi = m.hi.min(gain + r),
+                    (false, true) => m.hi = m.hi.min(gain - r),
+                    (false, false) => m.lo = m.lo.max(gain - r),
+                }
+                progress(&Progress {
+                    move_index: i,
+                    moves: n,
+                    checkpoint: cp.clone(),
+                    bounds: cp.bounds(),
+                    nodes: self.stats().nodes - nodes0,
+                    elapsed: start.elapsed(),
+                });
+            }
+        }
+        let bounds = cp.bounds();
+        let finished =
+            finished && bounds.0 == bounds.1 && (!exact_all || cp.moves.iter().all(|m| m.lo == m.hi));
+        Ok(RootResult { bounds, finished, checkpoint: cp })
+    }
+}

@@ -1,0 +1,210 @@
+//! The pruning rules ([`Rules`]) and the null-window drivers give exactly the values of the plain
+//! engine: random and "hard" (safe moves exhausted) positions of sides 3, 4 and 5, checked
+//! against the retrograde table (side 3), the unpruned engine (side 4) and an independent
+//! memoised solver over subsets of the undrawn segments written here (side 5).
+
+use std::collections::HashMap;
+
+use rand::{rngs::SmallRng, seq::SliceRandom, Rng, SeedableRng};
+use search_core::SearchOptions;
+use triangle_war::{Geometry, Position, RetrogradeTable, Rules, Solver};
+
+/// A position with `drawn` random segments drawn.
+fn random_position(g: &Geometry, rng: &mut SmallRng, drawn: usize) -> Position {
+    let mut order: Vec<usize> = (0..g.segments().len()).collect();
+    order.shuffle(rng);
+    order.iter().take(drawn).fold(Position::start(), |p, &s| p.play(g, s).0)
+}
+
+/// Whether drawing `s` in `drawn` leaves some triangle with exactly one undrawn segment.
+fn offers(g: &Geometry, drawn: u64, s: usize) -> bool {
+    let after = drawn | 1 << s;
+    g.triangles().iter().any(|t| (t.0 & !after).count_ones() == 1)
+}
+
+/// A "hard" position: random safe moves (completing nothing, offering nothing) until none is
+/// left, then `extra` random moves.
+fn hard_position(g: &Geometry, rng: &mut SmallRng, extra: usize) -> Position {
+    let mut pos = Position::start();
+    loop {
+        let safe: Vec<usize> = (0..g.segments().len())
+            .filter(|&s| !pos.drawn.contains(s) && !offers(g, pos.drawn.0, s))
+            .collect();
+        match safe.choose(rng) {
+            Some(&s) => pos = pos.play(g, s).0,
+            None => break,
+        }
+    }
+    for _ in 0..extra {
+        let free: Vec<usize> = (0..g.segments().len()).filter(|&s| !pos.drawn.contains(s)).collect();
+        if let Some(&s) = free.choose(rng) {
+            pos = pos.play(g, s).0;
+        }
+    }
+    pos
+}
+
+/// Independent solver: value of the remaining play from the side to move, memoised on the drawn
+/// set, straight from the rules (a move completing triangles scores them and moves again).
+struct Memo<'a> {
+    triangles: Vec<u64>,
+    all: u64,
+    memo: HashMap<u64, i64>,
+    _g: &'a Geometry,
+}
+
+impl<'a> Memo<'a> {
+    fn new(g: &'a Geometry) -> Self {
+        Memo {
+            triangles: g.triangles().iter().map(|t| t.0).collect(),
+            all: g.all_segments().0,
+            memo: HashMap::new(),
+            _g: g,
+        }
+    }
+
+    fn value(&mut self, drawn: u64) -> i64 {
+        if drawn == self.all {
+            return 0;
+        }
+        if let Some(&v) = self.memo.get(&drawn) {
+            return v;
+        }
+        let mut best = i64::MIN;
+        let mut free = self.all & !drawn;
+        while free != 0 {
+            let s = free & free.wrapping_neg();
+            free &= free - 1;
+            let next = drawn | s;
+            let won = self.triangles.iter().filter(|&&t| t & s != 0 && next & t == t).count() as i64;
+            let child = self.value(next);
+            best = best.max(if won > 0 { won + child } else { -child });
+        }
+        self.memo.insert(drawn, best);
+        best
+    }
+}
+
+fn solver(g: &Geometry, rules: Rules, pvs: bool) -> Solver {
+    Solver::with_options(g.clone(), rules, SearchOptions { tt_bits: 18, principal_variation_search: pvs })
+}
+
+#[test]
+fn side3_rules_match_the_retrograde_table() {
+    let g = Geometry::new(3).unwrap();
+    let table = RetrogradeTable::build(&g).unwrap();
+    let mut pruned = solver(&g, Rules::ALL, true);
+    let mut rng = SmallRng::seed_from_u64(3);
+    for i in 0..3000 {
+        let pos = if i % 2 == 0 {
+            let k = rng.gen_range(0..=18);
+            random_position(&g, &mut rng, k)
+        } else {
+            let k = rng.gen_range(0..4);
+            hard_position(&g, &mut rng, k)
+        };
+        let want = table.final_margin(&pos);
+        assert_eq!(pruned.final_margin(&pos), want, "{pos:?}");
+        assert_eq!(pruned.final_margin_bisection(&pos), want, "{pos:?}");
+    }
+}
+
+#[test]
+fn side4_rules_match_the_plain_engine() {
+    let g = Geometry::new(4).unwrap();
+    let mut plain = solver(&g, Rules::NONE, true);
+    let mut pruned = solver(&g, Rules::ALL, true);
+    let mut pruned_no_pvs = solver(&g, Rules::ALL, false);
+    let mut rng = SmallRng::seed_from_u64(4);
+    for i in 0..1500 {
+        let pos = if i % 2 == 0 {
+            let k = rng.gen_range(12..=30);
+            random_position(&g, &mut rng, k)
+        } else {
+            let k = rng.gen_range(0..4);
+            hard_position(&g, &mut rng, k)
+        };
+        let want = plain.final_margin(&pos);
+        assert_eq!(pruned.final_margin_bisection(&pos), want, "{pos:?}");
+        assert_eq!(pruned_no_pvs.final_margin(&pos), want, "{pos:?}");
+    }
+}
+
+#[test]
+fn side5_engine_matches_an_independent_memo() {
+    let g = Geometry::new(5).unwrap();
+    let mut pruned = solver(&g, Rules::ALL, true);
+    let mut rng = SmallRng::seed_from_u64(5);
+    let mut checked = 0;
+    let mut i = 0;
+    while checked < 60 {
+        i += 1;
+        let pos = if i % 2 == 0 {
+            let k = 45 - rng.gen_range(8..=18);
+            random_position(&g, &mut rng, k)
+        } else {
+            let k = rng.gen_range(0..8);
+            hard_position(&g, &mut rng, k)
+        };
+        let undrawn = 45 - pos.drawn.len();
+        if undrawn > 18 {
+            continue;
+        }
+        checked += 1;
+        let mut memo = Memo::new(&g);
+        let want = pos.margin() + pos.to_move.sign() * memo.value(pos.drawn.0);
+        assert_eq!(pruned.final_margin_bisection(&pos), want, "{pos:?}");
+    }
+}
+
+/// A side-4 solve stopped again and again by a node budget, each time resumed from the text of
+/// its checkpoint, ends with the value of an uninterrupted solve; so does the exact analysis
+/// of every root move.
+#[test]
+fn interrupted_side4_solves_resume_to_the_same_answer() {
+    use search_core::{Checkpoint, Limits};
+    let g = Geometry::new(4).unwrap();
+    let mut rng = SmallRng::seed_from_u64(44);
+    let mut interrupted_rounds = 0;
+    for round in 0..8 {
+        let pos = random_position(&g, &mut rng, 8 + round);
+        let exact_all = round % 2 == 0;
+        let mut plain = solver(&g, Rules::NONE, true);
+        let want = plain.engine().solve(&pos);
+        // The largest single step (one null-window search of one root child) bounds the budget
+        // from below: a slice must be able to finish at least one step with a fresh TT.
+        let (mut max_step, mut last) = (0, 0);
+        let uninterrupted = solver(&g, Rules::ALL, true)
+            .engine()
+            .solve_root(&pos, None, exact_all, |p| {
+                max_step = max_step.max(p.nodes - last);
+                last = p.nodes;
+            })
+            .unwrap();
+        let budget = (last / 4).max(max_step * 3 / 2);
+        assert!(uninterrupted.finished);
+        assert_eq!(uninterrupted.bounds, (want, want));
+        // Fresh solver (fresh TT) for every slice, as after a killed process.
+        let mut text: Option<String> = None;
+        let mut slices = 0;
+        loop {
+            slices += 1;
+            let mut s = solver(&g, Rules::ALL, true);
+            s.engine().set_limits(Limits { max_nodes: Some(budget), ..Limits::default() });
+            let cp = text.as_deref().map(|t| Checkpoint::from_text(t).unwrap());
+            let r = s.engine().solve_root(&pos, cp, exact_all, |_| {}).unwrap();
+            assert!(r.bounds.0 <= want && want <= r.bounds.1, "{:?} excludes {want}", r.bounds);
+            text = Some(r.checkpoint.to_text());
+            if r.finished {
+                assert_eq!(r.bounds, (want, want));
+                if exact_all {
+                    assert_eq!(r.checkpoint, uninterrupted.checkpoint);
+                }
+                break;
+            }
+            assert!(slices < 1000, "no progress");
+        }
+        interrupted_rounds += usize::from(slices > 1);
+    }
+    assert!(interrupted_rounds >= 5, "only {interrupted_rounds} solves were interrupted");
+}
