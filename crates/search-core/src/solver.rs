@@ -90,6 +90,8 @@ pub struct Solver<G: Game> {
     interrupted: bool,
     /// When the current limited search started (for [`Limits::time`]).
     started: Option<Instant>,
+    /// Whether the running search is a limited one ([`Solver::try_search`]).
+    limited: bool,
 }
 
 impl<G: Game> Solver<G> {
@@ -110,6 +112,7 @@ impl<G: Game> Solver<G> {
             limits: Limits::default(),
             interrupted: false,
             started: None,
+            limited: false,
         }
     }
 
@@ -127,14 +130,14 @@ impl<G: Game> Solver<G> {
     /// [`Interrupted`] when the stop flag was raised, the node budget was spent or the time
     /// limit passed.
     pub fn try_search(&mut self, pos: &G::Position, alpha: Value, beta: Value) -> Result<Value, Interrupted> {
-        self.interrupted = self.limits_reached(self.stats.nodes);
-        if self.interrupted {
+        if self.limits_reached(self.stats.nodes) {
             return Err(Interrupted);
         }
         self.started.get_or_insert_with(Instant::now);
+        self.limited = self.limits.is_set();
         let v = self.search(pos, alpha, beta);
-        if self.interrupted {
-            self.interrupted = false;
+        self.limited = false;
+        if std::mem::take(&mut self.interrupted) {
             return Err(Interrupted);
         }
         Ok(v)
@@ -182,6 +185,7 @@ impl<G: Game> Solver<G> {
     pub fn search(&mut self, pos: &G::Position, alpha: Value, beta: Value) -> Value {
         debug_assert!(alpha < beta, "empty alpha-beta window");
         let start = Instant::now();
+        self.interrupted = false;
         let v = self.negamax(pos, alpha, beta, 0);
         self.stats.elapsed += start.elapsed();
         v

@@ -300,3 +300,47 @@ fn every_algorithm_gives_the_exact_value() {
         assert!(nodes[1] <= nodes[0], "seed {}: {nodes:?}", game.seed);
     }
 }
+
+/// The root driver gives minimax's value, with `exact_all` every move's exact value, and a
+/// driver stopped again and again by a tiny node budget, resumed from its checkpoint's text in
+/// a fresh solver, ends with the same result; a raised stop flag interrupts at once.
+#[test]
+fn root_driver_limits_and_checkpoints_match_minimax() {
+    use search_core::{Checkpoint, Limits};
+    use std::sync::{atomic::AtomicBool, Arc};
+    for game in trees() {
+        let root = game.root();
+        let expected = minimax(&game, &root);
+        let mut solver = Solver::new(game, 12);
+        let values = solver.move_values(&root);
+        let full = Solver::new(game, 12).solve_root(&root, None, true, |_| {}).unwrap();
+        assert!(full.finished);
+        assert_eq!(full.bounds, (expected, expected), "seed {}", game.seed);
+        for (m, (mv, v)) in full.checkpoint.moves.iter().zip(&values) {
+            assert_eq!((m.mv, m.lo, m.hi), (*mv, *v, *v), "seed {}", game.seed);
+        }
+        let best = Solver::new(game, 12).solve_root(&root, None, false, |_| {}).unwrap();
+        assert_eq!(best.bounds, (expected, expected), "seed {}", game.seed);
+
+        let mut text = None;
+        for _ in 0..10_000 {
+            let mut s = Solver::new(game, 12);
+            s.set_limits(Limits { max_nodes: Some(4096 * 3), ..Limits::default() });
+            let cp = text.as_deref().map(|t| Checkpoint::<u8>::from_text(t).unwrap());
+            let r = s.solve_root(&root, cp, true, |_| {}).unwrap();
+            assert!(r.bounds.0 <= expected && expected <= r.bounds.1);
+            text = Some(r.checkpoint.to_text());
+            if r.finished {
+                assert_eq!(r.checkpoint, full.checkpoint, "seed {}", game.seed);
+                break;
+            }
+        }
+        assert_eq!(Checkpoint::<u8>::from_text(text.as_deref().unwrap()).unwrap(), full.checkpoint);
+
+        let stop = Arc::new(AtomicBool::new(true));
+        let mut s = Solver::new(game, 12);
+        s.set_limits(Limits { stop: Some(stop), ..Limits::default() });
+        assert!(s.try_search(&root, -100, 100).is_err());
+        assert_eq!(s.solve(&root), expected, "plain search ignores limits");
+    }
+}

@@ -255,12 +255,12 @@ impl Solver {
     /// The value of every move and the principal variation of `pos`, from A's side.
     ///
     /// Every legal move is listed, also where a pruning rule would search only one; values come
-    /// from bisection searches sharing the TT.
+    /// from full-window searches sharing the TT.
     pub fn analyze(&mut self, pos: &Position) -> Analysis<u8> {
         let before = self.inner.stats();
         let all = TriangleWar::with_rules(self.inner.game().geometry().clone(), Rules::NONE);
         let inner = &mut self.inner;
-        let mut a = search_core::analyze_with(&all, pos, |p| inner.solve_bisection(p));
+        let mut a = search_core::analyze_with(&all, pos, |p| inner.solve(p));
         let after = self.inner.stats();
         a.stats = Stats {
             nodes: after.nodes - before.nodes,
