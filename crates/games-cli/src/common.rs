@@ -42,6 +42,20 @@ pub struct InputArgs {
 }
 
 impl InputArgs {
+    /// The input as a byte stream, read as the parser asks (a 200 MB batch is never held
+    /// whole). The judge parsers skip a byte-order mark and report bytes that are not UTF-8 by
+    /// line, after answering the cases before them.
+    pub fn reader(&self) -> anyhow::Result<Box<dyn io::BufRead>> {
+        match &self.file {
+            Some(path) if path.as_os_str() != "-" => {
+                let file =
+                    std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+                Ok(Box::new(io::BufReader::new(file)))
+            }
+            _ => Ok(Box::new(io::stdin().lock())),
+        }
+    }
+
     /// The whole input as text. Bytes that are not UTF-8 become U+FFFD, so that the parser
     /// reports them with their line number after answering the cases before them; a leading
     /// byte-order mark is dropped.

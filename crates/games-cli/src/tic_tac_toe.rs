@@ -9,8 +9,8 @@ use std::io::Write;
 use anyhow::{Context, Result};
 use search_core::{Analysis, Game, Player, Solver, Value};
 use tic_tac_toe::{
-    default_tt_bits, parse_ccf, parse_uva, BoardEval, Cell, Geometry, MnkGame, Position, Scoring, SolveError,
-    WinningMove,
+    default_tt_bits, parse_ccf_from, parse_uva_from, BoardEval, Cell, Geometry, MnkGame, Position, Scoring,
+    SolveError, WinningMove,
 };
 
 use crate::common::{AlgorithmArgs, InputArgs, OutputArgs};
@@ -154,8 +154,7 @@ pub fn run_winning_move(args: &WinningMoveArgs, out: &mut dyn Write) -> anyhow::
     if args.empty {
         return answer(1, &Position::empty(geometry), out);
     }
-    let input = args.input.read()?;
-    for case in parse_uva(&input, geometry) {
+    for case in parse_uva_from(args.input.reader()?, geometry) {
         let case = case?;
         answer(case.number, &case.position, out)
             .with_context(|| format!("line {}: case {}", case.line, case.number))?;
@@ -188,8 +187,7 @@ fn first_winning_move(
 /// Runs `board-eval`.
 pub fn run_board_eval(args: &BoardEvalArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let mut eval = BoardEval::new(Geometry::CCF);
-    let input = args.input.read()?;
-    for case in parse_ccf(&input) {
+    for case in parse_ccf_from(args.input.reader()?) {
         let case = case?;
         let score = if args.algorithm.algorithm.is_some() {
             let game = MnkGame::new(Geometry::CCF, Scoring::EmptyPlusOne);

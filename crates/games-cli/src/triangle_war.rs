@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use anyhow::Result;
 use search_core::{Game, Player, Solver, Value};
-use triangle_war::{diagram, parse_games, Geometry, Judge, Outcome, Position, TriangleWar};
+use triangle_war::{diagram, parse_games_from, Geometry, Judge, Outcome, Position, TriangleWar};
 
 use crate::common::{AlgorithmArgs, InputArgs, OutputArgs};
 use crate::front::{self, Front};
@@ -84,8 +84,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
         if args.empty {
             return solve(1, &Position::start(), out);
         }
-        let text = args.input.read()?;
-        for record in parse_games(&text, &front.geometry) {
+        for record in parse_games_from(args.input.reader()?, &front.geometry) {
             let record = record?;
             solve(record.number, &record.position, out)?;
         }
@@ -94,8 +93,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
     if args.empty {
         return answer(&front, &mut judge, 1, &Position::start(), args, out);
     }
-    let text = args.input.read()?;
-    for record in parse_games(&text, &front.geometry) {
+    for record in parse_games_from(args.input.reader()?, &front.geometry) {
         let record = record?;
         answer(&front, &mut judge, record.number, &record.position, args, out)?;
     }

@@ -43,8 +43,7 @@ const PROGRESS_STATES: u128 = 100_000_000;
 
 /// Runs the subcommand.
 pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<()> {
-    let text = args.input.read()?;
-    let board = young_chess::parse(&text)?;
+    let board = young_chess::parse_from(args.input.reader()?)?;
     if !args.output.explains() {
         let value = if args.algorithm.algorithm.is_some() {
             let game = young_chess::YoungGame::new(&board);
