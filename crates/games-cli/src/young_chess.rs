@@ -198,7 +198,7 @@ impl Front for YoungChessFront {
 
     fn new(options: &Options) -> Result<Self> {
         let board = match &options.file {
-            Some(path) => young_chess::parse(&InputArgs { file: Some(path.clone()) }.read()?)?,
+            Some(path) => young_chess::parse_from(InputArgs { file: Some(path.clone()) }.reader()?)?,
             None => Self::random_board(options.size.0, options.size.1, options.seed)?,
         };
         Ok(YoungChessFront { game: ScoredGame::new(board)? })
