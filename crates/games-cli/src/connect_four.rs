@@ -158,7 +158,7 @@ impl Front for ConnectFourFront {
 
     fn parse_move(&self, pos: &Position, text: &str) -> Result<Column, String> {
         let width = self.geom.width();
-        let bad = || format!("expected a column number from 1 to {width}, found {}", front::quoted(text));
+        let bad = || format!("expected a column number from 1 to {width}, found {}", judge_text::quote(text));
         let c: usize = text.trim().parse().map_err(|_| bad())?;
         if c == 0 || c > width {
             return Err(bad());

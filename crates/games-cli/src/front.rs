@@ -72,24 +72,12 @@ pub trait Front: Sized {
     }
 }
 
-/// A cell typed as `row,col` or `row col` (0-based), for the board games' [`Front::parse_move`].
-///
-/// # Errors
-/// Anything but two non-negative integers.
-pub fn parse_cell(text: &str) -> Result<(usize, usize), String> {
-    let bad = || format!("expected a cell as `row,col` (0-based, e.g. `1,2`), found {}", quoted(text));
-    let nums: Vec<&str> =
-        text.split(|c: char| c == ',' || c.is_whitespace()).filter(|w| !w.is_empty()).collect();
-    let [r, c] = nums[..] else { return Err(bad()) };
-    Ok((r.parse().map_err(|_| bad())?, c.parse().map_err(|_| bad())?))
-}
-
 /// A board size `ROWSxCOLS` (e.g. `5x4`), each at least 1.
 ///
 /// # Errors
 /// Anything else, with the text quoted.
 pub fn parse_size(text: &str) -> Result<(usize, usize), String> {
-    let bad = || format!("expected ROWSxCOLS such as 4x4, found {}", quoted(text));
+    let bad = || format!("expected ROWSxCOLS such as 4x4, found {}", judge_text::quote(text));
     let (r, c) = text.split_once(['x', 'X']).ok_or_else(bad)?;
     let (r, c): (usize, usize) = (r.trim().parse().map_err(|_| bad())?, c.trim().parse().map_err(|_| bad())?);
     if r == 0 || c == 0 {
@@ -105,28 +93,6 @@ pub fn margin_words(value: Value, first: &str, second: &str) -> String {
         -1 => format!("{second} wins by {}", -value),
         _ => "draw".to_string(),
     }
-}
-
-/// Longest piece of a person's text quoted back in a message, in characters.
-const QUOTE_MAX_CHARS: usize = 40;
-
-/// `text` in backquotes for a message: control characters and escape sequences escaped, cut to
-/// [`QUOTE_MAX_CHARS`] characters with `…`.
-pub fn quoted(text: &str) -> String {
-    let mut out = String::from("`");
-    for (i, c) in text.chars().enumerate() {
-        if i == QUOTE_MAX_CHARS {
-            out.push('…');
-            break;
-        }
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    out.push('`');
-    out
 }
 
 /// `n` followed by `singular` or `plural` as `n` asks: `1 empty cell`, `2 empty cells`.
@@ -148,18 +114,8 @@ mod tests {
     }
 
     #[test]
-    fn quotes_escape_and_cut() {
-        assert_eq!(quoted("a\u{1b}[31mb"), "`a\\u{1b}[31mb`");
-        assert_eq!(quoted(&"x".repeat(50)), format!("`{}…`", "x".repeat(40)));
+    fn plurals() {
         assert_eq!(count(1, "cell", "cells"), "1 cell");
         assert_eq!(count(0, "cell", "cells"), "0 cells");
-    }
-
-    #[test]
-    fn cells_parse() {
-        assert_eq!(parse_cell("1,2"), Ok((1, 2)));
-        assert_eq!(parse_cell(" 3 4 "), Ok((3, 4)));
-        assert!(parse_cell("1").is_err());
-        assert!(parse_cell("-1,2").is_err());
     }
 }

@@ -249,10 +249,7 @@ impl Front for TicTacToeFront {
     }
 
     fn parse_move(&self, pos: &Position, text: &str) -> Result<Cell, String> {
-        let g = self.geometry;
-        let (r, c) = front::parse_cell(text)?;
-        let cell =
-            g.cell(r, c).ok_or_else(|| format!("cell {r},{c} is off the {}x{} board", g.rows(), g.cols()))?;
+        let cell = tic_tac_toe::parse_cell_text(&self.geometry, text).map_err(|e| e.to_string())?;
         pos.try_play(cell).map(|_| cell).map_err(|e| e.to_string())
     }
 

@@ -275,25 +275,7 @@ impl Front for TriangleWarFront {
 
     fn parse_move(&self, pos: &Position, text: &str) -> Result<u8, String> {
         let g = &self.geometry;
-        let bad = || {
-            format!(
-                "expected a segment as two dot numbers like `2 5` or `2-5`, found {}",
-                front::quoted(text)
-            )
-        };
-        // `i j`, or `i-j` with the dash between two numbers (so `-1 3` is not `1 3`).
-        let words: Vec<&str> = match text.split_whitespace().collect::<Vec<_>>()[..] {
-            [one] => one.split_once('-').map(|(a, b)| vec![a, b]).ok_or_else(bad)?,
-            [a, b] => vec![a, b],
-            _ => return Err(bad()),
-        };
-        let dots: Vec<u8> = words.iter().map(|w| w.parse().map_err(|_| bad())).collect::<Result<_, _>>()?;
-        let [i, j] = dots[..] else { return Err(bad()) };
-        if let Some(d) = [i, j].into_iter().find(|&d| d == 0 || d > g.dots()) {
-            return Err(format!("dot {d} is not on the board: dots are numbered 1 to {}", g.dots()));
-        }
-        let s =
-            g.segment_index(i, j).ok_or_else(|| format!("dots {i} and {j} are not joined by a segment"))?;
+        let s = triangle_war::parse_segment(g, text).map_err(|e| e.to_string())?;
         if pos.drawn.contains(s) {
             return Err(format!("segment {} is already drawn", g.segments()[s]));
         }

@@ -221,16 +221,11 @@ impl Front for YoungChessFront {
     }
 
     fn parse_move(&self, pos: &ScoredPosition, text: &str) -> Result<Cell, String> {
-        let (r, c) = front::parse_cell(text)?;
-        let board = self.board();
-        if r >= board.rows() || c >= board.cols() {
-            return Err(format!("cell {r},{c} is off the {} x {} board", board.rows(), board.cols()));
-        }
+        let cell = young_chess::parse_cell_text(self.board(), text).map_err(|e| e.to_string())?;
+        let (r, c) = (usize::from(cell.row), usize::from(cell.col));
         if pos.staircase().is_filled(r, c) {
             return Err(format!("cell {r},{c} is already filled"));
         }
-        // In range, so below 64 (a staircase has at most 64 rows plus columns).
-        let cell = Cell { row: r as u8, col: c as u8 };
         if pos.staircase().moves().any(|m| m == cell) {
             return Ok(cell);
         }
