@@ -25,10 +25,11 @@ pub struct TriangleWar {
 pub struct Rules {
     /// Forced capture (strings and coins; E. Berlekamp, *The Dots and Boxes Game*, 2000;
     /// J. Barker and R. Korf, "Solving Dots-And-Boxes", AAAI 2012): when an undrawn segment
-    /// completes a triangle and its other side is the rim, a triangle it also completes, or a
-    /// triangle with all three segments undrawn, drawing it is an optimal move, so it is the
-    /// only move searched. (Declining a capture can only pay at the end of a chain, where the
-    /// other side is a triangle with two segments undrawn.)
+    /// completes a triangle and its other side is the rim or a triangle it also completes, the
+    /// move touches no other triangle: a free capture that keeps the turn, which either player
+    /// could take on any later turn without changing anything else, so taking it at once is
+    /// optimal and it is the only move searched. Captures whose segment also borders an open
+    /// triangle are searched in full (declining them can pay, as at the end of a chain).
     pub capture: bool,
 }
 
@@ -90,9 +91,13 @@ impl TriangleWar {
             let [m0, m1] = self.geometry.border(s).masks;
             let open0 = (m0 & !drawn).count_ones();
             let open1 = (m1 & !drawn).count_ones();
-            // Completes a triangle, and the other one is the rim (0 open), completed too (1)
-            // or untouched (3).
-            if (open0 == 1 && open1 != 2) || (open1 == 1 && open0 != 2) {
+            // Completes a triangle, and the other side is the rim (0 open) or a triangle the
+            // same segment completes (1 open): the move then touches no other triangle, so it
+            // is a free capture that keeps the turn, and taking it at once is never worse
+            // (either player may take it on any later turn, it changes nothing else, and it
+            // returns the move to the taker). An untouched neighbour (3 open) would gain a side,
+            // which does change the rest of the game: that case is not pruned.
+            if (open0 == 1 && open1 <= 1) || (open1 == 1 && open0 <= 1) {
                 return Some(s as u8);
             }
         }
