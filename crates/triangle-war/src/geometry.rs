@@ -202,12 +202,6 @@ impl Geometry {
         self.segments.binary_search(&Segment { a: i.min(j), b: i.max(j) }).ok()
     }
 
-    /// Number of triangles completed by `drawn`.
-    #[must_use]
-    pub fn completed(&self, drawn: SegmentSet) -> u32 {
-        self.triangles.iter().filter(|&&t| drawn.contains_all(t)).count() as u32
-    }
-
     /// The six symmetries of the triangle as segment permutations (identity first).
     #[must_use]
     pub fn symmetries(&self) -> &[Vec<u8>] {
