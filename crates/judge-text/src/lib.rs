@@ -553,3 +553,44 @@ pub fn parse_pair(text: &str, separator: char) -> Option<(u64, u64)> {
         }
     }
 }
+
+/// A reader that hands out its bytes at most `chunk` at a time, for testing that a streaming
+/// parser gives the same results however its input arrives (a pipe may deliver any split).
+///
+/// ```
+/// use std::io::BufRead;
+/// let mut r = judge_text::ChunkedReader::new(b"2 5\n", 2);
+/// assert_eq!(r.fill_buf().unwrap(), b"2 ");
+/// ```
+#[derive(Clone, Debug)]
+pub struct ChunkedReader<'a> {
+    data: &'a [u8],
+    chunk: usize,
+}
+
+impl<'a> ChunkedReader<'a> {
+    /// A reader over `data` giving at most `chunk` bytes (at least 1) per read.
+    #[must_use]
+    pub fn new(data: &'a [u8], chunk: usize) -> Self {
+        ChunkedReader { data, chunk: chunk.max(1) }
+    }
+}
+
+impl std::io::Read for ChunkedReader<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        use std::io::BufRead;
+        let n = self.fill_buf()?.len().min(buf.len());
+        buf[..n].copy_from_slice(&self.data[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl std::io::BufRead for ChunkedReader<'_> {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        Ok(&self.data[..self.chunk.min(self.data.len())])
+    }
+    fn consume(&mut self, n: usize) {
+        self.data = &self.data[n..];
+    }
+}

@@ -5,30 +5,6 @@ use std::io::{self, BufRead, Read};
 
 use judge_text::{describe_int, parse_pair, quote, Found, LineReader, TextErrorKind, QUOTE_MAX_CHARS};
 
-/// Hands out its bytes `chunk` at a time.
-struct Chunked<'a> {
-    data: &'a [u8],
-    chunk: usize,
-}
-
-impl Read for Chunked<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.fill_buf()?.len().min(buf.len());
-        buf[..n].copy_from_slice(&self.data[..n]);
-        self.consume(n);
-        Ok(n)
-    }
-}
-
-impl BufRead for Chunked<'_> {
-    fn fill_buf(&mut self) -> io::Result<&[u8]> {
-        Ok(&self.data[..self.chunk.min(self.data.len())])
-    }
-    fn consume(&mut self, n: usize) {
-        self.data = &self.data[n..];
-    }
-}
-
 /// Every line of `reader` as (number, text), then the error if any.
 fn all_lines<R: BufRead>(mut lines: LineReader<R>) -> (Vec<(usize, String)>, Option<String>) {
     let mut out = Vec::new();
@@ -55,7 +31,7 @@ fn lines_are_numbered_with_bom_and_crlf_removed() {
         (5, "last".to_string()),
     ];
     for chunk in [1, 2, 3, 100] {
-        let (lines, err) = all_lines(LineReader::new(Chunked { data: text.as_bytes(), chunk }));
+        let (lines, err) = all_lines(LineReader::new(judge_text::ChunkedReader::new(text.as_bytes(), chunk)));
         assert_eq!((lines, err), (want.clone(), None), "chunks of {chunk}");
     }
     assert_eq!(all_lines(LineReader::new(&b""[..])), (vec![], None));
@@ -66,7 +42,7 @@ fn lines_are_numbered_with_bom_and_crlf_removed() {
 fn not_utf8_names_line_and_column() {
     for chunk in [1, 4, 100] {
         let data = b"ok\n\xc3\xa9\xc3\xa9 \xff rest\nnever\n";
-        let (lines, err) = all_lines(LineReader::new(Chunked { data, chunk }));
+        let (lines, err) = all_lines(LineReader::new(judge_text::ChunkedReader::new(data, chunk)));
         assert_eq!(lines, vec![(1, "ok".to_string())]);
         assert_eq!(err.unwrap(), "line 2, column 4: expected UTF-8 text, found `\\xff`");
     }

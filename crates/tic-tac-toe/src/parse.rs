@@ -339,7 +339,7 @@ pub fn parse_cell_text(geometry: &Geometry, text: &str) -> Result<Cell, MoveErro
 
 #[cfg(test)]
 mod tests {
-    use std::io::{self, BufRead, Read};
+    use std::io::{self, Read};
 
     use super::*;
 
@@ -358,30 +358,6 @@ mod tests {
 
     fn ccf(text: &str) -> (usize, Option<String>) {
         errors_of(parse_ccf(text).collect())
-    }
-
-    /// Hands out its bytes `chunk` at a time.
-    struct Chunked<'a> {
-        data: &'a [u8],
-        chunk: usize,
-    }
-
-    impl Read for Chunked<'_> {
-        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-            let n = self.fill_buf()?.len().min(buf.len());
-            buf[..n].copy_from_slice(&self.data[..n]);
-            self.consume(n);
-            Ok(n)
-        }
-    }
-
-    impl BufRead for Chunked<'_> {
-        fn fill_buf(&mut self) -> io::Result<&[u8]> {
-            Ok(&self.data[..self.chunk.min(self.data.len())])
-        }
-        fn consume(&mut self, n: usize) {
-            self.data = &self.data[n..];
-        }
     }
 
     #[test]
@@ -532,7 +508,8 @@ mod tests {
             let whole: Vec<_> = parse_uva(text, Geometry::UVA).collect();
             for chunk in [1, 3] {
                 let chunked: Vec<_> =
-                    parse_uva_from(Chunked { data: text.as_bytes(), chunk }, Geometry::UVA).collect();
+                    parse_uva_from(judge_text::ChunkedReader::new(text.as_bytes(), chunk), Geometry::UVA)
+                        .collect();
                 assert_eq!(whole, chunked, "{text:?}");
             }
         }
@@ -541,7 +518,8 @@ mod tests {
         for text in &ccf_inputs {
             let whole: Vec<_> = parse_ccf(text).collect();
             for chunk in [1, 3] {
-                let chunked: Vec<_> = parse_ccf_from(Chunked { data: text.as_bytes(), chunk }).collect();
+                let chunked: Vec<_> =
+                    parse_ccf_from(judge_text::ChunkedReader::new(text.as_bytes(), chunk)).collect();
                 assert_eq!(whole, chunked, "{text:?}");
             }
         }

@@ -3,7 +3,7 @@
 //! lazily (1-byte chunks give the same results; a huge generated input is not read ahead), and
 //! arbitrary text never panics.
 
-use std::io::{self, BufRead, Read};
+use std::io::{self, Read};
 
 use proptest::prelude::*;
 use triangle_war::{
@@ -24,30 +24,6 @@ fn parse(text: &str) -> (usize, Option<ParseError>) {
 }
 
 const GAME: &str = "6\n1 2\n2 3\n1 3\n2 4\n2 5\n4 5\n";
-
-/// Hands out its bytes `chunk` at a time.
-struct Chunked<'a> {
-    data: &'a [u8],
-    chunk: usize,
-}
-
-impl Read for Chunked<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.fill_buf()?.len().min(buf.len());
-        buf[..n].copy_from_slice(&self.data[..n]);
-        self.consume(n);
-        Ok(n)
-    }
-}
-
-impl BufRead for Chunked<'_> {
-    fn fill_buf(&mut self) -> io::Result<&[u8]> {
-        Ok(&self.data[..self.chunk.min(self.data.len())])
-    }
-    fn consume(&mut self, n: usize) {
-        self.data = &self.data[n..];
-    }
-}
 
 #[test]
 fn every_error_kind_with_its_message() {
@@ -141,7 +117,8 @@ fn one_byte_chunks_give_the_same_results() {
     for text in &inputs {
         let whole: Vec<_> = parse_games(text, &g).collect();
         for chunk in [1, 2, 7] {
-            let chunked: Vec<_> = parse_games_from(Chunked { data: text.as_bytes(), chunk }, &g).collect();
+            let chunked: Vec<_> =
+                parse_games_from(judge_text::ChunkedReader::new(text.as_bytes(), chunk), &g).collect();
             assert_eq!(whole, chunked, "{text:?} in chunks of {chunk}");
         }
     }
@@ -216,7 +193,7 @@ proptest! {
     fn arbitrary_unicode_never_panics_and_chunks_agree(text in "\\PC{0,80}", chunk in 1usize..5) {
         let g = Geometry::new(3).unwrap();
         let whole: Vec<_> = parse_games(&text, &g).collect();
-        let chunked: Vec<_> = parse_games_from(Chunked { data: text.as_bytes(), chunk }, &g).collect();
+        let chunked: Vec<_> = parse_games_from(judge_text::ChunkedReader::new(text.as_bytes(), chunk), &g).collect();
         prop_assert_eq!(whole, chunked);
         let _ = parse_segment(&g, &text);
     }

@@ -140,36 +140,12 @@ pub fn parse_cell_text(board: &Board, text: &str) -> Result<Cell, MoveError> {
 
 #[cfg(test)]
 mod tests {
-    use std::io::{self, BufRead, Read};
+    use std::io::{self, Read};
 
     use super::*;
 
     fn err(text: &str) -> String {
         parse(text).unwrap_err().to_string()
-    }
-
-    /// Hands out its bytes `chunk` at a time.
-    struct Chunked<'a> {
-        data: &'a [u8],
-        chunk: usize,
-    }
-
-    impl Read for Chunked<'_> {
-        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-            let n = self.fill_buf()?.len().min(buf.len());
-            buf[..n].copy_from_slice(&self.data[..n]);
-            self.consume(n);
-            Ok(n)
-        }
-    }
-
-    impl BufRead for Chunked<'_> {
-        fn fill_buf(&mut self) -> io::Result<&[u8]> {
-            Ok(&self.data[..self.chunk.min(self.data.len())])
-        }
-        fn consume(&mut self, n: usize) {
-            self.data = &self.data[n..];
-        }
     }
 
     #[test]
@@ -242,7 +218,11 @@ mod tests {
         ];
         for text in inputs {
             for chunk in [1, 2, 5] {
-                assert_eq!(parse(text), parse_from(Chunked { data: text.as_bytes(), chunk }), "{text:?}");
+                assert_eq!(
+                    parse(text),
+                    parse_from(judge_text::ChunkedReader::new(text.as_bytes(), chunk)),
+                    "{text:?}"
+                );
             }
         }
     }
