@@ -11,6 +11,7 @@ mod front;
 mod memory;
 mod play;
 mod report;
+mod serve;
 mod tic_tac_toe;
 mod triangle_war;
 mod young_chess;
@@ -42,6 +43,8 @@ enum Command {
     BoardEval(tic_tac_toe::BoardEvalArgs),
     /// Play a game in the terminal against the perfect solver: `play GAME [OPTIONS]`.
     Play(play::Args),
+    /// A web page with every game on a board and the solver's values: `serve [--port] [--bind]`.
+    Serve(serve::Args),
 }
 
 fn main() -> ExitCode {
@@ -54,6 +57,7 @@ fn main() -> ExitCode {
         Command::WinningMove(args) => tic_tac_toe::run_winning_move(args, &mut out),
         Command::BoardEval(args) => tic_tac_toe::run_board_eval(args, &mut out),
         Command::Play(args) => play::run(args, &mut out),
+        Command::Serve(args) => serve::run(args, &mut out),
     };
     // Flush what was answered before reporting any error, so nothing answered is lost.
     let result = result.and_then(|()| out.flush().map_err(Into::into));
