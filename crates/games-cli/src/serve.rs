@@ -72,7 +72,7 @@ fn analyze_front<F: Front>(request: &Request) -> Result<serde_json::Value, Failu
     let mut pos = front.start();
     for (i, text) in request.moves.iter().enumerate() {
         if solver.game().terminal_value(&pos).is_some() {
-            return Err(bad(format!("move {}: {}: the game is over", i + 1, crate::front::quoted(text))));
+            return Err(bad(format!("move {}: {}: the game is over", i + 1, judge_text::quote(text))));
         }
         let mv = front.parse_move(&pos, text).map_err(|e| bad(format!("move {}: {e}", i + 1)))?;
         pos = solver.game().play(&pos, mv).0;
@@ -98,7 +98,7 @@ fn analyze(request: &Request) -> Result<serde_json::Value, Failure> {
         "connect-four" => analyze_front::<crate::connect_four::ConnectFourFront>(request),
         other => Err(bad(format!(
             "unknown game {}: expected triangle-war, young-chess, tic-tac-toe or connect-four",
-            crate::front::quoted(other)
+            judge_text::quote(other)
         ))),
     }
 }
