@@ -185,13 +185,7 @@ impl Solver {
         };
         let pv = self.principal_variation(pos);
         let after = self.stats();
-        let stats = Stats {
-            nodes: after.nodes - before.nodes,
-            tt_probes: after.tt_probes - before.tt_probes,
-            tt_hits: after.tt_hits - before.tt_hits,
-            cutoffs: after.cutoffs - before.cutoffs,
-            elapsed: after.elapsed - before.elapsed,
-        };
+        let stats = after.since(&before);
         Analysis { to_move: pos.to_move(), value, moves: sorted, pv, stats }
     }
 

@@ -4,6 +4,7 @@
 
 use std::time::Instant;
 
+use crate::minimax::minimax_counting;
 use crate::{Game, Proof, ProofSearch, SearchOptions, Solver, Stats, Value, INFINITY};
 
 /// A search algorithm, from the textbook's first to the engine's own.
@@ -123,28 +124,4 @@ fn df_pn_value<G: Game>(pns: &mut ProofSearch<G>, game: &G, pos: &G::Position) -
         }
     }
     lo
-}
-
-/// [`crate::minimax`], counting the positions visited.
-fn minimax_counting<G: Game>(game: &G, pos: &G::Position, nodes: &mut u64) -> Value {
-    *nodes += 1;
-    if let Some(v) = game.terminal_value(pos) {
-        return v;
-    }
-    let mut moves = Vec::new();
-    game.generate_moves(pos, &mut moves);
-    let me = game.to_move(pos);
-    moves
-        .into_iter()
-        .map(|m| {
-            let (child, gain) = game.play(pos, m);
-            let v = minimax_counting(game, &child, nodes);
-            if game.to_move(&child) == me {
-                gain + v
-            } else {
-                gain - v
-            }
-        })
-        .max()
-        .expect("a non-terminal position has at least one move")
 }

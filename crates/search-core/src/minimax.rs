@@ -6,6 +6,12 @@ use crate::{Game, Value};
 /// alpha-beta window, no TT, no move ordering. Exponential; for cross-checking [`crate::Solver`]
 /// on small positions only.
 pub fn minimax<G: Game>(game: &G, pos: &G::Position) -> Value {
+    minimax_counting(game, pos, &mut 0)
+}
+
+/// [`minimax`], adding the positions it visits to `nodes`.
+pub(crate) fn minimax_counting<G: Game>(game: &G, pos: &G::Position, nodes: &mut u64) -> Value {
+    *nodes += 1;
     if let Some(v) = game.terminal_value(pos) {
         return v;
     }
@@ -16,7 +22,7 @@ pub fn minimax<G: Game>(game: &G, pos: &G::Position) -> Value {
         .into_iter()
         .map(|m| {
             let (child, gain) = game.play(pos, m);
-            let v = minimax(game, &child);
+            let v = minimax_counting(game, &child, nodes);
             if game.to_move(&child) == me {
                 gain + v
             } else {

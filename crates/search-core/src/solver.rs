@@ -22,6 +22,20 @@ pub struct Stats {
     pub elapsed: Duration,
 }
 
+impl Stats {
+    /// What was counted since `before` (an earlier reading of the same counters).
+    #[must_use]
+    pub fn since(&self, before: &Stats) -> Stats {
+        Stats {
+            nodes: self.nodes - before.nodes,
+            tt_probes: self.tt_probes - before.tt_probes,
+            tt_hits: self.tt_hits - before.tt_hits,
+            cutoffs: self.cutoffs - before.cutoffs,
+            elapsed: self.elapsed - before.elapsed,
+        }
+    }
+}
+
 /// Limits are checked every `LIMIT_CHECK_MASK + 1` nodes.
 const LIMIT_CHECK_MASK: u64 = (1 << 12) - 1;
 
