@@ -84,29 +84,21 @@ pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
 #[derive(clap::Args, Debug, Clone)]
 pub struct AlgorithmArgs {
     /// Answer each case with this algorithm instead of the subcommand's own solver.
-    #[arg(long, value_enum, value_name = "ALGORITHM")]
-    pub algorithm: Option<AlgorithmName>,
+    #[arg(long, value_name = "ALGORITHM", value_parser = algorithm_parser())]
+    pub algorithm: Option<search_core::Algorithm>,
     /// With --algorithm: print each case's search statistics on stderr (value, nodes, TT hits,
     /// cutoffs, time).
     #[arg(long, requires = "algorithm")]
     pub stats: bool,
 }
 
-/// The algorithms `--algorithm` offers (see `search_core::Algorithm`).
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AlgorithmName {
-    /// Plain negamax over the whole tree: no window, no TT.
-    Minimax,
-    /// Negamax with an alpha-beta window, no TT.
-    AlphaBeta,
-    /// Alpha-beta with a transposition table.
-    AlphaBetaTt,
-    /// Principal variation search with a TT.
-    Pvs,
-    /// MTD(f): null-window searches only, sharing a TT.
-    Mtdf,
-    /// Depth-first proof-number search, bisecting the margin.
-    DfPn,
+/// `--algorithm`'s values: the names of `search_core::Algorithm::ALL`.
+fn algorithm_parser() -> impl clap::builder::TypedValueParser<Value = search_core::Algorithm> {
+    use clap::builder::TypedValueParser;
+    use search_core::Algorithm;
+    clap::builder::PossibleValuesParser::new(Algorithm::ALL.map(Algorithm::name)).map(|name| {
+        Algorithm::ALL.into_iter().find(|a| a.name() == name).expect("a possible value names an algorithm")
+    })
 }
 
 impl AlgorithmArgs {
@@ -157,15 +149,7 @@ impl AlgorithmArgs {
     }
 
     fn algorithm(&self) -> search_core::Algorithm {
-        use search_core::Algorithm;
-        match self.algorithm.expect("an algorithm was chosen") {
-            AlgorithmName::Minimax => Algorithm::Minimax,
-            AlgorithmName::AlphaBeta => Algorithm::AlphaBeta,
-            AlgorithmName::AlphaBetaTt => Algorithm::AlphaBetaTt,
-            AlgorithmName::Pvs => Algorithm::Pvs,
-            AlgorithmName::Mtdf => Algorithm::Mtdf,
-            AlgorithmName::DfPn => Algorithm::DfPn,
-        }
+        self.algorithm.expect("an algorithm was chosen")
     }
 }
 
