@@ -114,7 +114,7 @@ fn answer(
         let outcome = if args.algorithm.algorithm.is_some() {
             let game = TriangleWar::new(front.geometry.clone());
             let v = args.algorithm.value(number, &game, pos, judge.tt_bits());
-            Outcome::from_margin(pos.margin() + pos.to_move.sign() * v)
+            Outcome::from_margin(pos.margin() + pos.to_move().sign() * v)
         } else {
             judge.outcome(pos)
         };
@@ -138,7 +138,7 @@ fn long_solve(args: &Args, tt_bits: u32, number: usize, pos: &Position, out: &mu
     let engine = solver.engine();
     let time = args.time_limit.map(|s| Duration::from_secs_f64(s.max(0.0)));
     engine.set_limits(Limits { time, ..Limits::default() });
-    let (margin, sign) = (pos.margin(), pos.to_move.sign());
+    let (margin, sign) = (pos.margin(), pos.to_move().sign());
     // Final margins (A minus B) from the root's value bounds for the side to move.
     let margins = |(lo, hi): (i64, i64)| {
         if sign == 1 {
@@ -276,7 +276,7 @@ impl Front for TriangleWarFront {
     fn parse_move(&self, pos: &Position, text: &str) -> Result<u8, String> {
         let g = &self.geometry;
         let s = triangle_war::parse_segment(g, text).map_err(|e| e.to_string())?;
-        if pos.drawn.contains(s) {
+        if pos.drawn().contains(s) {
             return Err(format!("segment {} is already drawn", g.segments()[s]));
         }
         Ok(s as u8)

@@ -1,5 +1,7 @@
 //! [`diagram`]: a Triangle War position drawn as text.
 
+use search_core::Player;
+
 use crate::{Geometry, Position};
 
 /// The board as text: dots by number, drawn segments as lines, owned triangles by their
@@ -17,7 +19,7 @@ pub fn diagram(geometry: &Geometry, pos: &Position) -> String {
         let c = d - r * (r + 1) / 2;
         (3 * r, 6 * c + 3 * (n - r) + 1)
     };
-    for s in pos.drawn.iter() {
+    for s in pos.drawn().iter() {
         let seg = geometry.segments()[s];
         let ((y0, x0), (y1, x1)) = (at(seg.a), at(seg.b));
         if y0 == y1 {
@@ -32,9 +34,9 @@ pub fn diagram(geometry: &Geometry, pos: &Position) -> String {
     }
     // Owned triangles show their owner's letter at their centre.
     for (i, &t) in geometry.triangles().iter().enumerate() {
-        let owner = if pos.owned_by_a >> i & 1 == 1 {
+        let owner = if pos.owned(Player::First) >> i & 1 == 1 {
             b'A'
-        } else if pos.owned_by_b >> i & 1 == 1 {
+        } else if pos.owned(Player::Second) >> i & 1 == 1 {
             b'B'
         } else {
             continue;

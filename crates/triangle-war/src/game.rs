@@ -127,7 +127,7 @@ impl TriangleWar {
     /// Triangles not yet completed in `pos`, from the drawn set alone (the owner fields are
     /// history and not part of the TT key).
     fn open_triangles(&self, pos: &Position) -> Value {
-        self.geometry.triangles().iter().filter(|&&t| !pos.drawn.contains_all(t)).count() as Value
+        self.geometry.triangles().iter().filter(|&&t| !pos.drawn().contains_all(t)).count() as Value
     }
 }
 
@@ -137,7 +137,7 @@ impl Game for TriangleWar {
     type Key = u64;
 
     fn to_move(&self, pos: &Position) -> Player {
-        pos.to_move
+        pos.to_move()
     }
 
     fn terminal_value(&self, pos: &Position) -> Option<Value> {
@@ -146,12 +146,12 @@ impl Game for TriangleWar {
 
     fn generate_moves(&self, pos: &Position, moves: &mut Vec<u8>) {
         if self.rules.capture {
-            if let Some(s) = self.forced_capture(pos.drawn.0) {
+            if let Some(s) = self.forced_capture(pos.drawn().0) {
                 moves.push(s);
                 return;
             }
         }
-        let free = SegmentSet(self.geometry.all_segments().0 & !pos.drawn.0);
+        let free = SegmentSet(self.geometry.all_segments().0 & !pos.drawn().0);
         moves.extend(free.iter().map(|s| s as u8));
     }
 
@@ -161,7 +161,7 @@ impl Game for TriangleWar {
     }
 
     fn key(&self, pos: &Position) -> u64 {
-        self.canonical(pos.drawn).0
+        self.canonical(pos.drawn()).0
     }
 
     fn value_bounds(&self, pos: &Position) -> (Value, Value) {
@@ -172,7 +172,7 @@ impl Game for TriangleWar {
     /// Completing moves first, then moves that give the opponent nothing to complete, then the
     /// rest, fewest triangles offered first.
     fn order_moves(&self, pos: &Position, moves: &mut [u8]) {
-        let drawn = pos.drawn.0;
+        let drawn = pos.drawn().0;
         // Score each move (lower first), then sort stably: no allocation per node.
         let mut scores = [0i8; 64];
         for (score, &m) in scores.iter_mut().zip(moves.iter()) {
@@ -226,20 +226,20 @@ impl Solver {
     /// null-window searches (the first search decides who wins; see
     /// [`search_core::Solver::solve_bisection`]).
     pub fn final_margin_bisection(&mut self, pos: &Position) -> i64 {
-        pos.margin() + pos.to_move.sign() * self.inner.solve_bisection(pos)
+        pos.margin() + pos.to_move().sign() * self.inner.solve_bisection(pos)
     }
 
     /// The final margin (A's triangles minus B's) of `pos` under perfect play, counting the
     /// triangles already owned.
     pub fn final_margin(&mut self, pos: &Position) -> i64 {
-        pos.margin() + pos.to_move.sign() * self.inner.solve(pos)
+        pos.margin() + pos.to_move().sign() * self.inner.solve(pos)
     }
 
     /// Who wins `pos` under perfect play, by null-window searches (cheaper than the exact
     /// margin): is the final margin above 0, and if not, below 0?
     pub fn outcome(&mut self, pos: &Position) -> Outcome {
         // final = margin + sign * v, with v the value for the side to move.
-        let (margin, sign) = (pos.margin(), pos.to_move.sign());
+        let (margin, sign) = (pos.margin(), pos.to_move().sign());
         // "final > t" as a question on v.
         let mut final_exceeds = |t: i64| {
             if sign == 1 {

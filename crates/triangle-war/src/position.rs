@@ -74,23 +74,26 @@ pub enum PositionError {
     /// The segment is already drawn.
     #[error("segment {0} is already drawn")]
     AlreadyDrawn(usize),
+    /// [`Position::from_parts`]: A is said to own triangle `0` (an index into
+    /// [`Geometry::triangles`]), which the drawn segments do not complete.
+    #[error("triangle {0} is not completed, so nobody owns it")]
+    NotCompleted(usize),
 }
 
 /// A Triangle War position: drawn segments, triangles owned by each player, player to move.
 ///
 /// Small and `Copy` (copy-make). Ownership is history: the value of the remaining play depends
-/// on `drawn` only. Invariant (kept by [`Position::play`] from [`Position::start`]): the owned
-/// triangles are exactly the completed ones, each owned by one player.
+/// on the drawn segments only. Invariant (kept by [`Position::play`] from [`Position::start`],
+/// checked by [`Position::from_parts`]; the fields are private so nothing else can break it):
+/// the owned triangles are exactly the completed ones, each owned by one player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
-    /// Segments drawn so far.
-    pub drawn: SegmentSet,
-    /// Player to move.
-    pub to_move: Player,
+    drawn: SegmentSet,
+    to_move: Player,
     /// Triangles owned by A (the first player): bit `i` is `Geometry::triangles()[i]`.
-    pub owned_by_a: u64,
+    owned_by_a: u64,
     /// Triangles owned by B, as for `owned_by_a`.
-    pub owned_by_b: u64,
+    owned_by_b: u64,
 }
 
 /// Final result of a game from A's side.
@@ -131,6 +134,58 @@ impl Position {
     #[must_use]
     pub const fn start() -> Self {
         Position { drawn: SegmentSet::EMPTY, to_move: Player::First, owned_by_a: 0, owned_by_b: 0 }
+    }
+
+    /// A position from its parts, validated: `drawn` must lie on `geometry`, and `owned_by_a`
+    /// (bit `i` is `geometry.triangles()[i]`) must be completed triangles; B owns the other
+    /// completed triangles. Who made which triangle is history: the value of the remaining play
+    /// depends on `drawn` only.
+    ///
+    /// # Errors
+    /// [`PositionError::NoSuchSegment`] for the first segment off the board;
+    /// [`PositionError::NotCompleted`] for the first triangle A owns that is not completed.
+    pub fn from_parts(
+        geometry: &Geometry,
+        drawn: SegmentSet,
+        to_move: Player,
+        owned_by_a: u64,
+    ) -> Result<Position, PositionError> {
+        let off = drawn.0 & !geometry.all_segments().0;
+        if off != 0 {
+            return Err(PositionError::NoSuchSegment(off.trailing_zeros() as usize));
+        }
+        let completed = geometry
+            .triangles()
+            .iter()
+            .enumerate()
+            .filter(|(_, &t)| drawn.contains_all(t))
+            .fold(0u64, |acc, (i, _)| acc | 1 << i);
+        let stray = owned_by_a & !completed;
+        if stray != 0 {
+            return Err(PositionError::NotCompleted(stray.trailing_zeros() as usize));
+        }
+        Ok(Position { drawn, to_move, owned_by_a, owned_by_b: completed & !owned_by_a })
+    }
+
+    /// The segments drawn so far.
+    #[must_use]
+    pub const fn drawn(&self) -> SegmentSet {
+        self.drawn
+    }
+
+    /// The player to move.
+    #[must_use]
+    pub const fn to_move(&self) -> Player {
+        self.to_move
+    }
+
+    /// The triangles `player` owns, as a bitboard: bit `i` is `Geometry::triangles()[i]`.
+    #[must_use]
+    pub const fn owned(&self, player: Player) -> u64 {
+        match player {
+            Player::First => self.owned_by_a,
+            Player::Second => self.owned_by_b,
+        }
     }
 
     /// Number of triangles owned by A.
@@ -187,5 +242,33 @@ impl Position {
             return Err(PositionError::AlreadyDrawn(s));
         }
         Ok(self.play(geometry, s))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Positions rebuilt from their parts equal the played ones; bad parts are refused.
+    #[test]
+    fn from_parts_round_trips_played_positions_and_refuses_bad_parts() {
+        let g = Geometry::new(3).unwrap();
+        let mut pos = Position::start();
+        // Draw every segment in index order: the completed triangles go to whoever completed them.
+        for s in 0..g.segments().len() {
+            pos = pos.play(&g, s).0;
+            let rebuilt = Position::from_parts(&g, pos.drawn(), pos.to_move(), pos.owned(Player::First));
+            assert_eq!(rebuilt, Ok(pos));
+        }
+        assert_eq!(pos.owned_a() + pos.owned_b(), 9);
+        let off = SegmentSet::EMPTY.with(g.segments().len());
+        assert_eq!(
+            Position::from_parts(&g, off, Player::First, 0),
+            Err(PositionError::NoSuchSegment(g.segments().len()))
+        );
+        assert_eq!(
+            Position::from_parts(&g, SegmentSet::EMPTY, Player::First, 0b100),
+            Err(PositionError::NotCompleted(2))
+        );
     }
 }

@@ -57,13 +57,13 @@ impl RetrogradeTable {
     /// The value of the remaining play of `pos` from its side to move.
     #[must_use]
     pub fn value(&self, pos: &Position) -> i64 {
-        i64::from(self.values[pos.drawn.0 as usize])
+        i64::from(self.values[pos.drawn().0 as usize])
     }
 
     /// The final margin (A minus B) of `pos` under perfect play, counting owned triangles.
     #[must_use]
     pub fn final_margin(&self, pos: &Position) -> i64 {
-        pos.margin() + pos.to_move.sign() * self.value(pos)
+        pos.margin() + pos.to_move().sign() * self.value(pos)
     }
 
     /// Who wins `pos` under perfect play.

@@ -28,7 +28,7 @@ fn hard_position(g: &Geometry, rng: &mut SmallRng, extra: usize) -> Position {
     let mut pos = Position::start();
     loop {
         let safe: Vec<usize> = (0..g.segments().len())
-            .filter(|&s| !pos.drawn.contains(s) && !offers(g, pos.drawn.0, s))
+            .filter(|&s| !pos.drawn().contains(s) && !offers(g, pos.drawn().0, s))
             .collect();
         match safe.choose(rng) {
             Some(&s) => pos = pos.play(g, s).0,
@@ -36,7 +36,7 @@ fn hard_position(g: &Geometry, rng: &mut SmallRng, extra: usize) -> Position {
         }
     }
     for _ in 0..extra {
-        let free: Vec<usize> = (0..g.segments().len()).filter(|&s| !pos.drawn.contains(s)).collect();
+        let free: Vec<usize> = (0..g.segments().len()).filter(|&s| !pos.drawn().contains(s)).collect();
         if let Some(&s) = free.choose(rng) {
             pos = pos.play(g, s).0;
         }
@@ -146,13 +146,13 @@ fn side5_engine_matches_an_independent_memo() {
             let k = rng.gen_range(0..8);
             hard_position(&g, &mut rng, k)
         };
-        let undrawn = 45 - pos.drawn.len();
+        let undrawn = 45 - pos.drawn().len();
         if undrawn > 18 {
             continue;
         }
         checked += 1;
         let mut memo = Memo::new(&g);
-        let want = pos.margin() + pos.to_move.sign() * memo.value(pos.drawn.0);
+        let want = pos.margin() + pos.to_move().sign() * memo.value(pos.drawn().0);
         assert_eq!(pruned.final_margin_bisection(&pos), want, "{pos:?}");
     }
 }

@@ -117,9 +117,9 @@ fn engine_table_minimax_and_brute_force_agree_on_side_3() {
     for i in 0..300 {
         let pos = random_position(&g, 10 + i % 9, &mut rng);
         let expected =
-            brute_force(poj_mask(&g, pos.drawn), pos.to_move == Player::First, pos.margin() as i32);
+            brute_force(poj_mask(&g, pos.drawn()), pos.to_move() == Player::First, pos.margin() as i32);
         let remaining = minimax(&game, &pos);
-        assert_eq!(pos.margin() + pos.to_move.sign() * remaining, i64::from(expected));
+        assert_eq!(pos.margin() + pos.to_move().sign() * remaining, i64::from(expected));
         assert_eq!(table.final_margin(&pos), i64::from(expected));
         assert_eq!(solver.final_margin(&pos), i64::from(expected));
     }
@@ -187,13 +187,13 @@ fn symmetric_positions_share_key_and_value() {
     for _ in 0..200 {
         let pos = random_position(&g, rng.gen_range(0..30), &mut rng);
         for perm in g.symmetries() {
-            let image = pos.drawn.iter().fold(SegmentSet::EMPTY, |acc, s| acc.with(usize::from(perm[s])));
-            assert_eq!(game.key(&pos), game.key(&Position { drawn: image, ..pos }));
+            let image = pos.drawn().iter().fold(SegmentSet::EMPTY, |acc, s| acc.with(usize::from(perm[s])));
+            assert_eq!(game.key(&pos), game.key(&Position::from_parts(&g, image, pos.to_move(), 0).unwrap()));
         }
         let pos3 = random_position(&g3, rng.gen_range(0..18), &mut rng);
         for perm in g3.symmetries() {
-            let image = pos3.drawn.iter().fold(SegmentSet::EMPTY, |acc, s| acc.with(usize::from(perm[s])));
-            let sym = Position { drawn: image, ..pos3 };
+            let image = pos3.drawn().iter().fold(SegmentSet::EMPTY, |acc, s| acc.with(usize::from(perm[s])));
+            let sym = Position::from_parts(&g3, image, pos3.to_move(), 0).unwrap();
             assert_eq!(table.value(&pos3), table.value(&sym));
             assert_eq!(game3.key(&pos3), game3.key(&sym));
         }
@@ -220,7 +220,7 @@ fn replay_applies_extra_turns_and_double_completions() {
     let rec = parse_games(input, &g).next().unwrap().unwrap();
     // Moves alternate A B A B, then A draws 5-2 and owns two triangles, and moves again.
     assert_eq!((rec.position.owned_a(), rec.position.owned_b()), (2, 0));
-    assert_eq!(rec.position.to_move, Player::First);
+    assert_eq!(rec.position.to_move(), Player::First);
 }
 
 /// Independent memoised brute force on any side: the value of the remaining play from the side
@@ -256,7 +256,7 @@ fn side_4_outcomes_and_margins_match_a_memoised_brute_force() {
     for i in 0..150 {
         let pos = random_position(&g, 14 + i % 8, &mut rng);
         let mut memo = std::collections::HashMap::new();
-        let expected = pos.margin() + pos.to_move.sign() * memo_value(&g, pos.drawn.0, &mut memo);
+        let expected = pos.margin() + pos.to_move().sign() * memo_value(&g, pos.drawn().0, &mut memo);
         assert_eq!(solver.final_margin(&pos), expected, "{pos:?}");
         assert_eq!(solver.outcome(&pos), triangle_war::Outcome::from_margin(expected), "{pos:?}");
         draws += usize::from(expected == 0);
