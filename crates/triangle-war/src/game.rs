@@ -15,29 +15,56 @@ pub struct TriangleWar {
     /// For each symmetry and each byte of a segment set, the image of that byte's bits.
     sym_tables: Vec<[[u64; 256]; 8]>,
     bytes: usize,
+    /// Each triangle's segments, as bits of a segment set.
+    triangle_masks: Vec<u64>,
     /// Whether [`Game::generate_moves`] applies the forced-capture rule ([`Rules::capture`]).
     rules: Rules,
 }
 
 /// Pruning rules of [`TriangleWar`]: proven value-preserving restrictions of the moves searched.
 /// Values are exact with any setting; only the work differs.
+///
+/// Both rules read the board as strings and coins (E. Berlekamp, *The Dots and Boxes Game*,
+/// 2000, ch. 2; J. Barker and R. Korf, "Solving Dots-And-Boxes", AAAI 2012): a triangle is a
+/// coin, its undrawn sides are its strings (a rim segment is a string to the ground), and a
+/// coin with one string left is *capturable*. Cutting a string completes the coins it leaves
+/// with no string, which the mover banks before moving again. The value of the remaining play
+/// depends on this graph alone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rules {
-    /// Forced capture (strings and coins; E. Berlekamp, *The Dots and Boxes Game*, 2000;
-    /// J. Barker and R. Korf, "Solving Dots-And-Boxes", AAAI 2012): when an undrawn segment
-    /// completes a triangle and its other side is the rim or a triangle it also completes, the
-    /// move touches no other triangle: a free capture that keeps the turn, which either player
-    /// could take on any later turn without changing anything else, so taking it at once is
-    /// optimal and it is the only move searched. Captures whose segment also borders an open
-    /// triangle are searched in full (declining them can pay, as at the end of a chain).
+    /// Forced capture: when a capturable coin `C` hangs by its string `s` from the ground, from
+    /// a coin `D` with three strings (an untouched triangle), or from a coin `D` that `s` also
+    /// completes, drawing `s` at once is optimal and it is the only move searched.
+    ///
+    /// Proof (by induction on the number of strings; `P` the position, `Q` the position after
+    /// `s`, `v` the value for the side to move). The ground and single-string cases change
+    /// nothing else, so either player may take them on any later turn. For `D` with three
+    /// strings, `v(P) >= 1 + v(Q)` since `s` is legal. Conversely let `t != s` be any other
+    /// move. `t` completes the same coins in `P` and `Q` (it cannot complete `D`, which keeps two
+    /// strings in `Q`). If `t` completes nothing, the opponent may answer with `s`, so
+    /// `val(t) <= -1 - v(Q - t) <= v(Q) - 1`. If `t` completes coins and `D` keeps three strings,
+    /// the induction gives `val(t) = g + 1 + v(Q - t) <= 1 + v(Q)`. If `t` completes a coin `E`
+    /// through a string of `D`, then `E` hung from `D` as `C` does: drawing `t` in `P` and drawing
+    /// `s` in `P` lead to the same strings-and-coins graph with `C` and `E` exchanged, so
+    /// `val(t) = val(s)`.
     pub capture: bool,
+    /// Capture before sacrificing: while a coin `C` is capturable by its string `s`, every move
+    /// that completes nothing is dominated by drawing `s` first, except the double-dealing move
+    /// (the other string of `C`'s neighbour `D` when `D` has two strings: it leaves `C` and `D`
+    /// as a pair for the opponent). Only `s`, that move and the moves that complete a coin are
+    /// searched.
+    ///
+    /// Proof: let `t` complete nothing and leave `D` with at least two strings. After `t` the
+    /// opponent may draw `s` (one coin, and the turn), so `val(t) <= -1 - v(Q - t)`; drawing `s`
+    /// then `t` (which still completes nothing in `Q`) is worth `1 - v(Q - t)`, two more.
+    pub capture_first: bool,
 }
 
 impl Rules {
     /// Every rule on.
-    pub const ALL: Rules = Rules { capture: true };
+    pub const ALL: Rules = Rules { capture: true, capture_first: true };
     /// No rule: the plain game tree.
-    pub const NONE: Rules = Rules { capture: false };
+    pub const NONE: Rules = Rules { capture: false, capture_first: false };
 }
 
 impl TriangleWar {
@@ -70,7 +97,8 @@ impl TriangleWar {
                 t
             })
             .collect();
-        TriangleWar { geometry, sym_tables, bytes, rules }
+        let triangle_masks = geometry.triangles().iter().map(|t| t.0).collect();
+        TriangleWar { geometry, sym_tables, bytes, triangle_masks, rules }
     }
 
     /// The pruning rules in force.
@@ -84,24 +112,37 @@ impl TriangleWar {
     #[inline]
     #[must_use]
     pub fn forced_capture(&self, drawn: u64) -> Option<u8> {
-        let mut free = self.geometry.all_segments().0 & !drawn;
-        while free != 0 {
-            let s = free.trailing_zeros() as usize;
-            free &= free - 1;
-            let [m0, m1] = self.geometry.border(s).masks;
-            let open0 = (m0 & !drawn).count_ones();
-            let open1 = (m1 & !drawn).count_ones();
-            // Completes a triangle, and the other side is the rim (0 open) or a triangle the
-            // same segment completes (1 open): the move then touches no other triangle, so it
-            // is a free capture that keeps the turn, and taking it at once is never worse
-            // (either player may take it on any later turn, it changes nothing else, and it
-            // returns the move to the taker). An untouched neighbour (3 open) would gain a side,
-            // which does change the rest of the game: that case is not pruned.
-            if (open0 == 1 && open1 <= 1) || (open1 == 1 && open0 <= 1) {
-                return Some(s as u8);
+        let capturing = self.capturing(drawn);
+        SegmentSet(capturing).iter().find(|&s| self.hangs_free(drawn, s).is_none()).map(|s| s as u8)
+    }
+
+    /// The undrawn segments that complete at least one triangle of `drawn`.
+    #[inline]
+    fn capturing(&self, drawn: u64) -> u64 {
+        self.triangle_masks.iter().fold(0, |acc, &t| {
+            let open = t & !drawn;
+            if open.count_ones() == 1 {
+                acc | open
+            } else {
+                acc
             }
-        }
-        None
+        })
+    }
+
+    /// For a capturing segment `s`: `None` if the forced-capture rule applies to it (each
+    /// triangle `s` completes hangs from the rim, from an untouched triangle or from a triangle
+    /// `s` also completes); otherwise `Some(e)` with `e` the double-dealing move, the other
+    /// undrawn side of the neighbour that has two undrawn sides.
+    #[inline]
+    fn hangs_free(&self, drawn: u64, s: usize) -> Option<usize> {
+        let [m0, m1] = self.geometry.border(s).masks;
+        let (open0, open1) = (m0 & !drawn, m1 & !drawn);
+        let neighbour = match (open0.count_ones(), open1.count_ones()) {
+            (1, 2) => open1,
+            (2, 1) => open0,
+            _ => return None,
+        };
+        Some((neighbour & !(1 << s)).trailing_zeros() as usize)
     }
 
     /// The board.
@@ -145,14 +186,23 @@ impl Game for TriangleWar {
     }
 
     fn generate_moves(&self, pos: &Position, moves: &mut Vec<u8>) {
-        if self.rules.capture {
-            if let Some(s) = self.forced_capture(pos.drawn().0) {
-                moves.push(s);
-                return;
+        let drawn = pos.drawn().0;
+        let free = self.geometry.all_segments().0 & !drawn;
+        let mut candidates = free;
+        if self.rules.capture || self.rules.capture_first {
+            let capturing = self.capturing(drawn);
+            for s in SegmentSet(capturing).iter() {
+                let double_deal = self.hangs_free(drawn, s);
+                if double_deal.is_none() && self.rules.capture {
+                    moves.push(s as u8);
+                    return;
+                }
+                if self.rules.capture_first && candidates == free {
+                    candidates = capturing | double_deal.map_or(0, |e| 1 << e);
+                }
             }
         }
-        let free = SegmentSet(self.geometry.all_segments().0 & !pos.drawn().0);
-        moves.extend(free.iter().map(|s| s as u8));
+        moves.extend(SegmentSet(candidates).iter().map(|s| s as u8));
     }
 
     fn play(&self, pos: &Position, mv: u8) -> (Position, Value) {

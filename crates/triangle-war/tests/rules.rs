@@ -115,6 +115,8 @@ fn side4_rules_match_the_plain_engine() {
     let mut plain = solver(&g, Rules::NONE, true);
     let mut pruned = solver(&g, Rules::ALL, true);
     let mut pruned_no_pvs = solver(&g, Rules::ALL, false);
+    let mut capture_only = solver(&g, Rules { capture: true, capture_first: false }, true);
+    let mut capture_first_only = solver(&g, Rules { capture: false, capture_first: true }, true);
     let mut rng = SmallRng::seed_from_u64(4);
     for i in 0..1500 {
         let pos = if i % 2 == 0 {
@@ -127,6 +129,9 @@ fn side4_rules_match_the_plain_engine() {
         let want = plain.final_margin(&pos);
         assert_eq!(pruned.final_margin_bisection(&pos), want, "{pos:?}");
         assert_eq!(pruned_no_pvs.final_margin(&pos), want, "{pos:?}");
+        // Each rule alone.
+        assert_eq!(capture_only.final_margin(&pos), want, "{pos:?}");
+        assert_eq!(capture_first_only.final_margin(&pos), want, "{pos:?}");
     }
 }
 
