@@ -58,13 +58,35 @@ pub struct Rules {
     /// opponent may draw `s` (one coin, and the turn), so `val(t) <= -1 - v(Q - t)`; drawing `s`
     /// then `t` (which still completes nothing in `Q`) is worth `1 - v(Q - t)`, two more.
     pub capture_first: bool,
+    /// All but two (Berlekamp): with [`Rules::capture_first`], the double-dealing move at the
+    /// open end of a chain of three or more coins is not searched. Let the chain be `C` (open,
+    /// string `s` to `D`), `D` (strings `s`, `e`), `F` (strings `e`, `f`), and let `f` complete
+    /// nothing. Double-dealing at `C` (drawing `e`) leaves the opponent the pair `C`-`D` and
+    /// the open chain from `F`; drawing `s` then `f` banks `C` and leaves the pair `D`-`F` and
+    /// the open chain beyond `F`. The opponent facing the first can take `F` and stand where
+    /// the second leaves him, one coin up, so the first is worth at least two less.
+    pub all_but_two: bool,
+}
+
+/// How the coin(s) completed by a capturing segment hang in the strings-and-coins graph.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Hang {
+    /// From the rim, from an untouched triangle, or from a triangle the same segment completes:
+    /// the forced-capture rule applies.
+    Free,
+    /// From a triangle with two undrawn sides (a chain); `double_deal` is the move that leaves
+    /// the coin and its neighbour as a pair, `None` where [`Rules::all_but_two`] drops it.
+    Chain {
+        /// The double-dealing move, if it is searched.
+        double_deal: Option<usize>,
+    },
 }
 
 impl Rules {
     /// Every rule on.
-    pub const ALL: Rules = Rules { capture: true, capture_first: true };
+    pub const ALL: Rules = Rules { capture: true, capture_first: true, all_but_two: true };
     /// No rule: the plain game tree.
-    pub const NONE: Rules = Rules { capture: false, capture_first: false };
+    pub const NONE: Rules = Rules { capture: false, capture_first: false, all_but_two: false };
 }
 
 impl TriangleWar {
@@ -113,7 +135,7 @@ impl TriangleWar {
     #[must_use]
     pub fn forced_capture(&self, drawn: u64) -> Option<u8> {
         let capturing = self.capturing(drawn);
-        SegmentSet(capturing).iter().find(|&s| self.hangs_free(drawn, s).is_none()).map(|s| s as u8)
+        SegmentSet(capturing).iter().find(|&s| self.hang(drawn, s) == Hang::Free).map(|s| s as u8)
     }
 
     /// The undrawn segments that complete at least one triangle of `drawn`.
@@ -129,20 +151,48 @@ impl TriangleWar {
         })
     }
 
-    /// For a capturing segment `s`: `None` if the forced-capture rule applies to it (each
-    /// triangle `s` completes hangs from the rim, from an untouched triangle or from a triangle
-    /// `s` also completes); otherwise `Some(e)` with `e` the double-dealing move, the other
-    /// undrawn side of the neighbour that has two undrawn sides.
+    /// How the triangle(s) a capturing segment `s` completes hang (see [`Hang`]).
     #[inline]
-    fn hangs_free(&self, drawn: u64, s: usize) -> Option<usize> {
+    fn hang(&self, drawn: u64, s: usize) -> Hang {
         let [m0, m1] = self.geometry.border(s).masks;
         let (open0, open1) = (m0 & !drawn, m1 & !drawn);
         let neighbour = match (open0.count_ones(), open1.count_ones()) {
-            (1, 2) => open1,
-            (2, 1) => open0,
-            _ => return None,
+            (1, 2) => m1,
+            (2, 1) => m0,
+            _ => return Hang::Free,
         };
-        Some((neighbour & !(1 << s)).trailing_zeros() as usize)
+        let e = (neighbour & !drawn & !(1 << s)).trailing_zeros() as usize;
+        if self.rules.all_but_two && self.chain_continues(drawn, e, neighbour) {
+            Hang::Chain { double_deal: None }
+        } else {
+            Hang::Chain { double_deal: Some(e) }
+        }
+    }
+
+    /// The triangle on the other side of segment `seg` from the triangle `mask` (0: the rim).
+    #[inline]
+    fn across(&self, seg: usize, mask: u64) -> u64 {
+        let [a, b] = self.geometry.border(seg).masks;
+        if a == mask {
+            b
+        } else {
+            a
+        }
+    }
+
+    /// Whether the chain goes on past the double-dealing move `e` of the neighbour `d_mask`: the
+    /// triangle across `e` has two undrawn sides, and its other undrawn side `f` completes
+    /// nothing else (across `f` lies the rim or a triangle with at least two undrawn sides).
+    #[inline]
+    fn chain_continues(&self, drawn: u64, e: usize, d_mask: u64) -> bool {
+        let f_mask = self.across(e, d_mask);
+        let f_open = f_mask & !drawn;
+        if f_mask == 0 || f_open.count_ones() != 2 {
+            return false;
+        }
+        let f = (f_open & !(1 << e)).trailing_zeros() as usize;
+        let z_mask = self.across(f, f_mask);
+        z_mask == 0 || (z_mask & !drawn).count_ones() != 1
     }
 
     /// The board.
@@ -192,12 +242,17 @@ impl Game for TriangleWar {
         if self.rules.capture || self.rules.capture_first {
             let capturing = self.capturing(drawn);
             for s in SegmentSet(capturing).iter() {
-                let double_deal = self.hangs_free(drawn, s);
-                if double_deal.is_none() && self.rules.capture {
-                    moves.push(s as u8);
-                    return;
-                }
-                if self.rules.capture_first && candidates == free {
+                let double_deal = match self.hang(drawn, s) {
+                    Hang::Free if self.rules.capture => {
+                        moves.push(s as u8);
+                        return;
+                    }
+                    Hang::Free => None,
+                    Hang::Chain { double_deal } => double_deal,
+                };
+                // Any capturable coin gives a valid restriction: prefer one whose chain needs
+                // no double-dealing move.
+                if self.rules.capture_first && (candidates == free || double_deal.is_none()) {
                     candidates = capturing | double_deal.map_or(0, |e| 1 << e);
                 }
             }

@@ -115,8 +115,11 @@ fn side4_rules_match_the_plain_engine() {
     let mut plain = solver(&g, Rules::NONE, true);
     let mut pruned = solver(&g, Rules::ALL, true);
     let mut pruned_no_pvs = solver(&g, Rules::ALL, false);
-    let mut capture_only = solver(&g, Rules { capture: true, capture_first: false }, true);
-    let mut capture_first_only = solver(&g, Rules { capture: false, capture_first: true }, true);
+    let mut capture_only =
+        solver(&g, Rules { capture: true, capture_first: false, all_but_two: false }, true);
+    let mut capture_first_only =
+        solver(&g, Rules { capture: false, capture_first: true, all_but_two: false }, true);
+    let mut chain_only = solver(&g, Rules { capture: false, capture_first: true, all_but_two: true }, true);
     let mut rng = SmallRng::seed_from_u64(4);
     for i in 0..1500 {
         let pos = if i % 2 == 0 {
@@ -132,6 +135,7 @@ fn side4_rules_match_the_plain_engine() {
         // Each rule alone.
         assert_eq!(capture_only.final_margin(&pos), want, "{pos:?}");
         assert_eq!(capture_first_only.final_margin(&pos), want, "{pos:?}");
+        assert_eq!(chain_only.final_margin(&pos), want, "{pos:?}");
     }
 }
 
