@@ -255,7 +255,9 @@ impl Front for TriangleWarFront {
 
     fn solver(&self) -> Solver<TriangleWar> {
         let bits = Judge::new(self.geometry.clone(), None).tt_bits();
-        Solver::new(TriangleWar::new(self.geometry.clone()), bits)
+        // Sessions play one segment at a time: no forced captures folded into a move.
+        let rules = triangle_war::Rules { fold_forced: false, ..triangle_war::Rules::ALL };
+        Solver::new(TriangleWar::with_rules(self.geometry.clone(), rules), bits)
     }
 
     fn start(&self) -> Position {

@@ -66,6 +66,12 @@ pub struct Rules {
     /// the open chain beyond `F`. The opponent facing the first can take `F` and stand where
     /// the second leaves him, one coin up, so the first is worth at least two less.
     pub all_but_two: bool,
+    /// A move that the rules leave alone in its position (a forced capture, or a capture that
+    /// is the only candidate) is played inside the move that allows it
+    /// ([`Game::play`] then draws several segments and returns the net gain of the mover), so
+    /// it costs no node, TT probe or entry of its own. A search technique, not a move rule:
+    /// games played segment by segment (sessions, the web page) switch it off.
+    pub fold_forced: bool,
 }
 
 /// How the coin(s) completed by a capturing segment hang in the strings-and-coins graph.
@@ -84,9 +90,10 @@ enum Hang {
 
 impl Rules {
     /// Every rule on.
-    pub const ALL: Rules = Rules { capture: true, capture_first: true, all_but_two: true };
+    pub const ALL: Rules = Rules { capture: true, capture_first: true, all_but_two: true, fold_forced: true };
     /// No rule: the plain game tree.
-    pub const NONE: Rules = Rules { capture: false, capture_first: false, all_but_two: false };
+    pub const NONE: Rules =
+        Rules { capture: false, capture_first: false, all_but_two: false, fold_forced: false };
 }
 
 impl TriangleWar {
@@ -195,6 +202,31 @@ impl TriangleWar {
         z_mask == 0 || (z_mask & !drawn).count_ones() != 1
     }
 
+    /// The moves searched in `drawn` under the rules in force, as a segment set: every undrawn
+    /// segment, or the subset the pruning rules keep (a single segment for a forced capture).
+    #[inline]
+    #[must_use]
+    pub fn candidates(&self, drawn: u64) -> u64 {
+        let free = self.geometry.all_segments().0 & !drawn;
+        let mut candidates = free;
+        if self.rules.capture || self.rules.capture_first {
+            let capturing = self.capturing(drawn);
+            for s in SegmentSet(capturing).iter() {
+                let double_deal = match self.hang(drawn, s) {
+                    Hang::Free if self.rules.capture => return 1 << s,
+                    Hang::Free => None,
+                    Hang::Chain { double_deal } => double_deal,
+                };
+                // Any capturable coin gives a valid restriction: prefer one whose chain needs
+                // no double-dealing move.
+                if self.rules.capture_first && (candidates == free || double_deal.is_none()) {
+                    candidates = capturing | double_deal.map_or(0, |e| 1 << e);
+                }
+            }
+        }
+        candidates
+    }
+
     /// The board.
     #[must_use]
     pub fn geometry(&self) -> &Geometry {
@@ -236,33 +268,28 @@ impl Game for TriangleWar {
     }
 
     fn generate_moves(&self, pos: &Position, moves: &mut Vec<u8>) {
-        let drawn = pos.drawn().0;
-        let free = self.geometry.all_segments().0 & !drawn;
-        let mut candidates = free;
-        if self.rules.capture || self.rules.capture_first {
-            let capturing = self.capturing(drawn);
-            for s in SegmentSet(capturing).iter() {
-                let double_deal = match self.hang(drawn, s) {
-                    Hang::Free if self.rules.capture => {
-                        moves.push(s as u8);
-                        return;
-                    }
-                    Hang::Free => None,
-                    Hang::Chain { double_deal } => double_deal,
-                };
-                // Any capturable coin gives a valid restriction: prefer one whose chain needs
-                // no double-dealing move.
-                if self.rules.capture_first && (candidates == free || double_deal.is_none()) {
-                    candidates = capturing | double_deal.map_or(0, |e| 1 << e);
-                }
-            }
-        }
-        moves.extend(SegmentSet(candidates).iter().map(|s| s as u8));
+        moves.extend(SegmentSet(self.candidates(pos.drawn().0)).iter().map(|s| s as u8));
     }
 
     fn play(&self, pos: &Position, mv: u8) -> (Position, Value) {
-        let (next, completed) = pos.play(&self.geometry, usize::from(mv));
-        (next, Value::from(completed))
+        let (mut next, completed) = pos.play(&self.geometry, usize::from(mv));
+        let mut gain = Value::from(completed);
+        if self.rules.fold_forced {
+            // Forced captures keep the turn: they all belong to the player to move in `next`.
+            let sign = if next.to_move() == pos.to_move() { 1 } else { -1 };
+            loop {
+                let only = self.candidates(next.drawn().0);
+                if only == 0 || only & (only - 1) != 0 {
+                    break;
+                }
+                // A single candidate is a capture (every restriction keeps one), so the turn
+                // stays with the player to move in `next`.
+                let (after, c) = next.play(&self.geometry, only.trailing_zeros() as usize);
+                gain += sign * Value::from(c);
+                next = after;
+            }
+        }
+        (next, gain)
     }
 
     fn key(&self, pos: &Position) -> u64 {

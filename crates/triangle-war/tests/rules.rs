@@ -115,11 +115,21 @@ fn side4_rules_match_the_plain_engine() {
     let mut plain = solver(&g, Rules::NONE, true);
     let mut pruned = solver(&g, Rules::ALL, true);
     let mut pruned_no_pvs = solver(&g, Rules::ALL, false);
-    let mut capture_only =
-        solver(&g, Rules { capture: true, capture_first: false, all_but_two: false }, true);
-    let mut capture_first_only =
-        solver(&g, Rules { capture: false, capture_first: true, all_but_two: false }, true);
-    let mut chain_only = solver(&g, Rules { capture: false, capture_first: true, all_but_two: true }, true);
+    let mut capture_only = solver(
+        &g,
+        Rules { capture: true, capture_first: false, all_but_two: false, fold_forced: false },
+        true,
+    );
+    let mut capture_first_only = solver(
+        &g,
+        Rules { capture: false, capture_first: true, all_but_two: false, fold_forced: false },
+        true,
+    );
+    let mut chain_only = solver(
+        &g,
+        Rules { capture: false, capture_first: true, all_but_two: true, fold_forced: false },
+        true,
+    );
     let mut rng = SmallRng::seed_from_u64(4);
     for i in 0..1500 {
         let pos = if i % 2 == 0 {
@@ -175,8 +185,8 @@ fn interrupted_side4_solves_resume_to_the_same_answer() {
     let g = Geometry::new(4).unwrap();
     let mut rng = SmallRng::seed_from_u64(44);
     let mut interrupted_rounds = 0;
-    for round in 0..8 {
-        let pos = random_position(&g, &mut rng, 8 + round);
+    for round in 0..10 {
+        let pos = random_position(&g, &mut rng, 6 + round);
         let exact_all = round % 2 == 0;
         let mut plain = solver(&g, Rules::NONE, true);
         let want = plain.engine().solve(&pos);
