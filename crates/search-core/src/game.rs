@@ -86,6 +86,26 @@ pub trait Game {
     /// one key are not allowed (the TT compares keys, not positions).
     fn key(&self, pos: &Self::Position) -> Self::Key;
 
+    /// The TT key of `pos` and the symmetry that maps `pos` onto the key's canonical
+    /// orientation (a game-defined index; 0 is the identity). The TT stores best moves in the
+    /// canonical orientation, so that a hint found through a symmetric position is mapped back
+    /// onto a move of this one ([`Game::move_to_canonical`], [`Game::move_from_canonical`]).
+    /// Default: [`Game::key`] and the identity, for games whose keys fold no symmetry.
+    fn canonical_key(&self, pos: &Self::Position) -> (Self::Key, u8) {
+        (self.key(pos), 0)
+    }
+
+    /// `mv`, a move of a position, as the same move of its canonical image under `symmetry`
+    /// (from [`Game::canonical_key`]). Default: unchanged.
+    fn move_to_canonical(&self, mv: Self::Move, _symmetry: u8) -> Self::Move {
+        mv
+    }
+
+    /// The inverse of [`Game::move_to_canonical`]. Default: unchanged.
+    fn move_from_canonical(&self, mv: Self::Move, _symmetry: u8) -> Self::Move {
+        mv
+    }
+
     /// Bounds `(lo, hi)` on the value of the remaining play from the side to move, used to prune
     /// (e.g. ± the number of triangles still open). The default knows nothing.
     fn value_bounds(&self, _pos: &Self::Position) -> (Value, Value) {

@@ -313,7 +313,7 @@ impl<G: Game> Solver<G> {
         alpha = alpha.max(lo - 1);
         beta = beta.min(hi + 1);
 
-        let key = self.game.key(pos);
+        let (key, symmetry) = self.game.canonical_key(pos);
         self.stats.tt_probes += 1;
         let mut hint = None;
         if let Some(e) = self.tt.probe(key) {
@@ -325,7 +325,7 @@ impl<G: Game> Solver<G> {
                 Bound::Lower => alpha = alpha.max(e.value),
                 Bound::Upper => beta = beta.min(e.value),
             }
-            hint = e.best;
+            hint = e.best.map(|m| self.game.move_from_canonical(m, symmetry));
         }
         let (alpha0, beta0) = (alpha, beta);
         let nodes0 = self.stats.nodes;
@@ -391,6 +391,7 @@ impl<G: Game> Solver<G> {
         let work = u32::try_from(self.stats.nodes - nodes0).unwrap_or(u32::MAX);
         // A fail-low has no meaningful best move: every move was at most alpha.
         let best_move = if bound == Bound::Upper { None } else { best_move };
+        let best_move = best_move.map(|m| self.game.move_to_canonical(m, symmetry));
         self.tt.store(TtEntry { key, value: best, bound, best: best_move, work });
         best
     }

@@ -17,6 +17,8 @@ pub struct TriangleWar {
     bytes: usize,
     /// Each triangle's segments, as bits of a segment set.
     triangle_masks: Vec<u64>,
+    /// The inverse of each permutation of [`Geometry::symmetries`].
+    inverse_symmetries: Vec<Vec<u8>>,
     /// Whether [`Game::generate_moves`] applies the forced-capture rule ([`Rules::capture`]).
     rules: Rules,
 }
@@ -127,7 +129,18 @@ impl TriangleWar {
             })
             .collect();
         let triangle_masks = geometry.triangles().iter().map(|t| t.0).collect();
-        TriangleWar { geometry, sym_tables, bytes, triangle_masks, rules }
+        let inverse_symmetries = geometry
+            .symmetries()
+            .iter()
+            .map(|perm| {
+                let mut inverse = vec![0; perm.len()];
+                for (s, &image) in perm.iter().enumerate() {
+                    inverse[usize::from(image)] = s as u8;
+                }
+                inverse
+            })
+            .collect();
+        TriangleWar { geometry, sym_tables, bytes, triangle_masks, inverse_symmetries, rules }
     }
 
     /// The pruning rules in force.
@@ -236,15 +249,24 @@ impl TriangleWar {
     /// The smallest image of `drawn` under the six symmetries.
     #[must_use]
     pub fn canonical(&self, drawn: SegmentSet) -> SegmentSet {
-        let mut best = drawn.0;
-        for t in &self.sym_tables {
+        self.canonical_with_symmetry(drawn).0
+    }
+
+    /// The smallest image of `drawn` under the six symmetries, and the index (into
+    /// [`Geometry::symmetries`]) of a symmetry that gives it.
+    #[inline]
+    fn canonical_with_symmetry(&self, drawn: SegmentSet) -> (SegmentSet, u8) {
+        let (mut best, mut symmetry) = (drawn.0, 0);
+        for (i, t) in self.sym_tables.iter().enumerate() {
             let mut image = 0;
             for (byte, table) in t.iter().enumerate().take(self.bytes) {
                 image |= table[(drawn.0 >> (8 * byte)) as usize & 0xff];
             }
-            best = best.min(image);
+            if image < best {
+                (best, symmetry) = (image, i as u8 + 1);
+            }
         }
-        SegmentSet(best)
+        (SegmentSet(best), symmetry)
     }
 
     /// Triangles not yet completed in `pos`, from the drawn set alone (the owner fields are
@@ -294,6 +316,19 @@ impl Game for TriangleWar {
 
     fn key(&self, pos: &Position) -> u64 {
         self.canonical(pos.drawn()).0
+    }
+
+    fn canonical_key(&self, pos: &Position) -> (u64, u8) {
+        let (key, symmetry) = self.canonical_with_symmetry(pos.drawn());
+        (key.0, symmetry)
+    }
+
+    fn move_to_canonical(&self, mv: u8, symmetry: u8) -> u8 {
+        self.geometry.symmetries()[usize::from(symmetry)][usize::from(mv)]
+    }
+
+    fn move_from_canonical(&self, mv: u8, symmetry: u8) -> u8 {
+        self.inverse_symmetries[usize::from(symmetry)][usize::from(mv)]
     }
 
     fn value_bounds(&self, pos: &Position) -> (Value, Value) {
