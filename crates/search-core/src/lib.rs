@@ -93,7 +93,7 @@ pub use atomic_tt::{PackedMove, SharedTable};
 pub use game::{Game, Player, TtKey, Value, INFINITY};
 pub use minimax::minimax;
 pub use null_window::WindowSearch;
-pub use parallel::{ParallelSolver, DEFAULT_SOLO_NODES};
+pub use parallel::{ParallelSolver, DEFAULT_DEFER_PLIES, DEFAULT_SOLO_NODES};
 pub use pns::{Proof, ProofSearch};
 pub use root::{Checkpoint, CheckpointError, Progress, RootMove, RootResult};
 pub use solver::{Interrupted, Limits, SearchOptions, Solver, Stats};

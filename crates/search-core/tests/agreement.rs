@@ -382,6 +382,9 @@ fn parallel_null_windows_and_drivers_match_minimax() {
             let options = SearchOptions { principal_variation_search: game.seed % 2 == 0, tt_bits: 10 };
             let mut solver = ParallelSolver::new(game, options, threads);
             solver.set_solo_nodes(if game.seed % 4 == 0 { 50 } else { 0 });
+            // Classic lazy SMP (perturbed helpers) on some trees, deferral off on others.
+            solver.set_perturb(game.seed % 3 == 1);
+            solver.set_defer_plies([0, 3, 64][(game.seed % 3) as usize]);
             for _ in 0..20 {
                 let a: Value = rng.gen_range(-12..12);
                 let b = a + rng.gen_range(1..4);
