@@ -69,7 +69,9 @@ pub struct ParallelSolver<G: Game<Key = u64>> {
     elapsed: std::time::Duration,
 }
 
-/// One thread's search state: its move buffers, counters and identity.
+/// One thread's search state: its move buffers, counters and identity. Aligned to two cache
+/// lines so that one thread's counters never share a line with another's (false sharing).
+#[repr(align(128))]
 struct Worker<M> {
     /// 0 for the calling thread (the game's own move order), 1.. for helpers.
     id: u64,
