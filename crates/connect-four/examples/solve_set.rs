@@ -3,7 +3,7 @@
 //! reference harness used by `cargo xtask c4-bench`); clearing is not timed.
 //!
 //! Usage: `solve_set [--weak] [--tt-bits N] [--threads N] < testdata/connect-four/Test_L1_R2`
-//! (threads: default all cores; nodes are summed over the threads).
+//! (threads: default `DEFAULT_THREADS`; nodes are summed over the threads).
 
 use std::io::{BufRead, Write};
 use std::time::Instant;
@@ -19,7 +19,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let threads = match args.iter().position(|a| a == "--threads") {
         Some(i) => args.get(i + 1).ok_or("--threads needs a value")?.parse()?,
-        None => connect_four::default_threads(),
+        None => connect_four::DEFAULT_THREADS,
     };
     let mut solver = Solver::with_threads(Geometry::STANDARD, bits, threads);
     let stdout = std::io::stdout();

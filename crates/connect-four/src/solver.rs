@@ -55,10 +55,17 @@ enum Engine {
     Parallel(ParallelSolver<ConnectFour>),
 }
 
-/// The number of threads a [`Solver`] uses by default: every core the OS grants
-/// ([`std::thread::available_parallelism`]), 1 if unknown.
+/// The number of threads [`Solver::new`] and [`Solver::with_tt_bits`] search with: 1, because
+/// two threads did not pay where they were measured (`cargo xtask c4-bench --threads 1,2` on
+/// the shared 2-core machine with a load average of 8 to 10 from other jobs: first 6 positions,
+/// L1_R2 46.4 ms / 50.9 ms mean, 147k / 157k mean nodes; L1_R3 3.60 s / 4.58 s, 11.9M / 14.3M;
+/// a second thread got no more CPU time there than one). Ask for more with
+/// [`Solver::with_threads`] (e.g. [`all_cores`]).
+pub const DEFAULT_THREADS: usize = 1;
+
+/// Every core the OS grants ([`std::thread::available_parallelism`]), 1 if unknown.
 #[must_use]
-pub fn default_threads() -> usize {
+pub fn all_cores() -> usize {
     std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
 }
 
@@ -67,8 +74,7 @@ pub fn default_threads() -> usize {
 ///
 /// Keeps its TT between calls (positions of one game share work); [`Solver::clear`] forgets it.
 /// A position of another geometry than the solver's makes it start over on that geometry.
-/// With more than one thread (the default on a machine with several cores) every search runs
-/// as lazy SMP ([`search_core::ParallelSolver`]); the scores are the same.
+/// With more than one thread ([`Solver::with_threads`]) every search runs as lazy SMP ([`search_core::ParallelSolver`]); the scores are the same.
 pub struct Solver {
     engine: Engine,
     tt_bits: u32,
@@ -82,17 +88,17 @@ impl Default for Solver {
 }
 
 impl Solver {
-    /// A solver for `geom` with a TT of `2^DEFAULT_TT_BITS` entries on [`default_threads`]
+    /// A solver for `geom` with a TT of `2^DEFAULT_TT_BITS` entries on [`DEFAULT_THREADS`]
     /// threads.
     #[must_use]
     pub fn new(geom: Geometry) -> Self {
         Self::with_tt_bits(geom, DEFAULT_TT_BITS)
     }
 
-    /// A solver for `geom` with a TT of `2^tt_bits` entries on [`default_threads`] threads.
+    /// A solver for `geom` with a TT of `2^tt_bits` entries on [`DEFAULT_THREADS`] threads.
     #[must_use]
     pub fn with_tt_bits(geom: Geometry, tt_bits: u32) -> Self {
-        Self::with_threads(geom, tt_bits, default_threads())
+        Self::with_threads(geom, tt_bits, DEFAULT_THREADS)
     }
 
     /// A solver for `geom` with a TT of `2^tt_bits` entries (24 bytes each on one thread, 20

@@ -6,7 +6,7 @@
 //! integer and is not used. An empty line is the empty board. `--weak` prints the sign of the
 //! score only (1 win, 0 draw, -1 loss), found with cheaper searches; `--analyze` and
 //! `--format json` explain each answer (values from the first player's side, X). `--threads N`
-//! sets the number of search threads (default: every core).
+//! sets the number of search threads (default 1, 0 = every core).
 
 use std::io::Write;
 
@@ -43,10 +43,10 @@ pub struct Args {
     /// Print only the sign of the score (1 win, 0 draw, -1 loss for the side to move).
     #[arg(long)]
     weak: bool,
-    /// Search threads (lazy SMP over a shared TT; the scores do not depend on it). Default:
+    /// Search threads (lazy SMP over a shared TT; the scores do not depend on it); 0 means
     /// every core.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
-    threads: Option<u16>,
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(0..=1024))]
+    threads: u16,
 }
 
 /// Parses `WxH` (e.g. `7x6`).
@@ -98,7 +98,10 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
     let (w, h) = args.size;
     let geom = Geometry::new(w, h).map_err(|e| anyhow!("--size {w}x{h}: {e}"))?;
     let text = args.input.read()?;
-    let threads = args.threads.map_or_else(connect_four::default_threads, usize::from);
+    let threads = match args.threads {
+        0 => connect_four::all_cores(),
+        n => usize::from(n),
+    };
     let mut solver = Solver::with_threads(geom, connect_four::DEFAULT_TT_BITS, threads);
     for (i, line) in text.lines().enumerate() {
         let pos = parse_position(geom, line).map_err(|e| anyhow!("line {}, {e}", i + 1))?;

@@ -37,7 +37,7 @@ pub struct Args {
     pub reference: Option<PathBuf>,
     /// Thread counts of our solver, comma-separated (e.g. `1,2`): one row per count in the
     /// same run, with the speed-up over the first count; default: the solver's own default
-    /// (every core).
+    /// (`connect_four::DEFAULT_THREADS`).
     #[arg(long, value_delimiter = ',')]
     pub threads: Vec<usize>,
     /// Runs per set, ours and the reference alternating; each keeps its run with the lowest
