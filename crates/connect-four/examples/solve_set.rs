@@ -2,7 +2,8 @@
 //! does, and prints `MOVES EXPECTED GOT NODES NANOSECONDS` per line (the format of the
 //! reference harness used by `cargo xtask c4-bench`); clearing is not timed.
 //!
-//! Usage: `solve_set [--weak] [--tt-bits N] < testdata/connect-four/Test_L1_R2`.
+//! Usage: `solve_set [--weak] [--tt-bits N] [--threads N] < testdata/connect-four/Test_L1_R2`
+//! (threads: default `DEFAULT_THREADS`; nodes are summed over the threads).
 
 use std::io::{BufRead, Write};
 use std::time::Instant;
@@ -16,7 +17,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Some(i) => args.get(i + 1).ok_or("--tt-bits needs a value")?.parse()?,
         None => connect_four::DEFAULT_TT_BITS,
     };
-    let mut solver = Solver::with_tt_bits(Geometry::STANDARD, bits);
+    let threads = match args.iter().position(|a| a == "--threads") {
+        Some(i) => args.get(i + 1).ok_or("--threads needs a value")?.parse()?,
+        None => connect_four::DEFAULT_THREADS,
+    };
+    let mut solver = Solver::with_threads(Geometry::STANDARD, bits, threads);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     for (i, line) in std::io::stdin().lock().lines().enumerate() {

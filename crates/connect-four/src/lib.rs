@@ -61,4 +61,4 @@ pub use geometry::{Geometry, GeometryError};
 pub use line::{format_line, parse_line, JudgeLine, LineError};
 pub use position::{Board, Column, MoveError, PlayError, Position, Setup, SetupError};
 pub use rules::Rules;
-pub use solver::{null_window_search, Outcome, Solver, DEFAULT_TT_BITS};
+pub use solver::{all_cores, null_window_search, Outcome, Solver, DEFAULT_THREADS, DEFAULT_TT_BITS};

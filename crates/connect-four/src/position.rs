@@ -42,6 +42,18 @@ impl Column {
     }
 }
 
+/// Columns fit the 8-bit move field of search-core's shared TT (a board has at most 63).
+impl search_core::PackedMove for Column {
+    #[inline]
+    fn pack(self) -> u8 {
+        self.0
+    }
+    #[inline]
+    fn unpack(code: u8) -> Self {
+        Column(code)
+    }
+}
+
 impl fmt::Display for Column {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.to_char())

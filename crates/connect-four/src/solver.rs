@@ -1,7 +1,9 @@
 //! [`Solver`]: exact scores, win/draw/loss, and per-column analysis of [`Position`]s, by a
 //! null-window search over the score with [`search_core::Solver`] on [`ConnectFour`].
 
-use search_core::{Analysis, Game, MoveValue, Player, Stats, Value};
+use search_core::{
+    Analysis, Game, MoveValue, ParallelSolver, Player, SearchOptions, Stats, Value, WindowSearch,
+};
 
 use crate::{Board, Column, ConnectFour, Geometry, Position};
 
@@ -46,14 +48,37 @@ impl Outcome {
 /// 5.4 s, same run); `cargo xtask c4-bench` uses 2^14 to 2^18 by set.
 pub const DEFAULT_TT_BITS: u32 = 20;
 
+/// The search behind a [`Solver`]: search-core's one-thread solver, or its lazy SMP solver
+/// when more than one thread is asked for.
+enum Engine {
+    Serial(search_core::Solver<ConnectFour>),
+    Parallel(ParallelSolver<ConnectFour>),
+}
+
+/// The number of threads [`Solver::new`] and [`Solver::with_tt_bits`] search with: 1, because
+/// two threads did not pay where they were measured (`cargo xtask c4-bench --threads 1,2` on
+/// the shared 2-core machine with a load average of 8 to 10 from other jobs: first 6 positions,
+/// L1_R2 46.4 ms / 50.9 ms mean, 147k / 157k mean nodes; L1_R3 3.60 s / 4.58 s, 11.9M / 14.3M;
+/// a second thread got no more CPU time there than one). Ask for more with
+/// [`Solver::with_threads`] (e.g. [`all_cores`]).
+pub const DEFAULT_THREADS: usize = 1;
+
+/// Every core the OS grants ([`std::thread::available_parallelism`]), 1 if unknown.
+#[must_use]
+pub fn all_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+}
+
 /// An exact Connect Four solver. Scores are Pons' (see the crate documentation), from the side
 /// to move.
 ///
 /// Keeps its TT between calls (positions of one game share work); [`Solver::clear`] forgets it.
 /// A position of another geometry than the solver's makes it start over on that geometry.
+/// With more than one thread ([`Solver::with_threads`]) every search runs as lazy SMP ([`search_core::ParallelSolver`]); the scores are the same.
 pub struct Solver {
-    engine: search_core::Solver<ConnectFour>,
+    engine: Engine,
     tt_bits: u32,
+    threads: usize,
 }
 
 impl Default for Solver {
@@ -63,49 +88,83 @@ impl Default for Solver {
 }
 
 impl Solver {
-    /// A solver for `geom` with a TT of `2^DEFAULT_TT_BITS` entries.
+    /// A solver for `geom` with a TT of `2^DEFAULT_TT_BITS` entries on [`DEFAULT_THREADS`]
+    /// threads.
     #[must_use]
     pub fn new(geom: Geometry) -> Self {
         Self::with_tt_bits(geom, DEFAULT_TT_BITS)
     }
 
-    /// A solver for `geom` with a TT of `2^tt_bits` entries (24 bytes each).
+    /// A solver for `geom` with a TT of `2^tt_bits` entries on [`DEFAULT_THREADS`] threads.
     #[must_use]
     pub fn with_tt_bits(geom: Geometry, tt_bits: u32) -> Self {
-        Solver { engine: search_core::Solver::new(ConnectFour::new(geom), tt_bits), tt_bits }
+        Self::with_threads(geom, tt_bits, DEFAULT_THREADS)
+    }
+
+    /// A solver for `geom` with a TT of `2^tt_bits` entries (24 bytes each on one thread, 20
+    /// bytes in the shared table of several) searching on `threads` threads (at least 1).
+    #[must_use]
+    pub fn with_threads(geom: Geometry, tt_bits: u32, threads: usize) -> Self {
+        let game = ConnectFour::new(geom);
+        let engine = if threads > 1 {
+            let options = SearchOptions { tt_bits, ..SearchOptions::DEFAULT };
+            Engine::Parallel(ParallelSolver::new(game, options, threads))
+        } else {
+            Engine::Serial(search_core::Solver::new(game, tt_bits))
+        };
+        Solver { engine, tt_bits, threads: threads.max(1) }
+    }
+
+    /// Number of search threads.
+    #[must_use]
+    pub fn threads(&self) -> usize {
+        self.threads
     }
 
     /// The geometry solved.
     #[must_use]
     pub fn geometry(&self) -> &Geometry {
-        self.engine.game().geometry()
+        self.engine_ref().game().geometry()
     }
 
     /// Search statistics since construction or [`Solver::reset_stats`] (nodes: calls of the
-    /// negamax routine).
+    /// negamax routine, summed over the threads; elapsed: wall-clock time).
     #[must_use]
     pub fn stats(&self) -> Stats {
-        self.engine.stats()
+        self.engine_ref().stats()
     }
 
     /// Zeroes the statistics.
     pub fn reset_stats(&mut self) {
-        self.engine.reset_stats();
+        match &mut self.engine {
+            Engine::Serial(e) => e.reset_stats(),
+            Engine::Parallel(e) => e.reset_stats(),
+        }
     }
 
     /// Forgets the TT and zeroes the statistics (a fresh engine with a new table).
     pub fn clear(&mut self) {
-        *self = Self::with_tt_bits(*self.geometry(), self.tt_bits);
+        *self = Self::with_threads(*self.geometry(), self.tt_bits, self.threads);
     }
 
     /// The underlying engine (for custom searches on [`Board`]s of this geometry).
-    pub fn engine(&mut self) -> &mut search_core::Solver<ConnectFour> {
-        &mut self.engine
+    pub fn engine(&mut self) -> &mut dyn WindowSearch<ConnectFour> {
+        match &mut self.engine {
+            Engine::Serial(e) => e,
+            Engine::Parallel(e) => e,
+        }
+    }
+
+    fn engine_ref(&self) -> &dyn WindowSearch<ConnectFour> {
+        match &self.engine {
+            Engine::Serial(e) => e,
+            Engine::Parallel(e) => e,
+        }
     }
 
     fn adopt(&mut self, pos: &Position) {
         if pos.geometry() != self.geometry() {
-            *self = Self::with_tt_bits(*pos.geometry(), self.tt_bits);
+            *self = Self::with_threads(*pos.geometry(), self.tt_bits, self.threads);
         }
     }
 
@@ -144,7 +203,7 @@ impl Solver {
 
     /// The score of the unfinished `b` (clamped to `window` if given) by a null-window search.
     fn score_board(&mut self, b: &Board, window: Option<(Value, Value)>) -> Value {
-        let game = self.engine.game();
+        let game = self.engine_ref().game();
         if let Some(v) = game.terminal_value(b) {
             return match window {
                 Some((lo, hi)) => v.clamp(lo, hi),
@@ -156,7 +215,7 @@ impl Solver {
             lo = lo.max(wlo);
             hi = hi.min(whi);
         }
-        null_window_search(&mut self.engine, b, lo, hi)
+        null_window_search(self.engine(), b, lo, hi)
     }
 
     /// The score of every legal column of `pos` and a principal variation.
@@ -214,7 +273,7 @@ impl Solver {
                         Some(s) => -s >= target,
                         None => {
                             let t = Value::from(-target);
-                            self.engine.search(child.board(), t, t + 1) <= t
+                            self.engine().search(child.board(), t, t + 1) <= t
                         }
                     }
                 })
@@ -235,8 +294,10 @@ impl Solver {
 /// against 381k and 419k; L1_R1 (100) 2.5k against 16.3k and 31.3k.
 ///
 /// `lo` and `hi` must bound the true value (or the result is clamped to them).
-pub fn null_window_search(
-    engine: &mut search_core::Solver<ConnectFour>,
+///
+/// Runs on any [`WindowSearch`]: the one-thread or the parallel engine.
+pub fn null_window_search<S: WindowSearch<ConnectFour> + ?Sized>(
+    engine: &mut S,
     b: &Board,
     lo: Value,
     hi: Value,

@@ -5,7 +5,8 @@
 //! A line may carry a second field (an expected score, as in the test sets); it must be an
 //! integer and is not used. An empty line is the empty board. `--weak` prints the sign of the
 //! score only (1 win, 0 draw, -1 loss), found with cheaper searches; `--analyze` and
-//! `--format json` explain each answer (values from the first player's side, X).
+//! `--format json` explain each answer (values from the first player's side, X). `--threads N`
+//! sets the number of search threads (default 1, 0 = every core).
 
 use std::io::Write;
 
@@ -42,6 +43,10 @@ pub struct Args {
     /// Print only the sign of the score (1 win, 0 draw, -1 loss for the side to move).
     #[arg(long)]
     weak: bool,
+    /// Search threads (lazy SMP over a shared TT; the scores do not depend on it); 0 means
+    /// every core.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(0..=1024))]
+    threads: u16,
 }
 
 /// Parses `WxH` (e.g. `7x6`).
@@ -93,7 +98,11 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
     let (w, h) = args.size;
     let geom = Geometry::new(w, h).map_err(|e| anyhow!("--size {w}x{h}: {e}"))?;
     let text = args.input.read()?;
-    let mut solver = Solver::new(geom);
+    let threads = match args.threads {
+        0 => connect_four::all_cores(),
+        n => usize::from(n),
+    };
+    let mut solver = Solver::with_threads(geom, connect_four::DEFAULT_TT_BITS, threads);
     for (i, line) in text.lines().enumerate() {
         let pos = parse_position(geom, line).map_err(|e| anyhow!("line {}, {e}", i + 1))?;
         let answer = if args.weak {

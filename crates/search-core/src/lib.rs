@@ -14,6 +14,8 @@
 //! searches only, sharing the TT between them. [`ProofSearch`] answers the same yes/no questions
 //! by depth-first proof-number search (df-pn), a second exact algorithm. [`minimax`] is the
 //! textbook reference (no pruning, no TT) used to cross-check the engine in tests.
+//! [`ParallelSolver`] runs the same search on several threads (lazy SMP over a lock-free
+//! [`SharedTable`]); [`WindowSearch`] is what both solvers offer the null-window drivers.
 //!
 //! # Sources
 //! - Negamax and alpha-beta with fail-soft bounds: D. E. Knuth and R. W. Moore, "An analysis
@@ -75,9 +77,11 @@
 
 mod algorithms;
 mod analysis;
+mod atomic_tt;
 mod game;
 mod minimax;
 mod null_window;
+mod parallel;
 mod pns;
 mod root;
 mod solver;
@@ -85,8 +89,11 @@ mod tt;
 
 pub use algorithms::{solve_with, Algorithm};
 pub use analysis::{analyze_with, Analysis, MoveValue};
+pub use atomic_tt::{PackedMove, SharedTable};
 pub use game::{Game, Player, TtKey, Value, INFINITY};
 pub use minimax::minimax;
+pub use null_window::WindowSearch;
+pub use parallel::{ParallelSolver, DEFAULT_DEFER_PLIES, DEFAULT_SOLO_NODES};
 pub use pns::{Proof, ProofSearch};
 pub use root::{Checkpoint, CheckpointError, Progress, RootMove, RootResult};
 pub use solver::{Interrupted, Limits, SearchOptions, Solver, Stats};

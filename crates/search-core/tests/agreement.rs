@@ -344,3 +344,86 @@ fn root_driver_limits_and_checkpoints_match_minimax() {
         assert_eq!(s.solve(&root), expected, "plain search ignores limits");
     }
 }
+
+/// The parallel solver (lazy SMP over the shared TT) gives minimax's value with 1, 2 and 4
+/// threads, helpers started at once, on a tiny TT (constant replacement and bucket contention)
+/// and a large one.
+#[test]
+fn parallel_solver_matches_minimax() {
+    use search_core::ParallelSolver;
+    for game in trees() {
+        let expected = minimax(&game, &game.root());
+        for threads in [1, 2, 4] {
+            for bits in [2, 16] {
+                let options = SearchOptions { principal_variation_search: game.seed % 3 != 0, tt_bits: bits };
+                let mut solver = ParallelSolver::new(game, options, threads);
+                solver.set_solo_nodes(0);
+                assert_eq!(
+                    solver.solve(&game.root()),
+                    expected,
+                    "seed {} threads {threads} bits {bits}",
+                    game.seed
+                );
+            }
+        }
+    }
+}
+
+/// Narrow windows on the parallel solver keep the fail-soft contract, and the null-window
+/// drivers (through [`search_core::WindowSearch`]) find the exact value, on one TT.
+#[test]
+fn parallel_null_windows_and_drivers_match_minimax() {
+    use search_core::{ParallelSolver, WindowSearch};
+    let mut rng = SmallRng::seed_from_u64(99);
+    for game in trees() {
+        let root = game.root();
+        let exact = minimax(&game, &root);
+        for threads in [1, 2, 4] {
+            let options = SearchOptions { principal_variation_search: game.seed % 2 == 0, tt_bits: 10 };
+            let mut solver = ParallelSolver::new(game, options, threads);
+            solver.set_solo_nodes(if game.seed % 4 == 0 { 50 } else { 0 });
+            // Classic lazy SMP (perturbed helpers) on some trees, deferral off on others.
+            solver.set_perturb(game.seed % 3 == 1);
+            solver.set_defer_plies([0, 3, 64][(game.seed % 3) as usize]);
+            for _ in 0..20 {
+                let a: Value = rng.gen_range(-12..12);
+                let b = a + rng.gen_range(1..4);
+                let r = solver.search(&root, a, b);
+                if r <= a {
+                    assert!(exact <= r, "fail-low {r} must bound {exact} (window {a},{b})");
+                } else if r >= b {
+                    assert!(exact >= r, "fail-high {r} must bound {exact} (window {a},{b})");
+                } else {
+                    assert_eq!(r, exact, "inside window ({a},{b})");
+                }
+            }
+            assert!(solver.value_exceeds(&root, exact - 1) && !solver.value_exceeds(&root, exact));
+            assert_eq!(solver.solve_bisection(&root), exact, "bisection, seed {}", game.seed);
+            for guess in [exact, exact + 9, rng.gen_range(-30..30)] {
+                assert_eq!(solver.solve_mtdf(&root, guess), exact, "mtdf from {guess}, seed {}", game.seed);
+            }
+            assert!(solver.stats().nodes > 0);
+        }
+    }
+}
+
+/// Every interior position on random lines, one parallel solver (and TT) per game.
+#[test]
+fn parallel_interior_positions_match_minimax() {
+    use search_core::ParallelSolver;
+    let mut rng = SmallRng::seed_from_u64(17);
+    for game in trees().take(20) {
+        let mut solver = ParallelSolver::new(game, SearchOptions { tt_bits: 8, ..SearchOptions::DEFAULT }, 2);
+        solver.set_solo_nodes(0);
+        for _ in 0..5 {
+            let mut pos = game.root();
+            let mut moves = Vec::new();
+            while game.terminal_value(&pos).is_none() {
+                assert_eq!(solver.solve(&pos), minimax(&game, &pos));
+                moves.clear();
+                game.generate_moves(&pos, &mut moves);
+                pos = game.play(&pos, moves[rng.gen_range(0..moves.len())]).0;
+            }
+        }
+    }
+}

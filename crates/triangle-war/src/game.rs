@@ -1,6 +1,6 @@
 //! Triangle War as a search-core [`Game`], and a [`Solver`] for batches.
 
-use search_core::{Analysis, Game, Player, SearchOptions, Stats, Value};
+use search_core::{Analysis, Game, Player, SearchOptions, Stats, Value, WindowSearch, INFINITY};
 
 use crate::{Geometry, Outcome, Position, SegmentSet};
 
@@ -371,35 +371,78 @@ impl Game for TriangleWar {
 }
 
 /// A Triangle War solver for one board: the search-core engine with a TT that persists across
-/// positions, so a batch of games shares work.
+/// positions, so a batch of games shares work. With [`Solver::with_threads`] above 1, the
+/// margins, outcomes and analyses come from search-core's parallel solver (lazy SMP over a
+/// shared TT; same values); [`Solver::engine`] stays the one-thread engine.
 pub struct Solver {
     inner: search_core::Solver<TriangleWar>,
+    parallel: Option<search_core::ParallelSolver<TriangleWar>>,
 }
 
 impl Solver {
     /// A solver for `geometry` with a TT of `2^tt_bits` entries (about 32 bytes each).
     #[must_use]
     pub fn new(geometry: Geometry, tt_bits: u32) -> Self {
-        Solver { inner: search_core::Solver::new(TriangleWar::new(geometry), tt_bits) }
+        Solver { inner: search_core::Solver::new(TriangleWar::new(geometry), tt_bits), parallel: None }
     }
 
     /// A solver for `geometry` with the pruning `rules` and the engine's `options`.
     #[must_use]
     pub fn with_options(geometry: Geometry, rules: Rules, options: SearchOptions) -> Self {
-        Solver { inner: search_core::Solver::with_options(TriangleWar::with_rules(geometry, rules), options) }
+        Solver {
+            inner: search_core::Solver::with_options(TriangleWar::with_rules(geometry, rules), options),
+            parallel: None,
+        }
+    }
+
+    /// This solver searching on `threads` threads: above 1, a parallel engine with its own TT
+    /// of the same size (`options`) answers [`Solver::final_margin`],
+    /// [`Solver::final_margin_bisection`], [`Solver::outcome`] and [`Solver::analyze`]; the
+    /// one-thread engine is then shrunk to a tiny TT.
+    #[must_use]
+    pub fn with_threads(self, threads: usize, options: SearchOptions) -> Self {
+        if threads <= 1 {
+            return self;
+        }
+        let game = self.inner.game().clone();
+        let inner = search_core::Solver::with_options(game.clone(), SearchOptions { tt_bits: 1, ..options });
+        Solver { inner, parallel: Some(search_core::ParallelSolver::new(game, options, threads)) }
+    }
+
+    /// The parallel engine, if [`Solver::with_threads`] asked for more than one thread (e.g.
+    /// to tune when the helper threads start).
+    pub fn parallel_engine(&mut self) -> Option<&mut search_core::ParallelSolver<TriangleWar>> {
+        self.parallel.as_mut()
+    }
+
+    /// Statistics of the engine that answers (all threads together for the parallel one).
+    #[must_use]
+    pub fn stats(&self) -> Stats {
+        match &self.parallel {
+            Some(p) => p.stats(),
+            None => self.inner.stats(),
+        }
+    }
+
+    /// The engine that answers: the parallel one if there is one.
+    fn answering(&mut self) -> &mut dyn WindowSearch<TriangleWar> {
+        match &mut self.parallel {
+            Some(p) => p,
+            None => &mut self.inner,
+        }
     }
 
     /// The final margin of `pos` as [`Solver::final_margin`], by bisection over the margin with
     /// null-window searches (the first search decides who wins; see
     /// [`search_core::Solver::solve_bisection`]).
     pub fn final_margin_bisection(&mut self, pos: &Position) -> i64 {
-        pos.margin() + pos.to_move().sign() * self.inner.solve_bisection(pos)
+        pos.margin() + pos.to_move().sign() * self.answering().solve_bisection(pos)
     }
 
     /// The final margin (A's triangles minus B's) of `pos` under perfect play, counting the
     /// triangles already owned.
     pub fn final_margin(&mut self, pos: &Position) -> i64 {
-        pos.margin() + pos.to_move().sign() * self.inner.solve(pos)
+        pos.margin() + pos.to_move().sign() * self.answering().search(pos, -INFINITY, INFINITY)
     }
 
     /// Who wins `pos` under perfect play, by null-window searches (cheaper than the exact
@@ -408,11 +451,12 @@ impl Solver {
         // final = margin + sign * v, with v the value for the side to move.
         let (margin, sign) = (pos.margin(), pos.to_move().sign());
         // "final > t" as a question on v.
+        let engine = self.answering();
         let mut final_exceeds = |t: i64| {
             if sign == 1 {
-                self.inner.value_exceeds(pos, t - margin)
+                engine.value_exceeds(pos, t - margin)
             } else {
-                !self.inner.value_exceeds(pos, margin - t - 1)
+                !engine.value_exceeds(pos, margin - t - 1)
             }
         };
         if final_exceeds(0) {
@@ -429,11 +473,11 @@ impl Solver {
     /// Every legal move is listed, also where a pruning rule would search only one; values come
     /// from full-window searches sharing the TT.
     pub fn analyze(&mut self, pos: &Position) -> Analysis<u8> {
-        let before = self.inner.stats();
         let all = TriangleWar::with_rules(self.inner.game().geometry().clone(), Rules::NONE);
-        let inner = &mut self.inner;
-        let mut a = search_core::analyze_with(&all, pos, |p| inner.solve(p));
-        let after = self.inner.stats();
+        let engine = self.answering();
+        let before = engine.stats();
+        let mut a = search_core::analyze_with(&all, pos, |p| engine.search(p, -INFINITY, INFINITY));
+        let after = engine.stats();
         a.stats = Stats {
             nodes: after.nodes - before.nodes,
             tt_probes: after.tt_probes - before.tt_probes,

@@ -7,7 +7,8 @@
 //! With `--reference PATH`, a reference program reading the same lines and printing the same
 //! format (e.g. a harness around Pons' C++ solver, built outside the repository) runs right
 //! after ours on each set. Every score is checked; the table gives mean and median time and mean
-//! nodes per position.
+//! nodes per position. `--threads 1,2` runs our solver once per thread count in the same run
+//! (nodes then count every thread's work) and gives the speed-up over the first count.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -34,6 +35,11 @@ pub struct Args {
     /// Reference program (same stdin / stdout format); `-w` is passed for --weak.
     #[arg(long)]
     pub reference: Option<PathBuf>,
+    /// Thread counts of our solver, comma-separated (e.g. `1,2`): one row per count in the
+    /// same run, with the speed-up over the first count; default: the solver's own default
+    /// (`connect_four::DEFAULT_THREADS`).
+    #[arg(long, value_delimiter = ',')]
+    pub threads: Vec<usize>,
     /// Runs per set, ours and the reference alternating; each keeps its run with the lowest
     /// mean time (on a shared machine one preemption can double a sub-millisecond mean).
     #[arg(long, default_value_t = 1)]
@@ -118,8 +124,14 @@ pub fn bench(args: &Args) -> anyhow::Result<()> {
         "Connect Four, {mode}, TT cleared before each position (not timed); all scores checked; best of {} run(s).\n",
         args.repeat.max(1)
     );
-    println!("| set | positions | ours mean | ours median | ours mean nodes | reference mean | reference median | reference mean nodes | time ratio |");
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("| set | positions | threads | ours mean | ours median | ours mean nodes | speed-up | reference mean | reference median | reference mean nodes | time ratio |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    // `None`: the solver's default thread count.
+    let thread_counts: Vec<Option<usize>> = if args.threads.is_empty() {
+        vec![None]
+    } else {
+        args.threads.iter().map(|&t| Some(t.max(1))).collect()
+    };
     for set in &sets {
         let name = set.trim_start_matches("Test_");
         ensure!(SETS.contains(&name), "unknown set {set:?} (one of {})", SETS.join(", "));
@@ -135,7 +147,7 @@ pub fn bench(args: &Args) -> anyhow::Result<()> {
         fs::write(&input, lines.join("\n") + "\n")?;
 
         let bits = args.tt_bits.unwrap_or_else(|| default_tt_bits(name));
-        let mut us: Option<Summary> = None;
+        let mut us: Vec<Option<Summary>> = thread_counts.iter().map(|_| None).collect();
         let mut reference: Option<Summary> = None;
         let keep_best = |best: &mut Option<Summary>, s: Summary| {
             if best.as_ref().map_or(true, |b| s.mean_ms < b.mean_ms) {
@@ -143,12 +155,17 @@ pub fn bench(args: &Args) -> anyhow::Result<()> {
             }
         };
         for _ in 0..args.repeat.max(1) {
-            let mut cmd = Command::new(&ours);
-            cmd.args(["--tt-bits", &bits.to_string()]);
-            if args.weak {
-                cmd.arg("--weak");
+            for (best, threads) in us.iter_mut().zip(&thread_counts) {
+                let mut cmd = Command::new(&ours);
+                cmd.args(["--tt-bits", &bits.to_string()]);
+                if let Some(t) = threads {
+                    cmd.args(["--threads", &t.to_string()]);
+                }
+                if args.weak {
+                    cmd.arg("--weak");
+                }
+                keep_best(best, run_solver(cmd, &input, lines.len(), "connect-four")?);
             }
-            keep_best(&mut us, run_solver(cmd, &input, lines.len(), "connect-four")?);
             if let Some(r) = &args.reference {
                 let mut cmd = Command::new(r);
                 if args.weak {
@@ -157,24 +174,28 @@ pub fn bench(args: &Args) -> anyhow::Result<()> {
                 keep_best(&mut reference, run_solver(cmd, &input, lines.len(), &r.display().to_string())?);
             }
         }
-        let us = us.expect("at least one run");
         fs::remove_file(&input).ok();
-        let (rm, rmed, rn, ratio) = match &reference {
-            Some(r) => (
-                fmt_ms(r.mean_ms),
-                fmt_ms(r.median_ms),
-                format!("{:.0}", r.mean_nodes),
-                format!("{:.2}", us.mean_ms / r.mean_ms),
-            ),
-            None => ("-".into(), "-".into(), "-".into(), "-".into()),
-        };
-        println!(
-            "| {name} | {} | {} | {} | {:.0} | {rm} | {rmed} | {rn} | {ratio} |",
-            us.positions,
-            fmt_ms(us.mean_ms),
-            fmt_ms(us.median_ms),
-            us.mean_nodes
-        );
+        let us: Vec<Summary> = us.into_iter().map(|s| s.expect("at least one run")).collect();
+        for (row, threads) in us.iter().zip(&thread_counts) {
+            let (rm, rmed, rn, ratio) = match &reference {
+                Some(r) => (
+                    fmt_ms(r.mean_ms),
+                    fmt_ms(r.median_ms),
+                    format!("{:.0}", r.mean_nodes),
+                    format!("{:.2}", row.mean_ms / r.mean_ms),
+                ),
+                None => ("-".into(), "-".into(), "-".into(), "-".into()),
+            };
+            let threads = threads.map_or_else(|| "default".to_string(), |t| t.to_string());
+            println!(
+                "| {name} | {} | {threads} | {} | {} | {:.0} | {:.2} | {rm} | {rmed} | {rn} | {ratio} |",
+                row.positions,
+                fmt_ms(row.mean_ms),
+                fmt_ms(row.median_ms),
+                row.mean_nodes,
+                us[0].mean_ms / row.mean_ms
+            );
+        }
     }
     Ok(())
 }

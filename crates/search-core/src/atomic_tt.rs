@@ -1,0 +1,282 @@
+//! [`SharedTable`]: a transposition table that several search threads share without locks and
+//! without `unsafe`, for the parallel search ([`crate::ParallelSolver`]).
+//!
+//! # Exactness under concurrent writes
+//! Hyatt and Mann ("A lock-less transposition table implementation for parallel search chess
+//! engines", *ICGA Journal* 25, 2002) store an entry as two words `key ^ data` and `data`, so
+//! that an entry torn by a concurrent writer almost never validates. "Almost" is enough for a
+//! chess engine but not for an exact solver: a torn read validates whenever the XOR of two
+//! keys and two data words happens to vanish. Here every bucket carries a version counter
+//! instead (a sequence lock, "seqlock"; H.-J. Boehm, "Can seqlocks get along with programming
+//! language memory models?", MSPC 2012), so a torn read is *always* detected:
+//!
+//! - a writer claims the bucket by moving its version from even to odd with one
+//!   compare-and-swap, writes, and publishes the next even version; a writer that finds the
+//!   bucket claimed by another thread does not wait, it drops its entry (the table is a cache:
+//!   a lost entry costs time, never correctness);
+//! - a reader reads the version, the bucket's words, then the version again, and trusts the
+//!   words only if both versions are equal and even (otherwise: a miss).
+//!
+//! Readers never write and never wait; writers never wait. An entry is accepted only when its
+//! full `u64` key matches, so values stay exact. Keys of type `u128` are not supported here (an
+//! entry would need a third word); games with such keys use the one-thread [`crate::Solver`].
+//!
+//! # Layout
+//! A bucket holds two entries (the two-tier replacement of [`crate::TranspositionTable`]: the
+//! first slot keeps the larger subtree, the second is always replaced) in five words: the
+//! version, two keys and two data words. A data word packs the value (32 bits, two's
+//! complement), the bound (2 bits, 0 = empty slot), the best move ([`PackedMove`], 8 bits, 0 =
+//! none) and the subtree size ("work", 22 bits, saturated). A value outside `i32` is not stored.
+
+use std::marker::PhantomData;
+use std::sync::atomic::{fence, AtomicU64, Ordering};
+
+use crate::{Bound, TtEntry, Value, MAX_TT_BITS};
+
+/// `2^64 / phi`, odd: Fibonacci hashing's multiplier (as in [`crate::TranspositionTable`]).
+const FIBONACCI: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// Largest work stored (22 bits); larger subtrees are stored as this.
+const MAX_WORK: u64 = (1 << 22) - 1;
+
+/// A move that fits the 8-bit move field of a [`SharedTable`] entry.
+///
+/// Connect Four's moves are columns, Triangle War's are segment numbers: both fit a byte.
+pub trait PackedMove: Copy {
+    /// The move as a code below 255 (255 is reserved).
+    fn pack(self) -> u8;
+    /// The move whose [`PackedMove::pack`] is `code`.
+    fn unpack(code: u8) -> Self;
+}
+
+impl PackedMove for u8 {
+    #[inline]
+    fn pack(self) -> u8 {
+        self
+    }
+    #[inline]
+    fn unpack(code: u8) -> Self {
+        code
+    }
+}
+
+/// Two entries and the version that guards them (see the module documentation).
+#[derive(Debug, Default)]
+struct Bucket {
+    version: AtomicU64,
+    keys: [AtomicU64; 2],
+    data: [AtomicU64; 2],
+}
+
+/// A transposition table of exact `u64` keys shared by threads (`&SharedTable` is `Sync`): the
+/// same probes and stores as [`crate::TranspositionTable`], through `&self`.
+#[derive(Debug)]
+pub struct SharedTable<M> {
+    buckets: Vec<Bucket>,
+    /// `64 - log2(number of buckets)`.
+    shift: u32,
+    _moves: PhantomData<fn() -> M>,
+}
+
+impl<M: PackedMove> SharedTable<M> {
+    /// A table of `2^bits` entries (`bits` at most [`MAX_TT_BITS`]), 20 bytes each; `bits == 0`
+    /// gives a disabled table that stores nothing.
+    #[must_use]
+    pub fn with_bits(bits: u32) -> Self {
+        if bits == 0 {
+            return SharedTable { buckets: Vec::new(), shift: 64, _moves: PhantomData };
+        }
+        let bits = bits.min(MAX_TT_BITS);
+        let buckets = (0..1usize << (bits - 1)).map(|_| Bucket::default()).collect();
+        SharedTable { buckets, shift: 64 - (bits - 1), _moves: PhantomData }
+    }
+
+    /// Bytes one entry takes (the table takes `2^bits` of them).
+    #[must_use]
+    pub const fn entry_bytes() -> usize {
+        std::mem::size_of::<Bucket>() / 2
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> &Bucket {
+        let h = key.wrapping_mul(FIBONACCI);
+        &self.buckets[h.checked_shr(self.shift).unwrap_or(0) as usize]
+    }
+
+    /// The entry stored for `key`, if any (and if no writer was changing its bucket at the
+    /// same moment).
+    #[inline]
+    #[must_use]
+    pub fn probe(&self, key: u64) -> Option<TtEntry<u64, M>> {
+        if self.buckets.is_empty() {
+            return None;
+        }
+        let b = self.bucket(key);
+        let v1 = b.version.load(Ordering::Acquire);
+        if v1 & 1 == 1 {
+            return None;
+        }
+        let words = [
+            (b.keys[0].load(Ordering::Relaxed), b.data[0].load(Ordering::Relaxed)),
+            (b.keys[1].load(Ordering::Relaxed), b.data[1].load(Ordering::Relaxed)),
+        ];
+        // Orders the loads above before the second version load: if they saw any word of a
+        // later write, this load sees that writer's odd (or a later) version.
+        fence(Ordering::Acquire);
+        if b.version.load(Ordering::Relaxed) != v1 {
+            return None;
+        }
+        words.into_iter().find(|&(k, d)| k == key && d != 0).map(|(k, d)| unpack(k, d))
+    }
+
+    /// Stores `entry` with the replacement of [`crate::TranspositionTable::store`], unless
+    /// another thread is writing the same bucket (then the entry is dropped) or the value does
+    /// not fit 32 bits.
+    #[inline]
+    pub fn store(&self, entry: TtEntry<u64, M>) {
+        if self.buckets.is_empty() {
+            return;
+        }
+        let Some(data) = pack(&entry) else { return };
+        let b = self.bucket(entry.key);
+        let v = b.version.load(Ordering::Relaxed);
+        if v & 1 == 1 || b.version.compare_exchange(v, v + 1, Ordering::Acquire, Ordering::Relaxed).is_err() {
+            return;
+        }
+        // The odd version is visible before any word written below.
+        fence(Ordering::Release);
+        let slot = |i: usize| (b.keys[i].load(Ordering::Relaxed), b.data[i].load(Ordering::Relaxed));
+        let (first, second) = (slot(0), slot(1));
+        let work = |d: u64| d >> 42;
+        let target = if first.0 == entry.key && first.1 != 0 {
+            0
+        } else if second.0 == entry.key && second.1 != 0 {
+            1
+        } else if first.1 == 0 {
+            0
+        } else if work(data) >= work(first.1) {
+            // Demote the old preferred entry to the always-replace slot.
+            b.keys[1].store(first.0, Ordering::Relaxed);
+            b.data[1].store(first.1, Ordering::Relaxed);
+            0
+        } else {
+            1
+        };
+        b.keys[target].store(entry.key, Ordering::Relaxed);
+        b.data[target].store(data, Ordering::Relaxed);
+        b.version.store(v + 2, Ordering::Release);
+    }
+}
+
+/// The data word of `e`, or `None` if its value does not fit 32 bits.
+#[inline]
+fn pack<M: PackedMove>(e: &TtEntry<u64, M>) -> Option<u64> {
+    let value = i32::try_from(e.value).ok()?;
+    let bound: u64 = match e.bound {
+        Bound::Exact => 1,
+        Bound::Lower => 2,
+        Bound::Upper => 3,
+    };
+    let mv = e.best.map_or(0, |m| {
+        let code = m.pack();
+        debug_assert!(code < u8::MAX, "PackedMove code 255 is reserved");
+        u64::from(code) + 1
+    });
+    let work = u64::from(e.work).min(MAX_WORK);
+    Some(u64::from(value as u32) | bound << 32 | mv << 34 | work << 42)
+}
+
+#[inline]
+fn unpack<M: PackedMove>(key: u64, d: u64) -> TtEntry<u64, M> {
+    let bound = match (d >> 32) & 3 {
+        1 => Bound::Exact,
+        2 => Bound::Lower,
+        _ => Bound::Upper,
+    };
+    let mv = ((d >> 34) & 0xFF) as u8;
+    TtEntry {
+        key,
+        value: Value::from(d as u32 as i32),
+        bound,
+        best: mv.checked_sub(1).map(M::unpack),
+        work: (d >> 42) as u32,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(key: u64, value: Value, bound: Bound, best: Option<u8>, work: u32) -> TtEntry<u64, u8> {
+        TtEntry { key, value, bound, best, work }
+    }
+
+    #[test]
+    fn entries_round_trip_through_the_packing() {
+        let tt = SharedTable::<u8>::with_bits(10);
+        let cases = [
+            entry(0, 0, Bound::Exact, None, 0),
+            entry(1, -1, Bound::Lower, Some(0), 1),
+            entry(u64::MAX, i64::from(i32::MIN), Bound::Upper, Some(254), u32::MAX),
+            entry(1 << 63, i64::from(i32::MAX), Bound::Exact, Some(7), 12345),
+        ];
+        for e in cases {
+            tt.store(e);
+            let got = tt.probe(e.key).expect("stored");
+            let want = TtEntry { work: e.work.min(MAX_WORK as u32), ..e };
+            assert_eq!(got, want);
+        }
+    }
+
+    #[test]
+    fn values_outside_32_bits_are_not_stored_and_other_keys_miss() {
+        let tt = SharedTable::<u8>::with_bits(4);
+        tt.store(entry(5, 1 << 40, Bound::Exact, None, 1));
+        assert!(tt.probe(5).is_none());
+        tt.store(entry(5, 3, Bound::Exact, None, 1));
+        assert!(tt.probe(6).is_none());
+        let off = SharedTable::<u8>::with_bits(0);
+        off.store(entry(5, 3, Bound::Exact, None, 1));
+        assert!(off.probe(5).is_none());
+    }
+
+    /// The same two-tier replacement as the one-thread table: the larger subtree stays.
+    #[test]
+    fn replacement_keeps_the_larger_subtree() {
+        let tt = SharedTable::<u8>::with_bits(1); // one bucket, two slots
+        tt.store(entry(1, 1, Bound::Exact, None, 100));
+        tt.store(entry(2, 2, Bound::Exact, None, 5));
+        tt.store(entry(3, 3, Bound::Exact, None, 7));
+        assert_eq!(tt.probe(1).map(|e| e.value), Some(1), "preferred slot kept");
+        assert!(tt.probe(2).is_none(), "always-replace slot replaced");
+        assert_eq!(tt.probe(3).map(|e| e.value), Some(3));
+        tt.store(entry(4, 4, Bound::Exact, None, 200));
+        assert_eq!(tt.probe(4).map(|e| e.value), Some(4));
+        assert_eq!(tt.probe(1).map(|e| e.value), Some(1), "demoted, not lost");
+        tt.store(entry(1, -1, Bound::Lower, Some(3), 1));
+        assert_eq!(tt.probe(1).map(|e| (e.value, e.bound, e.best)), Some((-1, Bound::Lower, Some(3))));
+    }
+
+    /// Threads hammering one bucket with entries whose value and work are derived from the key:
+    /// every probe that hits returns a consistent entry, never a mix of two writes.
+    #[test]
+    fn concurrent_writers_never_yield_a_torn_entry() {
+        let tt = SharedTable::<u8>::with_bits(1);
+        let make = |k: u64| entry(k, (k as i64) * 3 - 7, Bound::Lower, Some((k % 200) as u8), k as u32);
+        std::thread::scope(|s| {
+            for t in 0..4u64 {
+                let tt = &tt;
+                s.spawn(move || {
+                    for i in 0..200_000u64 {
+                        let k = (i * 4 + t) % 64;
+                        tt.store(make(k));
+                        let probe = (i * 7 + t) % 64;
+                        if let Some(e) = tt.probe(probe) {
+                            assert_eq!(e, make(probe));
+                        }
+                    }
+                });
+            }
+        });
+    }
+}

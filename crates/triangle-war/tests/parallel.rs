@@ -1,0 +1,60 @@
+//! The parallel engine ([`Solver::with_threads`]) gives exactly the values of the retrograde
+//! table (side 3) and of the one-thread engine (side 4) on random positions, with 2 and 4
+//! threads, for margins, bisection, outcomes and analyses.
+
+use rand::{rngs::SmallRng, seq::SliceRandom, SeedableRng};
+use search_core::SearchOptions;
+use triangle_war::{Geometry, Outcome, Position, RetrogradeTable, Rules, Solver};
+
+/// A position with `drawn` random segments drawn.
+fn random_position(g: &Geometry, rng: &mut SmallRng, drawn: usize) -> Position {
+    let mut order: Vec<usize> = (0..g.segments().len()).collect();
+    order.shuffle(rng);
+    order.iter().take(drawn).fold(Position::start(), |p, &s| p.play(g, s).0)
+}
+
+fn parallel(g: &Geometry, threads: usize, tt_bits: u32) -> Solver {
+    let options = SearchOptions { tt_bits, principal_variation_search: true };
+    let mut s = Solver::with_options(g.clone(), Rules::ALL, options).with_threads(threads, options);
+    if let Some(p) = s.parallel_engine() {
+        // Helpers from the first node: these searches are small.
+        p.set_solo_nodes(0);
+    }
+    s
+}
+
+#[test]
+fn side3_parallel_matches_the_retrograde_table() {
+    let g = Geometry::new(3).unwrap();
+    let table = RetrogradeTable::build(&g).unwrap();
+    let mut rng = SmallRng::seed_from_u64(33);
+    for threads in [2, 4] {
+        // A tiny TT forces replacements and bucket contention.
+        let mut s = parallel(&g, threads, 6);
+        for drawn in (0..18).cycle().take(200) {
+            let pos = random_position(&g, &mut rng, drawn);
+            let want = table.final_margin(&pos);
+            assert_eq!(s.final_margin(&pos), want, "{threads} threads {pos:?}");
+            assert_eq!(s.final_margin_bisection(&pos), want, "{threads} threads {pos:?}");
+            assert_eq!(s.outcome(&pos), Outcome::from_margin(want), "{threads} threads {pos:?}");
+        }
+    }
+}
+
+#[test]
+fn side4_parallel_matches_the_one_thread_engine() {
+    let g = Geometry::new(4).unwrap();
+    let mut one = parallel(&g, 1, 16);
+    let mut two = parallel(&g, 2, 16);
+    let mut rng = SmallRng::seed_from_u64(404);
+    for drawn in (10..28).cycle().take(120) {
+        let pos = random_position(&g, &mut rng, drawn);
+        let want = one.final_margin(&pos);
+        assert_eq!(two.final_margin_bisection(&pos), want, "{pos:?}");
+        if drawn >= 20 {
+            let (a, b) = (one.analyze(&pos), two.analyze(&pos));
+            assert_eq!((a.value, &a.moves, &a.pv), (b.value, &b.moves, &b.pv), "{pos:?}");
+        }
+    }
+    assert!(two.stats().nodes > 0);
+}
