@@ -9,7 +9,7 @@ use std::io::{IsTerminal, Write};
 use std::time::Duration;
 
 use anyhow::Result;
-use search_core::{Game, Player, Solver, Value};
+use search_core::{Analysis, Game, Player, Solver, Value};
 use triangle_war::{diagram, parse_games_from, Geometry, Judge, Outcome, Position, TriangleWar};
 
 use crate::common::{AlgorithmArgs, InputArgs, OutputArgs};
@@ -301,6 +301,17 @@ impl Front for TriangleWarFront {
 
     fn value_note(&self) -> &'static str {
         "A's triangles minus B's at the end"
+    }
+
+    /// Every legal move valued, as `triangle-war --analyze` does: the engine's forced-capture
+    /// rule would generate only the capture, so the moves come from the rules without pruning
+    /// and each value from `solver`.
+    fn analyze(&self, solver: &mut Solver<TriangleWar>, pos: &Position) -> Analysis<u8> {
+        let before = solver.stats();
+        let all = TriangleWar::with_rules(self.geometry.clone(), triangle_war::Rules::NONE);
+        let mut analysis = search_core::analyze_with(&all, pos, |p| solver.solve(p));
+        analysis.stats = solver.stats().since(&before);
+        analysis
     }
 
     /// Dots numbered from the apex, drawn segments in ink, owned triangles in their owner's
