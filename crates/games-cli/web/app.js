@@ -37,23 +37,28 @@ async function call(moves, analyze, setup) {
   return reply.ok ? { ok: true, data } : { ok: false, status: reply.status, error: data.error || text };
 }
 
+// Requests in flight: the page is busy (and says it is thinking after 150 ms) while any is.
 function thinking(on) {
-  state.busy = on;
-  if (on) {
+  state.inflight = (state.inflight || 0) + (on ? 1 : -1);
+  state.busy = state.inflight > 0;
+  if (state.busy && !state.timer) {
     state.timer = setTimeout(() => { $("thinking").hidden = false; }, 150);
-  } else {
+  } else if (!state.busy) {
     clearTimeout(state.timer);
+    state.timer = null;
     $("thinking").hidden = true;
   }
-  document.body.dataset.busy = on ? "1" : "0";
+  document.body.dataset.busy = state.busy ? "1" : "0";
 }
 
 // Solves the current position and shows it; a bad last move is taken back.
 async function refresh() {
   state.pv = null;
+  const seq = state.seq = (state.seq || 0) + 1;
   thinking(true);
   $("error").textContent = "";
   const r = await call(state.moves, true);
+  if (seq !== state.seq) { thinking(false); return; } // a newer request replaced this one
   if (r.ok) {
     show(r.data);
   } else if (r.status === 422) {
