@@ -183,3 +183,17 @@ fn the_games_and_the_page_are_served() {
         assert!(body.len() > 500, "{path}");
     }
 }
+
+#[test]
+fn many_concurrent_requests_neither_crash_nor_starve_the_server() {
+    let server = start(&["--time-budget", "0.3"]);
+    // Eight solves too large for the budget at once: each one is stopped, none is lost.
+    let statuses: Vec<u16> = std::thread::scope(|s| {
+        let jobs: Vec<_> =
+            (0..8).map(|_| s.spawn(|| analyze(&server, &json!({ "game": "connect-four" })).0)).collect();
+        jobs.into_iter().map(|j| j.join().expect("request thread")).collect()
+    });
+    assert_eq!(statuses, [422; 8]);
+    let (status, reply) = analyze(&server, &json!({ "game": "tic-tac-toe", "moves": ["1,1"] }));
+    assert_eq!(status, 200, "{reply}");
+}

@@ -80,7 +80,7 @@ impl Sketch {
         self.legend.push(json!({ "name": name, "color": color }));
     }
 
-    /// Adds a shape built by [`line`], [`rect`], [`circle`], [`Sketch::polygon`] or
+    /// Adds a shape built by [`line()`], [`rect()`], [`circle()`], [`Sketch::polygon`] or
     /// [`Sketch::text`].
     pub fn add(&mut self, shape: Value) {
         self.shapes.push(shape);
