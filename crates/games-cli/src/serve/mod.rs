@@ -367,3 +367,53 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<()> {
         Ok(())
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(game: &str, options: &[&str], moves: &[&str]) -> Value {
+        let request = Request {
+            game: game.to_string(),
+            options: options.iter().map(|s| s.to_string()).collect(),
+            setup: None,
+            moves: moves.iter().map(|s| s.to_string()).collect(),
+            analyze: false,
+        };
+        let budget = Budget { time: Duration::from_secs(10), nodes: None };
+        analyze(&request, &Arc::new(AtomicBool::new(false)), &budget).expect("a board")
+    }
+
+    fn count(board: &Value, el: &str) -> usize {
+        board["board"]["shapes"].as_array().unwrap().iter().filter(|s| s["el"] == el).count()
+    }
+
+    fn moves(board: &Value) -> Vec<&str> {
+        board["board"]["moves"].as_array().unwrap().iter().map(|m| m["move"].as_str().unwrap()).collect()
+    }
+
+    #[test]
+    fn triangle_war_draws_segments_dots_and_owned_triangles() {
+        // Side 2: 6 dots, 9 segments, 4 triangles; A takes 1-2-3 with its third segment.
+        let b = board("triangle-war", &["--side", "2"], &["1-2", "1-3", "2-3"]);
+        assert_eq!(count(&b, "polygon"), 1);
+        assert_eq!(count(&b, "circle"), 6);
+        assert_eq!(count(&b, "line"), 3, "the drawn segments");
+        assert_eq!(moves(&b), ["2-4", "2-5", "3-5", "3-6", "4-5", "5-6"]);
+        assert_eq!(b["board"]["shapes"][1]["text"], "A", "the owner's letter on its triangle");
+        assert_eq!(b["to_move"], "A", "A completed a triangle and moves again");
+    }
+
+    #[test]
+    fn grids_draw_marks_and_offer_the_empty_cells() {
+        let b = board("tic-tac-toe", &[], &["1,1", "0,0"]);
+        assert_eq!(count(&b, "rect"), 9);
+        assert_eq!(count(&b, "circle"), 1, "one o");
+        assert_eq!(moves(&b).len(), 7);
+        let y = board("young-chess", &["--size", "2x3"], &["0,0"]);
+        assert_eq!(moves(&y), ["0,1", "1,0"]);
+        let c = board("connect-four", &["--size", "4x4"], &["1", "1", "1", "1"]);
+        assert_eq!(moves(&c), ["2", "3", "4"], "a full column is no move");
+        assert_eq!(c["setup_text"], "1111\n");
+    }
+}
