@@ -292,6 +292,13 @@ async fn run(server: &Server, driver: &Driver, profile: &Path) {
     let values = board_values(&c).await;
     assert_eq!(values.len(), 7);
     assert!(values.values().all(Option::is_none));
+    screenshot(&c, "over-budget").await;
+
+    // A projector's 1024 x 768: the board still fits beside the controls.
+    c.set_window_size(1024, 768).await.expect("window resized");
+    pick_game(&c, "triangle-war", "--side 3").await;
+    assert_eq!(board_values(&c).await.len(), 18);
+    screenshot(&c, "triangle-war-1024x768").await;
     c.close().await.expect("session closed");
 }
 

@@ -141,6 +141,10 @@ function drawBoard(board, report, next) {
       }
       g.appendChild(c);
       g.appendChild(text);
+    } else {
+      // No value (over the budget, or stepping through the PV): a grey ring marks the move.
+      g.appendChild(el({ el: "circle", attrs: { cx: m.at[0], cy: m.at[1], r: r * 0.45, fill: "#ffffff",
+        "fill-opacity": "0.6", stroke: "#6b7280", "stroke-width": "3", class: "badge" } }));
     }
     if (state.pv === null) { g.addEventListener("click", () => play(m.move)); }
     svg.appendChild(g);
