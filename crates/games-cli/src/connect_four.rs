@@ -14,11 +14,12 @@ use std::cell::RefCell;
 
 use anyhow::{anyhow, Result};
 use connect_four::{parse_line, Column, Geometry, Position, Rules, Solver};
-use search_core::{Analysis, Player, Value};
+use search_core::{Analysis, Limits, Player, Value};
 
 use crate::common::{InputArgs, OutputArgs};
-use crate::front::{self, Front};
+use crate::front::{self, Front, Setup};
 use crate::report::CaseReport;
+use crate::serve::sketch::{self, Sketch};
 
 /// Arguments of `connect-four`.
 #[derive(clap::Args, Debug)]
@@ -206,5 +207,60 @@ impl Front for ConnectFourFront {
     fn best_move(&self, _: &mut search_core::Solver<Rules>, pos: &Position) -> Column {
         // Best first, ties left to right: the leftmost best column.
         self.solver.borrow_mut().analyze(pos).moves[0].mv
+    }
+
+    /// Values come from the fast solver: the limits go to its engine.
+    fn set_limits(&self, solver: &mut search_core::Solver<Rules>, limits: Limits) {
+        solver.set_limits(limits.clone());
+        self.solver.borrow_mut().engine().set_limits(limits);
+    }
+
+    /// Columns of 100-unit cells, X red and O yellow; each playable column is a move anchored
+    /// in the row above the board; column numbers (the notation) below.
+    fn board_json(&self, pos: &Position) -> serde_json::Value {
+        const CELL: f64 = 100.0;
+        const X: &str = "#dc2626";
+        const O: &str = "#facc15";
+        let (w, h) = (self.geom.width(), self.geom.height());
+        let top = CELL;
+        let mut s = Sketch::new(CELL * w as f64, top + CELL * h as f64 + 40.0, 30.0);
+        s.player("X", X);
+        s.player("O", O);
+        s.add(sketch::rect(0.0, top, CELL * w as f64, CELL * h as f64, "#1e3a8a", "#1e3a8a"));
+        for c in 0..w {
+            let x = CELL * c as f64;
+            for row in 0..h {
+                let cy = top + CELL * (h - 1 - row) as f64 + CELL / 2.0;
+                let fill = match pos.cell(c, row) {
+                    Some(Player::First) => X,
+                    Some(Player::Second) => O,
+                    None => "#ffffff",
+                };
+                s.add(sketch::circle((x + CELL / 2.0, cy), 40.0, fill, "#0f172a", 2.0));
+            }
+            let label = (x + CELL / 2.0, top + CELL * h as f64 + 20.0);
+            s.text(label, &(c + 1).to_string(), 22.0, sketch::MUTED, false);
+            if !pos.is_over() && pos.can_play(c) {
+                let target = sketch::rect(x + 6.0, 6.0, CELL - 12.0, CELL - 12.0, "#ffffff", "none");
+                s.legal_move(Column(c as u8).to_string(), (x + CELL / 2.0, CELL / 2.0), target);
+            }
+        }
+        s.into_json()
+    }
+
+    /// One line of the input (`connect-four`'s): the columns played from the empty board.
+    fn parse_setup(&self, text: &str) -> Result<Setup<Self>, String> {
+        let mut lines = text.lines();
+        let line = lines.next().unwrap_or("");
+        if lines.any(|l| !l.trim().is_empty()) {
+            return Err("line 2: expected one position (one line)".to_string());
+        }
+        let pos = parse_position(self.geom, line).map_err(|e| format!("line 1, {e}"))?;
+        Ok(Setup { front: None, start: Position::empty(self.geom), moves: pos.history().collect() })
+    }
+
+    fn setup_text(&self, start: &Position, moves: &[Column]) -> String {
+        let pos = moves.iter().fold(*start, |p, c| p.play(c.index()));
+        format!("{}\n", pos.moves_string())
     }
 }

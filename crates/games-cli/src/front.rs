@@ -3,12 +3,24 @@
 //! `--analyze` and `--format json` are written once over this trait.
 
 use anyhow::Result;
-use search_core::{Analysis, Game, Player, Solver, Value};
+use search_core::{Analysis, Game, Limits, Player, Solver, Value};
 
 /// The engine's position type of a front's game.
 pub type Pos<F> = <<F as Front>::G as Game>::Position;
 /// The engine's move type of a front's game.
 pub type Move<F> = <<F as Front>::G as Game>::Move;
+
+/// A position set up from one case of the judge's input format ([`Front::parse_setup`]).
+pub struct Setup<F: Front> {
+    /// A new front when the text also sets the board (the Young-diagram game's values);
+    /// `None` keeps the front that parsed it.
+    pub front: Option<F>,
+    /// The position the text starts from.
+    pub start: Pos<F>,
+    /// The moves the text plays from `start`, in order (formats that record moves: Triangle
+    /// War, Connect Four), so that they can be undone one by one.
+    pub moves: Vec<Move<F>>,
+}
 
 /// One game as the command line (and the web page) shows it.
 pub trait Front: Sized {
@@ -56,6 +68,28 @@ pub trait Front: Sized {
 
     /// What a value means, e.g. "A's triangles minus B's at the end".
     fn value_note(&self) -> &'static str;
+
+    /// The position drawn for the web page: a [`crate::serve::sketch::Sketch`] as JSON, with
+    /// every legal move of `pos` anchored on the board.
+    fn board_json(&self, pos: &Pos<Self>) -> serde_json::Value;
+
+    /// One case of the judge's input format (the same parser as the CLI, for this front's
+    /// board options), as the position it sets up.
+    ///
+    /// # Errors
+    /// The parser's message, with line and column.
+    fn parse_setup(&self, text: &str) -> Result<Setup<Self>, String>;
+
+    /// The position reached by `moves` from `start` (a [`Setup`]'s, or [`Front::start`]) as one
+    /// case of the judge's input format, ending in a newline.
+    fn setup_text(&self, start: &Pos<Self>, moves: &[Move<Self>]) -> String;
+
+    /// Makes the searches of [`Front::analyze`] and [`Front::best_move`] obey `limits` (the web
+    /// page's budget). Their results are meaningless once a limit is reached: the caller checks
+    /// the limits itself and discards them. Default: `solver`'s limits.
+    fn set_limits(&self, solver: &mut Solver<Self::G>, limits: Limits) {
+        solver.set_limits(limits);
+    }
 
     /// The analysis of `pos` (every move's value and a principal variation, first player's
     /// side) for `hint`. Default: `solver`'s; a game with a faster dedicated solver overrides it.

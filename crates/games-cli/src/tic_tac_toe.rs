@@ -14,8 +14,9 @@ use tic_tac_toe::{
 };
 
 use crate::common::{AlgorithmArgs, InputArgs, OutputArgs};
-use crate::front::{self, Front};
+use crate::front::{self, Front, Setup};
 use crate::report::CaseReport;
+use crate::serve::sketch::{self, Sketch};
 
 /// Arguments of `winning-move`.
 #[derive(clap::Args, Debug)]
@@ -275,6 +276,96 @@ impl Front for TicTacToeFront {
 
     fn value_note(&self) -> &'static str {
         "CCF score, x's side: a win scores empty cells + 1"
+    }
+
+    /// Cells of 100 units with row and column numbers, x and o drawn in the players' colours;
+    /// every empty cell is a move while the game goes on.
+    fn board_json(&self, pos: &Position) -> serde_json::Value {
+        const CELL: f64 = 100.0;
+        const HEAD: f64 = 36.0;
+        let g = self.geometry;
+        let (rows, cols) = (g.rows(), g.cols());
+        let mut s = Sketch::new(HEAD + CELL * cols as f64 + 8.0, HEAD + CELL * rows as f64 + 8.0, 30.0);
+        s.player("x", sketch::FIRST);
+        s.player("o", sketch::SECOND);
+        for c in 0..cols {
+            s.text((HEAD + CELL * (c as f64 + 0.5), HEAD / 2.0), &c.to_string(), 20.0, sketch::MUTED, false);
+        }
+        let legal: Vec<Cell> = pos.legal_moves().collect();
+        for r in 0..rows {
+            let y = HEAD + CELL * r as f64;
+            s.text((HEAD / 2.0, y + CELL / 2.0), &r.to_string(), 20.0, sketch::MUTED, false);
+            for c in 0..cols {
+                let x = HEAD + CELL * c as f64;
+                let (cx, cy) = (x + CELL / 2.0, y + CELL / 2.0);
+                s.add(sketch::rect(x, y, CELL, CELL, "#ffffff", "#9ca3af"));
+                let Some(cell) = g.cell(r, c) else { continue };
+                match pos.mark_at(cell) {
+                    Some(tic_tac_toe::Mark::X) => {
+                        let d = 28.0;
+                        s.add(sketch::line((cx - d, cy - d), (cx + d, cy + d), sketch::FIRST, 11.0));
+                        s.add(sketch::line((cx - d, cy + d), (cx + d, cy - d), sketch::FIRST, 11.0));
+                    }
+                    Some(tic_tac_toe::Mark::O) => {
+                        s.add(sketch::circle((cx, cy), 30.0, "none", sketch::SECOND, 10.0))
+                    }
+                    None if legal.contains(&cell) => {
+                        let target =
+                            sketch::rect(x + 4.0, y + 4.0, CELL - 8.0, CELL - 8.0, "#ffffff", "none");
+                        s.legal_move(cell_text(g, cell), (cx, cy), target);
+                    }
+                    None => {}
+                }
+            }
+        }
+        s.into_json()
+    }
+
+    /// On the 3x3 board with k = 3 one board of CCF 201803-4 (`1`, then 3 rows of `0/1/2`);
+    /// on any board one case of UVa 10111's format (`?`, then the rows of `.xo`), x to move.
+    fn parse_setup(&self, text: &str) -> Result<Setup<Self>, String> {
+        let uva = text.trim_start().starts_with('?');
+        let case = if uva {
+            parse_uva_from(text.as_bytes(), self.geometry).next()
+        } else if self.geometry == Geometry::CCF {
+            parse_ccf_from(text.as_bytes()).next()
+        } else {
+            return Err(format!(
+                "expected a UVa 10111 case on this {}x{} board: a line `?`, then {} rows of `.`, `x`, `o`",
+                self.geometry.rows(),
+                self.geometry.cols(),
+                self.geometry.rows()
+            ));
+        };
+        let case = case.ok_or("no board in the text")?.map_err(|e| e.to_string())?;
+        Ok(Setup { front: None, start: case.position, moves: Vec::new() })
+    }
+
+    /// CCF 201803-4's format on the 3x3 board, UVa 10111's on the others.
+    fn setup_text(&self, start: &Position, moves: &[Cell]) -> String {
+        let pos = moves.iter().fold(*start, |p, &c| p.play(c));
+        if self.geometry == Geometry::CCF {
+            let mut s = String::from("1\n");
+            for row in pos.grid().lines() {
+                let cells: Vec<&str> = row
+                    .chars()
+                    .map(|ch| {
+                        if ch == 'x' {
+                            "1"
+                        } else if ch == 'o' {
+                            "2"
+                        } else {
+                            "0"
+                        }
+                    })
+                    .collect();
+                s.push_str(&cells.join(" "));
+                s.push('\n');
+            }
+            s
+        } else {
+            format!("?\n{}$\n", pos.grid())
+        }
     }
 }
 

@@ -9,12 +9,13 @@ use std::io::{IsTerminal, Write};
 use std::time::Duration;
 
 use anyhow::Result;
-use search_core::{Game, Player, Solver, Value};
+use search_core::{Analysis, Game, Player, Solver, Value};
 use triangle_war::{diagram, parse_games_from, Geometry, Judge, Outcome, Position, TriangleWar};
 
 use crate::common::{AlgorithmArgs, InputArgs, OutputArgs};
-use crate::front::{self, Front};
+use crate::front::{self, Front, Setup};
 use crate::report::CaseReport;
+use crate::serve::sketch::{self, Sketch};
 
 /// Arguments of `triangle-war`.
 #[derive(clap::Args, Debug)]
@@ -303,4 +304,89 @@ impl Front for TriangleWarFront {
     fn value_note(&self) -> &'static str {
         "A's triangles minus B's at the end"
     }
+
+    /// Every legal move valued, as `triangle-war --analyze` does: the engine's forced-capture
+    /// rule would generate only the capture, so the moves come from the rules without pruning
+    /// and each value from `solver`.
+    fn analyze(&self, solver: &mut Solver<TriangleWar>, pos: &Position) -> Analysis<u8> {
+        let before = solver.stats();
+        let all = TriangleWar::with_rules(self.geometry.clone(), triangle_war::Rules::NONE);
+        let mut analysis = search_core::analyze_with(&all, pos, |p| solver.solve(p));
+        analysis.stats = solver.stats().since(&before);
+        analysis
+    }
+
+    /// Dots numbered from the apex, drawn segments in ink, owned triangles in their owner's
+    /// colour with its letter; every undrawn segment is a move anchored at its midpoint.
+    fn board_json(&self, pos: &Position) -> serde_json::Value {
+        board_json(&self.geometry, pos)
+    }
+
+    /// One game of POJ 1085's input (`1`, `m`, then `m` lines `i j`) on this side.
+    fn parse_setup(&self, text: &str) -> Result<Setup<Self>, String> {
+        let mut games = triangle_war::parse_games(text, &self.geometry);
+        let record = games.next().ok_or("no game in the text")?.map_err(|e| e.to_string())?;
+        Ok(Setup { front: None, start: Position::start(), moves: record.moves })
+    }
+
+    fn setup_text(&self, _start: &Position, moves: &[u8]) -> String {
+        let mut s = format!("1\n{}\n", moves.len());
+        for &m in moves {
+            let seg = self.geometry.segments()[usize::from(m)];
+            s.push_str(&format!("{} {}\n", seg.a, seg.b));
+        }
+        s
+    }
+}
+
+/// The board of [`TriangleWarFront::board_json`]: edges of 100 units.
+fn board_json(g: &Geometry, pos: &Position) -> serde_json::Value {
+    const EDGE: f64 = 100.0;
+    const MARGIN: f64 = 50.0;
+    let n = f64::from(g.side());
+    let height = 3f64.sqrt() / 2.0 * EDGE;
+    let at = |d: u8| {
+        let d = usize::from(d) - 1;
+        let row = (0..=usize::from(g.side())).rev().find(|&r| r * (r + 1) / 2 <= d).unwrap_or(0);
+        let col = d - row * (row + 1) / 2;
+        let (row, col) = (row as f64, col as f64);
+        (MARGIN + EDGE * (col + (n - row) / 2.0), MARGIN + height * row)
+    };
+    let mut s = Sketch::new(2.0 * MARGIN + EDGE * n, 2.0 * MARGIN + height * n, 22.0);
+    s.player("A", sketch::FIRST);
+    s.player("B", sketch::SECOND);
+    for (i, &t) in g.triangles().iter().enumerate() {
+        let owner = if pos.owned_by_a >> i & 1 == 1 {
+            ("A", sketch::FIRST)
+        } else if pos.owned_by_b >> i & 1 == 1 {
+            ("B", sketch::SECOND)
+        } else {
+            continue;
+        };
+        let mut dots: Vec<u8> = t.iter().flat_map(|k| [g.segments()[k].a, g.segments()[k].b]).collect();
+        dots.sort_unstable();
+        dots.dedup();
+        let corners: Vec<_> = dots.iter().map(|&d| at(d)).collect();
+        s.polygon(&corners, owner.1, 0.75);
+        let c = corners.iter().fold((0.0, 0.0), |(x, y), p| (x + p.0 / 3.0, y + p.1 / 3.0));
+        s.text(c, owner.0, 34.0, "#ffffff", true);
+    }
+    let over = pos.is_over(g);
+    for (k, seg) in g.segments().iter().enumerate() {
+        let (a, b) = (at(seg.a), at(seg.b));
+        if pos.drawn.contains(k) {
+            s.add(sketch::line(a, b, sketch::INK, 7.0));
+        } else if over {
+            s.add(sketch::line(a, b, "#d1d5db", 3.0));
+        } else {
+            let mid = ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0);
+            s.legal_move(seg.to_string(), mid, sketch::line(a, b, "#d1d5db", 3.0));
+        }
+    }
+    for d in 1..=g.dots() {
+        let p = at(d);
+        s.add(sketch::circle(p, 8.0, sketch::INK, sketch::INK, 1.0));
+        s.label((p.0, p.1 - 19.0), &d.to_string(), 17.0, sketch::MUTED);
+    }
+    s.into_json()
 }

@@ -16,9 +16,10 @@ use young_chess::dp;
 use young_chess::{Board, Cell, ScoredGame, ScoredPosition, Staircase, SCORED_MAX_CELLS};
 
 use crate::common::{AlgorithmArgs, InputArgs, OutputArgs};
-use crate::front::{self, Front};
+use crate::front::{self, Front, Setup};
 use crate::memory::{human_bytes, mem_available};
 use crate::report::CaseReport;
+use crate::serve::sketch::{self, Sketch};
 
 /// Arguments of `young-chess`.
 #[derive(clap::Args, Debug)]
@@ -279,6 +280,76 @@ impl Front for YoungChessFront {
 
     fn value_note(&self) -> &'static str {
         VALUE_NOTE
+    }
+
+    /// Cells of 100 units with row and column numbers: Black's cells dark, White's white, each
+    /// with the value its owner took; empty cells show `a/b`; the playable corners are moves.
+    fn board_json(&self, pos: &ScoredPosition) -> serde_json::Value {
+        const CELL: f64 = 100.0;
+        const HEAD: f64 = 36.0;
+        let board = self.board();
+        let (n, m) = (board.rows(), board.cols());
+        let mut s = Sketch::new(HEAD + CELL * m as f64 + 8.0, HEAD + CELL * n as f64 + 8.0, 26.0);
+        s.player("Black", sketch::INK);
+        s.player("White", "#ffffff");
+        for c in 0..m {
+            s.text((HEAD + CELL * (c as f64 + 0.5), HEAD / 2.0), &c.to_string(), 20.0, sketch::MUTED, false);
+        }
+        let moves: Vec<Cell> = pos.staircase().moves().collect();
+        for r in 0..n {
+            let y = HEAD + CELL * r as f64;
+            s.text((HEAD / 2.0, y + CELL / 2.0), &r.to_string(), 20.0, sketch::MUTED, false);
+            for c in 0..m {
+                let x = HEAD + CELL * c as f64;
+                let centre = (x + CELL / 2.0, y + CELL / 2.0);
+                match pos.owner(r, c, m) {
+                    Some(Player::First) => {
+                        s.add(sketch::rect(x, y, CELL, CELL, sketch::INK, "#9ca3af"));
+                        s.text(centre, &format!("B +{}", board.a(r, c)), 28.0, "#ffffff", true);
+                    }
+                    Some(Player::Second) => {
+                        s.add(sketch::rect(x, y, CELL, CELL, "#ffffff", "#9ca3af"));
+                        s.text(centre, &format!("W +{}", board.b(r, c)), 28.0, sketch::INK, true);
+                    }
+                    None => {
+                        s.add(sketch::rect(x, y, CELL, CELL, "#fdf6e3", "#9ca3af"));
+                        let ab = format!("{}/{}", board.a(r, c), board.b(r, c));
+                        s.text((centre.0, y + 20.0), &ab, 20.0, sketch::MUTED, false);
+                        let cell = Cell { row: r as u8, col: c as u8 };
+                        if moves.contains(&cell) {
+                            let target =
+                                sketch::rect(x + 4.0, y + 4.0, CELL - 8.0, CELL - 8.0, "#fdf6e3", "none");
+                            s.legal_move(cell.to_string(), (centre.0, y + 62.0), target);
+                        }
+                    }
+                }
+            }
+        }
+        s.into_json()
+    }
+
+    /// A board in LOJ 2471's format (`n m`, n rows of Black's values, n rows of White's): the
+    /// empty board with those values (the format has no filled cells).
+    fn parse_setup(&self, text: &str) -> Result<Setup<Self>, String> {
+        let board = young_chess::parse(text).map_err(|e| e.to_string())?;
+        let front = YoungChessFront { game: ScoredGame::new(board).map_err(|e| e.to_string())? };
+        let start = front.start();
+        Ok(Setup { front: Some(front), start, moves: Vec::new() })
+    }
+
+    /// The board's values in LOJ 2471's format (the moves played are not part of it).
+    fn setup_text(&self, _start: &ScoredPosition, _moves: &[Cell]) -> String {
+        let board = self.board();
+        let (n, m) = (board.rows(), board.cols());
+        let mut s = format!("{n} {m}\n");
+        for value in [Board::a, Board::b] {
+            for r in 0..n {
+                let row: Vec<String> = (0..m).map(|c| value(board, r, c).to_string()).collect();
+                s.push_str(&row.join(" "));
+                s.push('\n');
+            }
+        }
+        s
     }
 }
 

@@ -1,100 +1,199 @@
 //! API tests of `games-cli serve`: a server on 127.0.0.1 port 0 started from the binary, spoken
-//! to over plain HTTP/1.1; its analyses are compared with the CLI's `--format json` output.
+//! to over plain HTTP/1.1; its analyses are compared with the CLI's `--format json` output for
+//! the same position, game by game; bad input gets 400 with the parser's message, oversized
+//! bodies 413, a position over the budget 422.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+mod serve_common;
 
-struct Server {
-    child: Child,
-    addr: String,
-}
+use serde_json::{json, Value};
+use serve_common::{analyze, ccf_input, cli_json, post, request, start, triangle_war_input};
 
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+/// The API's report equals the CLI's on the keys that do not depend on the solver used.
+fn assert_same_analysis(api: &Value, cli: &Value) {
+    for key in ["to_move", "value", "moves", "pv"] {
+        assert_eq!(api["report"][key], cli[key], "key {key}");
     }
-}
-
-fn start() -> Server {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_games-cli"))
-        .args(["serve", "--port", "0"])
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("games-cli starts");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().expect("stdout piped")).read_line(&mut line).expect("URL line");
-    let addr =
-        line.trim().trim_start_matches("games-cli serve: open http://").trim_end_matches('/').to_string();
-    Server { child, addr }
-}
-
-/// POSTs `body` to `/api/analyze`; returns the status code and the body.
-fn post(server: &Server, body: &[u8]) -> (u16, String) {
-    let mut stream = TcpStream::connect(&server.addr).expect("connect");
-    let head = format!(
-        "POST /api/analyze HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-        server.addr,
-        body.len()
-    );
-    stream.write_all(head.as_bytes()).expect("write head");
-    // A refused body may close the connection before it is all sent.
-    let _ = stream.write_all(body);
-    let mut reply = String::new();
-    stream.read_to_string(&mut reply).expect("read reply");
-    let status = reply[9..12].parse().expect("status code");
-    let body = reply.split_once("\r\n\r\n").map_or("", |(_, b)| b).to_string();
-    (status, body)
-}
-
-fn cli_json(args: &[&str], input: &str) -> serde_json::Value {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_games-cli"))
-        .args(args)
-        .args(["--format", "json"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("games-cli runs");
-    child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("input");
-    let out = child.wait_with_output().expect("output");
-    let text = String::from_utf8(out.stdout).expect("utf-8");
-    serde_json::from_str(text.lines().next().expect("one JSON line")).expect("JSON")
+    // Every legal move is drawn on the board, and nothing else.
+    let mut on_board: Vec<&str> =
+        api["board"]["moves"].as_array().unwrap().iter().map(|m| m["move"].as_str().unwrap()).collect();
+    let mut valued: Vec<&str> =
+        cli["moves"].as_array().unwrap().iter().map(|m| m["move"].as_str().unwrap()).collect();
+    on_board.sort_unstable();
+    valued.sort_unstable();
+    assert_eq!(on_board, valued);
 }
 
 #[test]
 fn tic_tac_toe_matches_board_eval() {
-    let server = start();
-    // x at (0,0), o at (1,1); CCF board: 1 = x, 2 = o.
-    let (status, body) = post(&server, br#"{"game":"tic-tac-toe","moves":["0,0","1,1"]}"#);
-    assert_eq!(status, 200, "{body}");
-    let api: serde_json::Value = serde_json::from_str(&body).expect("JSON");
-    let cli = cli_json(&["board-eval"], "1\n1 0 0\n0 2 0\n0 0 0\n");
-    for key in ["to_move", "value", "moves", "pv"] {
-        assert_eq!(api["report"][key], cli[key], "key {key}");
+    let server = start(&[]);
+    for moves in [vec![], vec!["0,0", "1,1"], vec!["0,0", "1,1", "2,2", "0,2"]] {
+        let (status, api) = analyze(&server, &json!({ "game": "tic-tac-toe", "moves": moves }));
+        assert_eq!(status, 200, "{api}");
+        assert_same_analysis(&api, &cli_json(&["board-eval"], &ccf_input(&moves)));
     }
 }
 
 #[test]
+fn triangle_war_matches_the_judge() {
+    let server = start(&[]);
+    for (side, moves) in
+        [("2", vec![]), ("3", vec!["1-2", "2-3", "4-5"]), ("3", vec!["1-2", "1-3", "2-3", "5-8"])]
+    {
+        let body = json!({ "game": "triangle-war", "options": ["--side", side], "moves": moves });
+        let (status, api) = analyze(&server, &body);
+        assert_eq!(status, 200, "{api}");
+        let cli = cli_json(&["triangle-war", "--side", side], &triangle_war_input(&moves));
+        assert_same_analysis(&api, &cli);
+    }
+}
+
+#[test]
+fn young_chess_set_up_from_judge_text_matches_the_judge() {
+    let server = start(&[]);
+    let text = "2 3\n2 7 3\n9 1 2\n3 7 2\n2 3 1\n";
+    let (status, api) = analyze(&server, &json!({ "game": "young-chess", "setup": text }));
+    assert_eq!(status, 200, "{api}");
+    assert_same_analysis(&api, &cli_json(&["young-chess"], text));
+    assert_eq!(api["report"]["value"], 2);
+    // Copied out in the same format, whatever was played.
+    let (_, after) = analyze(&server, &json!({ "game": "young-chess", "setup": text, "moves": ["0,0"] }));
+    assert_eq!(after["setup_text"], text);
+}
+
+#[test]
+fn connect_four_matches_the_judge() {
+    let server = start(&[]);
+    for moves in [vec!["3", "3", "2"], vec!["1", "2", "1", "2", "1", "2"]] {
+        let body = json!({ "game": "connect-four", "options": ["--size", "5x4"], "moves": moves });
+        let (status, api) = analyze(&server, &body);
+        assert_eq!(status, 200, "{api}");
+        let cli = cli_json(&["connect-four", "--size", "5x4"], &format!("{}\n", moves.concat()));
+        assert_same_analysis(&api, &cli);
+        assert_eq!(api["setup_text"], format!("{}\n", moves.concat()));
+    }
+}
+
+#[test]
+fn setups_in_move_formats_become_moves_and_copy_out_the_same() {
+    let server = start(&[]);
+    let text = triangle_war_input(&["1-2", "2-3", "4-5"]);
+    let (status, api) = analyze(&server, &json!({ "game": "triangle-war", "setup": text, "moves": ["5-8"] }));
+    assert_eq!(status, 200, "{api}");
+    assert_eq!(api["setup_moves"], json!(["1-2", "2-3", "4-5"]));
+    assert_eq!(api["moves"], json!(["1-2", "2-3", "4-5", "5-8"]));
+    assert_eq!(api["setup_text"], triangle_war_input(&["1-2", "2-3", "4-5", "5-8"]));
+    let (_, c4) = analyze(&server, &json!({ "game": "connect-four", "setup": "4453\n", "analyze": false }));
+    assert_eq!(c4["setup_moves"], json!(["4", "4", "5", "3"]));
+    // Tic-tac-toe: CCF on 3x3, UVa's `?` block on other boards.
+    let ccf = ccf_input(&["1,1", "0,0"]);
+    let (_, t) = analyze(&server, &json!({ "game": "tic-tac-toe", "setup": ccf }));
+    assert_eq!(t["setup_text"], ccf);
+    assert_same_analysis(&t, &cli_json(&["board-eval"], &ccf));
+    let uva = "?\n....\n.xo.\n....\n....\n$\n";
+    let (status, t) = analyze(
+        &server,
+        &json!({ "game": "tic-tac-toe", "options": ["--size", "4x4", "--k", "3"], "setup": uva }),
+    );
+    assert_eq!(status, 200, "{t}");
+    assert_eq!(t["setup_text"], uva);
+    assert_eq!(t["to_move"], "x");
+}
+
+#[test]
+fn the_board_alone_without_solving() {
+    let server = start(&["--node-budget", "1000"]);
+    // The empty side-5 board is far over a budget of 1000 nodes, but drawing it is free.
+    let (status, api) =
+        analyze(&server, &json!({ "game": "triangle-war", "options": ["--side", "5"], "analyze": false }));
+    assert_eq!(status, 200, "{api}");
+    assert!(api.get("report").is_none());
+    assert_eq!(api["board"]["moves"].as_array().unwrap().len(), 45);
+}
+
+#[test]
 fn bad_inputs_get_400_with_the_message() {
-    let server = start();
-    let (status, body) = post(&server, br#"{"game":"tic-tac-toe","moves":["9,9"]}"#);
+    let server = start(&[]);
+    let cases = [
+        (json!({ "game": "tic-tac-toe", "moves": ["9,9"] }), "move 1:"),
+        (json!({ "game": "tic-tac-toe", "moves": ["1,1", "1,1"] }), "move 2:"),
+        (json!({ "game": "tic-tac-toe", "options": ["--size", "9x9"] }), "9x9"),
+        (json!({ "game": "triangle-war", "options": ["--side", "x"] }), "--side"),
+        (json!({ "game": "triangle-war", "moves": ["1-9"] }), "move 1:"),
+        (json!({ "game": "chess" }), "unknown game"),
+        (json!({ "game": "triangle-war", "setup": "1\n1\n1 9\n" }), "setup: line 3"),
+        (json!({ "game": "young-chess", "setup": "2 2\n1 2\n3 x\n" }), "setup: line 3, column 3"),
+        (json!({ "game": "tic-tac-toe", "setup": "1\n1 1 1\n2 2 0\n0 0 0\n" }), "setup: line 2"),
+        (json!({ "game": "connect-four", "setup": "4444444\n" }), "setup: line 1, column 7"),
+        (json!({ "game": "connect-four", "setup": "1\n2\n" }), "setup: line 2"),
+        (json!({ "game": "tic-tac-toe", "options": ["--size", "4x4"], "setup": "1\n0 0 0\n" }), "UVa 10111"),
+    ];
+    for (body, needle) in cases {
+        let (status, reply) = analyze(&server, &body);
+        assert_eq!(status, 400, "{body} -> {reply}");
+        let message = reply["error"].as_str().expect("error message");
+        assert!(message.contains(needle), "{body} -> {message}");
+    }
+    let (status, body) = post(&server, b"{not json");
     assert_eq!(status, 400);
-    assert!(body.starts_with("move 1:"), "{body}");
-    let (status, body) = post(&server, br#"{"game":"tic-tac-toe","options":["--size","9x9"]}"#);
-    assert_eq!(status, 400);
-    assert!(body.contains("9x9"), "{body}");
-    let (status, body) = post(&server, br#"{"game":"chess"}"#);
-    assert_eq!(status, 400);
-    assert!(body.contains("unknown game"), "{body}");
-    let (status, _) = post(&server, b"{not json");
-    assert_eq!(status, 400);
+    assert!(body.contains("bad request body"), "{body}");
 }
 
 #[test]
 fn oversized_bodies_are_refused() {
-    let server = start();
+    let server = start(&[]);
     let big = format!(r#"{{"game":"tic-tac-toe","moves":[],"pad":"{}"}}"#, "x".repeat(100_000));
-    let (status, _) = post(&server, big.as_bytes());
+    let (status, body) = post(&server, big.as_bytes());
     assert_eq!(status, 413);
+    assert!(body.contains("error"), "{body}");
+}
+
+#[test]
+fn over_budget_gets_422_and_the_server_goes_on() {
+    // A node budget: deterministic.
+    let server = start(&["--node-budget", "20000"]);
+    let (status, reply) = analyze(&server, &json!({ "game": "triangle-war", "options": ["--side", "4"] }));
+    assert_eq!(status, 422, "{reply}");
+    let message = reply["error"].as_str().unwrap();
+    assert!(message.starts_with("position too large for the budget of 10 s or 20000 nodes"), "{message}");
+    let (status, _) = analyze(&server, &json!({ "game": "tic-tac-toe" }));
+    assert_eq!(status, 200);
+    // A time budget: the empty 7x6 Connect Four board needs minutes; the worker is freed.
+    let server = start(&["--time-budget", "0.3"]);
+    for _ in 0..3 {
+        let (status, reply) = analyze(&server, &json!({ "game": "connect-four" }));
+        assert_eq!(status, 422, "{reply}");
+        assert!(reply["error"].as_str().unwrap().contains("budget of 0.3 s"), "{reply}");
+    }
+    let (status, _) = analyze(&server, &json!({ "game": "connect-four", "options": ["--size", "4x4"] }));
+    assert_eq!(status, 200);
+}
+
+#[test]
+fn the_games_and_the_page_are_served() {
+    let server = start(&[]);
+    let (status, body) = request(&server, "GET", "/api/games", b"");
+    assert_eq!(status, 200);
+    let games: Value = serde_json::from_str(&body).unwrap();
+    let names: Vec<&str> = games.as_array().unwrap().iter().map(|g| g["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["triangle-war", "young-chess", "tic-tac-toe", "connect-four"]);
+    assert!(games[0]["help"].as_str().unwrap().contains("--side"));
+    for path in ["/", "/app.js", "/app.css"] {
+        let (status, body) = request(&server, "GET", path, b"");
+        assert_eq!(status, 200, "{path}");
+        assert!(body.len() > 500, "{path}");
+    }
+}
+
+#[test]
+fn many_concurrent_requests_neither_crash_nor_starve_the_server() {
+    let server = start(&["--time-budget", "0.3"]);
+    // Eight solves too large for the budget at once: each one is stopped, none is lost.
+    let statuses: Vec<u16> = std::thread::scope(|s| {
+        let jobs: Vec<_> =
+            (0..8).map(|_| s.spawn(|| analyze(&server, &json!({ "game": "connect-four" })).0)).collect();
+        jobs.into_iter().map(|j| j.join().expect("request thread")).collect()
+    });
+    assert_eq!(statuses, [422; 8]);
+    let (status, reply) = analyze(&server, &json!({ "game": "tic-tac-toe", "moves": ["1,1"] }));
+    assert_eq!(status, 200, "{reply}");
 }
