@@ -1,7 +1,7 @@
 //! [`Solver`]: exact scores, win/draw/loss, and per-column analysis of [`Position`]s, by a
 //! null-window search over the score with [`search_core::Solver`] on [`ConnectFour`].
 
-use search_core::{
+use search_core::{Limits, 
     Analysis, Game, MoveValue, ParallelSolver, Player, SearchOptions, Stats, Value, WindowSearch,
 };
 
@@ -145,6 +145,16 @@ impl Solver {
     /// Forgets the TT and zeroes the statistics (a fresh engine with a new table).
     pub fn clear(&mut self) {
         *self = Self::with_threads(*self.geometry(), self.tt_bits, self.threads);
+    }
+
+    /// Sets the [`Limits`] (stop flag, node budget, time) of the one-thread engine: once one
+    /// is reached, searches return meaningless values until the limits are lifted, so a caller
+    /// that sets them must discard what it gets after a stop (the web page's solve budget). The
+    /// parallel engine (more than one thread) does not take limits yet and ignores them.
+    pub fn set_limits(&mut self, limits: Limits) {
+        if let Engine::Serial(engine) = &mut self.engine {
+            engine.set_limits(limits);
+        }
     }
 
     /// The underlying engine (for custom searches on [`Board`]s of this geometry).

@@ -212,7 +212,7 @@ impl Front for ConnectFourFront {
     /// Values come from the fast solver: the limits go to its engine.
     fn set_limits(&self, solver: &mut search_core::Solver<Rules>, limits: Limits) {
         solver.set_limits(limits.clone());
-        self.solver.borrow_mut().engine().set_limits(limits);
+        self.solver.borrow_mut().set_limits(limits);
     }
 
     /// Columns of 100-unit cells, X red and O yellow; each playable column is a move anchored

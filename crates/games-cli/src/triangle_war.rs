@@ -356,9 +356,9 @@ fn board_json(g: &Geometry, pos: &Position) -> serde_json::Value {
     s.player("A", sketch::FIRST);
     s.player("B", sketch::SECOND);
     for (i, &t) in g.triangles().iter().enumerate() {
-        let owner = if pos.owned_by_a >> i & 1 == 1 {
+        let owner = if pos.owned(Player::First) >> i & 1 == 1 {
             ("A", sketch::FIRST)
-        } else if pos.owned_by_b >> i & 1 == 1 {
+        } else if pos.owned(Player::Second) >> i & 1 == 1 {
             ("B", sketch::SECOND)
         } else {
             continue;
@@ -374,7 +374,7 @@ fn board_json(g: &Geometry, pos: &Position) -> serde_json::Value {
     let over = pos.is_over(g);
     for (k, seg) in g.segments().iter().enumerate() {
         let (a, b) = (at(seg.a), at(seg.b));
-        if pos.drawn.contains(k) {
+        if pos.drawn().contains(k) {
             s.add(sketch::line(a, b, sketch::INK, 7.0));
         } else if over {
             s.add(sketch::line(a, b, "#d1d5db", 3.0));

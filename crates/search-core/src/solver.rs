@@ -130,8 +130,12 @@ impl<G: Game> Solver<G> {
         }
     }
 
-    /// Sets the limits that later [`Solver::try_search`] calls (and the root driver) obey.
-    /// Plain [`Solver::search`] ignores them.
+    /// Sets the limits that later searches obey. [`Solver::try_search`] (and the root driver)
+    /// report a stop as [`Interrupted`]; every other search (plain [`Solver::search`],
+    /// [`Solver::solve`], analyses) also stops once the stop flag is raised or the node budget
+    /// is spent, but then returns a meaningless value: a caller that sets limits for those must
+    /// discard what it gets after a stop (the web page's solve budget does). The time limit
+    /// counts only from the first [`Solver::try_search`].
     pub fn set_limits(&mut self, limits: Limits) {
         self.limits = limits;
     }
