@@ -102,6 +102,8 @@ struct LineScan {
     /// Erdős–Selfridge potential: the sum over live lines of `2^(k - need)` (a line's weight
     /// `2^-need` in units of `2^-k`).
     potential: u64,
+    /// Number of live lines.
+    live: u32,
 }
 
 impl MakerBreaker {
@@ -162,12 +164,13 @@ impl MakerBreaker {
 
     fn scan(&self, pos: &MbPosition) -> LineScan {
         let open = pos.maker | pos.free;
-        let mut scan = LineScan { need: u32::MAX, threats: Bitboard::EMPTY, potential: 0 };
+        let mut scan = LineScan { need: u32::MAX, threats: Bitboard::EMPTY, potential: 0, live: 0 };
         for &l in &self.lines {
             if open.is_superset(l) {
                 let need = self.k - (l & pos.maker).count();
                 scan.need = scan.need.min(need);
                 scan.potential += 1 << (self.k - need);
+                scan.live += 1;
                 if need == 1 {
                     scan.threats |= l & pos.free;
                 }
@@ -229,7 +232,12 @@ impl MakerBreaker {
 
 /// Most search steps one pairing search may take at a node of the game search before giving up
 /// (the static check is only a shortcut: giving up costs exactness nothing).
-const PAIRING_BUDGET: u32 = 64;
+const PAIRING_BUDGET: u32 = 32;
+
+/// The pairing search runs at nodes with at most this many live lines: with more, it rarely
+/// succeeds within its budget and costs more than it saves (7 x 7, k = 5: 12 times slower per
+/// node with no limit).
+const PAIRING_MAX_LINES: u32 = 20;
 
 impl MakerBreaker {
     /// A pairing strategy for Breaker in `pos` if one is found within `budget` search steps:
@@ -379,7 +387,7 @@ impl Game for MakerBreaker {
         if scan.need > maker_moves || self.erdos_selfridge(pos, &scan) {
             return breaker_wins;
         }
-        if self.pairing(pos, PAIRING_BUDGET).is_some() {
+        if scan.live <= PAIRING_MAX_LINES && self.pairing(pos, PAIRING_BUDGET).is_some() {
             return breaker_wins;
         }
         (-1, 1)
