@@ -41,11 +41,7 @@ fn solve(
     if algorithm != "default" {
         args.extend(["--algorithm", algorithm, "--stats"]);
     }
-    let mut child = Command::new(bin)
-        .args(&args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()?;
+    let mut child = Command::new(bin).args(&args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn()?;
     loop {
         if child.try_wait()?.is_some() {
             let elapsed = start.elapsed();

@@ -9,8 +9,8 @@ use std::io::Write;
 use anyhow::{Context, Result};
 use search_core::{Analysis, Game, Player, Solver, Value};
 use tic_tac_toe::{
-    default_tt_bits, parse_ccf_from, parse_uva_from, BoardEval, Cell, FindProgress, Geometry, MnkGame, Position,
-    Question, Scoring, SolveError, WinningMove,
+    default_tt_bits, parse_ccf_from, parse_uva_from, BoardEval, Cell, FindProgress, Geometry, MnkGame,
+    Position, Question, Scoring, SolveError, WinningMove,
 };
 
 use crate::common::{AlgorithmArgs, InputArgs, OutputArgs};
@@ -174,7 +174,9 @@ fn find_with_spinner(solver: &mut WinningMove, pos: &Position) -> Result<Option<
     let mut bar: Option<indicatif::ProgressBar> = None;
     let found = solver.find_with_progress(pos, &mut |p: &FindProgress| {
         let question = match p.question {
-            Question::MakerBreaker => format!("can {me} complete a line at all, {} only blocking (Maker-Breaker)?", me.opponent()),
+            Question::MakerBreaker => {
+                format!("can {me} complete a line at all, {} only blocking (Maker-Breaker)?", me.opponent())
+            }
             Question::Win => format!("does {me} win?"),
             Question::WinAfter(cell) => format!("does {me} win after {}?", cell_text(g, cell)),
         };

@@ -273,7 +273,7 @@ fn pair_lines(lines: Vec<Bitboard>, used: Bitboard, pairs: &mut Vec<(Cell, Cell)
         if avail.count() < 2 {
             return false;
         }
-        if best.is_none_or(|b| avail.count() < b.count()) {
+        if best.map_or(true, |b| avail.count() < b.count()) {
             best = Some(avail);
         }
     }

@@ -193,7 +193,11 @@ impl WinningMove {
         }
     }
 
-    fn find_inner(&mut self, pos: &Position, reporter: &mut Option<Reporter<'_>>) -> Result<Option<Cell>, SolveError> {
+    fn find_inner(
+        &mut self,
+        pos: &Position,
+        reporter: &mut Option<Reporter<'_>>,
+    ) -> Result<Option<Cell>, SolveError> {
         self.shared.prepare(pos)?;
         let me = pos.to_move();
         if pos.is_over() || !self.maker_wins(pos, me, reporter) {

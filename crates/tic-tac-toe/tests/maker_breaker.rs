@@ -36,9 +36,14 @@ impl Brute {
         for (dr, dc) in [(0isize, 1isize), (1, 0), (1, 1), (1, -1)] {
             for r in 0..rows as isize {
                 for c in 0..cols as isize {
-                    let cells: Vec<(isize, isize)> = (0..k as isize).map(|i| (r + dr * i, c + dc * i)).collect();
-                    if cells.iter().all(|&(y, x)| (0..rows as isize).contains(&y) && (0..cols as isize).contains(&x)) {
-                        let mut line: Vec<usize> = cells.iter().map(|&(y, x)| y as usize * cols + x as usize).collect();
+                    let cells: Vec<(isize, isize)> =
+                        (0..k as isize).map(|i| (r + dr * i, c + dc * i)).collect();
+                    if cells
+                        .iter()
+                        .all(|&(y, x)| (0..rows as isize).contains(&y) && (0..cols as isize).contains(&x))
+                    {
+                        let mut line: Vec<usize> =
+                            cells.iter().map(|&(y, x)| y as usize * cols + x as usize).collect();
                         line.sort_unstable();
                         if !lines.contains(&line) {
                             lines.push(line);
@@ -74,7 +79,12 @@ impl Brute {
 }
 
 /// Whether Maker wins by the engine on the Maker-Breaker game.
-fn engine_maker_wins(solver: &mut Solver<MakerBreaker>, maker: Bitboard, breaker: Bitboard, turn: bool) -> bool {
+fn engine_maker_wins(
+    solver: &mut Solver<MakerBreaker>,
+    maker: Bitboard,
+    breaker: Bitboard,
+    turn: bool,
+) -> bool {
     let pos = solver.game().position(maker, breaker, turn);
     let v = solver.solve(&pos);
     (v > 0) == turn
@@ -113,7 +123,11 @@ fn every_3x3_position_agrees_with_brute_force() {
             }
             for turn in [true, false] {
                 let expected = brute.maker_wins(maker.0, breaker.0, turn);
-                assert_eq!(engine_maker_wins(&mut solver, maker, breaker, turn), expected, "k={k} {code} {turn}");
+                assert_eq!(
+                    engine_maker_wins(&mut solver, maker, breaker, turn),
+                    expected,
+                    "k={k} {code} {turn}"
+                );
                 checked += 1;
             }
         }
@@ -129,7 +143,11 @@ fn empty_boards_agree_with_brute_force() {
             let g = Geometry::new(rows, cols, k).unwrap();
             let expected = Brute::new(rows, cols, k).maker_wins(0, 0, true);
             let mut solver = Solver::new(MakerBreaker::new(g), 16);
-            assert_eq!(engine_maker_wins(&mut solver, Bitboard::EMPTY, Bitboard::EMPTY, true), expected, "{g}");
+            assert_eq!(
+                engine_maker_wins(&mut solver, Bitboard::EMPTY, Bitboard::EMPTY, true),
+                expected,
+                "{g}"
+            );
             if expected {
                 maker_wins.push((rows, cols, k));
             }
@@ -143,7 +161,9 @@ fn empty_boards_agree_with_brute_force() {
 #[test]
 fn random_positions_agree_with_brute_force() {
     let mut rng = SmallRng::seed_from_u64(5);
-    for (rows, cols, k, count) in [(4, 4, 3, 300), (4, 4, 4, 300), (4, 5, 4, 300), (5, 5, 4, 200), (5, 5, 5, 200)] {
+    for (rows, cols, k, count) in
+        [(4, 4, 3, 300), (4, 4, 4, 300), (4, 5, 4, 300), (5, 5, 4, 200), (5, 5, 5, 200)]
+    {
         let g = Geometry::new(rows, cols, k).unwrap();
         let mut solver = Solver::new(MakerBreaker::new(g), 18);
         let cells: Vec<u32> = (0..g.cells() as u32).collect();
@@ -157,8 +177,14 @@ fn random_positions_agree_with_brute_force() {
             let breaker = order[split..stones].iter().fold(Bitboard::EMPTY, |b, &i| b | Bitboard::single(i));
             let turn = rng.gen_bool(0.5);
             let expected = Brute::new(rows, cols, k).maker_wins(maker.0, breaker.0, turn);
-            assert_eq!(engine_maker_wins(&mut solver, maker, breaker, turn), expected, "{g} {maker:?} {breaker:?}");
-            if let Some(pairing) = solver.game().pairing(&solver.game().position(maker, breaker, turn), 10_000) {
+            assert_eq!(
+                engine_maker_wins(&mut solver, maker, breaker, turn),
+                expected,
+                "{g} {maker:?} {breaker:?}"
+            );
+            if let Some(pairing) =
+                solver.game().pairing(&solver.game().position(maker, breaker, turn), 10_000)
+            {
                 assert_pairing(g, maker, breaker, &pairing);
                 assert!(!expected, "a pairing strategy means Breaker wins");
             }
@@ -215,7 +241,11 @@ fn check_sound(positions: &[Position], g: Geometry) -> (usize, usize) {
         let me = pos.to_move();
         if !wm.can_make_line(pos, me).unwrap() {
             no_line += 1;
-            assert!(!full.value_exceeds(pos, 0), "{g}: Maker-Breaker says no line but {me} wins\n{}", pos.grid());
+            assert!(
+                !full.value_exceeds(pos, 0),
+                "{g}: Maker-Breaker says no line but {me} wins\n{}",
+                pos.grid()
+            );
         }
         // Also from the opponent's seat: a player who cannot make a line cannot win.
         if !wm.can_make_line(pos, me.opponent()).unwrap() {
@@ -239,7 +269,9 @@ fn no_line_means_no_win_on_every_3x3_position() {
 #[test]
 fn no_line_means_no_win_on_random_positions() {
     let mut rng = SmallRng::seed_from_u64(12);
-    for (rows, cols, k, count) in [(4, 4, 3, 150), (4, 4, 4, 150), (3, 5, 3, 150), (4, 5, 4, 100), (5, 5, 4, 30), (5, 5, 5, 30)] {
+    for (rows, cols, k, count) in
+        [(4, 4, 3, 150), (4, 4, 4, 150), (3, 5, 3, 150), (4, 5, 4, 100), (5, 5, 4, 30), (5, 5, 5, 30)]
+    {
         let g = Geometry::new(rows, cols, k).unwrap();
         let mut positions = Vec::new();
         while positions.len() < count {
