@@ -172,7 +172,7 @@ fn find_with_spinner(solver: &mut WinningMove, pos: &Position) -> Result<Option<
     let g = pos.geometry();
     let me = pos.to_move();
     let mut bar: Option<indicatif::ProgressBar> = None;
-    let found = solver.find_with_progress(pos, &mut |p: &FindProgress| {
+    let found = solver.find_with_progress(pos, 1 << 20, &mut |p: &FindProgress| {
         let question = match p.question {
             Question::MakerBreaker => {
                 format!("can {me} complete a line at all, {} only blocking (Maker-Breaker)?", me.opponent())

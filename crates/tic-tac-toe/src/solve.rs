@@ -70,20 +70,18 @@ impl FindProgress {
     }
 }
 
-/// Nodes between two progress reports of [`WinningMove::find_with_progress`] (about a second
-/// of search on the reference machine).
-const PROGRESS_NODES: u64 = 1 << 20;
-
 /// The progress callback of one [`WinningMove::find_with_progress`] call and its counters.
 struct Reporter<'a> {
     callback: &'a mut dyn FnMut(&FindProgress),
+    /// Nodes between two reports.
+    every: u64,
     start: Instant,
     /// Nodes of the finished questions.
     done: u64,
 }
 
 /// Whether `pos`'s value for its side to move exceeds `threshold`, by null-window searches of
-/// at most [`PROGRESS_NODES`] nodes each with a report between them when `reporter` is given
+/// at most `every` nodes each with a report between them when `reporter` is given
 /// (an interrupted search keeps what it proved in the TT, so the next one goes on from there).
 fn exceeds<G: Game>(
     solver: &mut Solver<G>,
@@ -95,7 +93,7 @@ fn exceeds<G: Game>(
     let Some(r) = reporter else { return solver.value_exceeds(pos, threshold) };
     let first = solver.stats().nodes;
     let v = loop {
-        let max_nodes = Some(solver.stats().nodes + PROGRESS_NODES);
+        let max_nodes = Some(solver.stats().nodes + r.every);
         solver.set_limits(Limits { max_nodes, ..Limits::default() });
         let step = solver.try_search(pos, threshold, threshold + 1);
         let nodes = r.done + (solver.stats().nodes - first);
@@ -153,18 +151,21 @@ impl WinningMove {
         self.find_inner(pos, &mut None)
     }
 
-    /// [`WinningMove::find`], calling `progress` about every million nodes with the question
-    /// being proven, the nodes so far and the time. The searches are cut into pieces for it, so
-    /// the node counts differ a little from [`WinningMove::find`]'s; the answer does not.
+    /// [`WinningMove::find`], calling `progress` after every search of about `every` nodes
+    /// (at least 1; a million is about a second) and after each question, with the question
+    /// being proven, the nodes so far and the time. The searches are cut into pieces of
+    /// `every` nodes for it (an interrupted search keeps what it proved in the TT), so the
+    /// node counts differ a little from [`WinningMove::find`]'s; the answer does not.
     ///
     /// # Errors
     /// As [`WinningMove::find`].
     pub fn find_with_progress(
         &mut self,
         pos: &Position,
+        every: u64,
         progress: &mut dyn FnMut(&FindProgress),
     ) -> Result<Option<Cell>, SolveError> {
-        let reporter = Reporter { callback: progress, start: Instant::now(), done: 0 };
+        let reporter = Reporter { callback: progress, every: every.max(1), start: Instant::now(), done: 0 };
         self.find_inner(pos, &mut Some(reporter))
     }
 

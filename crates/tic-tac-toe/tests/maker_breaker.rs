@@ -20,7 +20,8 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use search_core::{Game, Solver};
 use tic_tac_toe::{
-    default_tt_bits, Bitboard, Cell, Geometry, MakerBreaker, MnkGame, Position, Scoring, WinningMove,
+    default_tt_bits, Bitboard, Cell, Geometry, MakerBreaker, MnkGame, Position, Question, Scoring,
+    WinningMove,
 };
 
 /// A plain Maker-Breaker brute force: lines as cell lists, memo over (maker, breaker, turn).
@@ -291,5 +292,48 @@ fn no_line_means_no_win_on_random_positions() {
         let (no_line, total) = check_sound(&positions, g);
         assert_eq!(total, count);
         assert!(no_line > 0 || k == 3, "{g}: the prover never answered");
+    }
+}
+
+#[test]
+fn progress_reports_do_not_change_answers() {
+    let mut rng = SmallRng::seed_from_u64(4);
+    for (rows, cols, k) in [(4, 4, 4), (4, 4, 3), (5, 5, 4)] {
+        let g = Geometry::new(rows, cols, k).unwrap();
+        let (mut plain, mut reported) = (WinningMove::new(g), WinningMove::new(g));
+        let mut positions = vec![Position::empty(g)];
+        while positions.len() < 20 {
+            let mut p = Position::empty(g);
+            for _ in 0..rng.gen_range(2..=g.cells() / 2) {
+                if let Some(&c) = p.legal_moves().collect::<Vec<_>>().choose(&mut rng) {
+                    p = p.play(c);
+                }
+            }
+            if !p.is_over() {
+                positions.push(p);
+            }
+        }
+        let mut reports = Vec::new();
+        for p in &positions {
+            reports.clear();
+            let found = reported.find_with_progress(p, 50, &mut |r| reports.push(*r)).unwrap();
+            assert_eq!(found, plain.find(p).unwrap(), "{g}\n{}", p.grid());
+            // Nodes never go down within one call.
+            assert!(reports.windows(2).all(|w| w[0].nodes <= w[1].nodes));
+        }
+        // The empty 5 x 5 board (k = 4), solved afresh, takes many pieces (the engine checks
+        // its node limit every 4096 nodes): 301 reports, the Maker-Breaker question first.
+        if (rows, k) == (5, 4) {
+            reports.clear();
+            assert_eq!(
+                WinningMove::new(g)
+                    .find_with_progress(&Position::empty(g), 50, &mut |r| reports.push(*r))
+                    .unwrap(),
+                None
+            );
+            assert!(reports.len() > 100, "{} reports", reports.len());
+            assert_eq!(reports[0].question, Question::MakerBreaker);
+            assert!(reports.iter().any(|r| r.question == Question::Win));
+        }
     }
 }
