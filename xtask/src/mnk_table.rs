@@ -1,6 +1,7 @@
 //! `cargo xtask mnk-table`: which empty m,n,k boards (up to 7 x 7) `games-cli winning-move`
 //! solves, by which algorithm, in how long: one row per board, each solve in its own process
-//! with a time limit.
+//! with a time limit. `default` is the subcommand's own solver (the Maker-Breaker prover
+//! first, then alpha-beta), the other names are `--algorithm` values.
 
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -14,8 +15,8 @@ pub struct Args {
     /// Largest side.
     #[arg(long, default_value_t = 7)]
     pub max_side: usize,
-    /// Algorithms to compare (`--algorithm` values of games-cli).
-    #[arg(long, value_delimiter = ',', default_value = "pvs,df-pn")]
+    /// Algorithms to compare: `default` (games-cli's own solver) or `--algorithm` values.
+    #[arg(long, value_delimiter = ',', default_value = "default,pvs,df-pn")]
     pub algorithms: Vec<String>,
 }
 
@@ -36,28 +37,18 @@ fn solve(
     let size = format!("{rows}x{cols}");
     let k_text = k.to_string();
     let start = Instant::now();
-    let mut child = Command::new(bin)
-        .args([
-            "winning-move",
-            "--size",
-            &size,
-            "--k",
-            &k_text,
-            "--empty",
-            "--algorithm",
-            algorithm,
-            "--stats",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()?;
+    let mut args = vec!["winning-move", "--size", &size, "--k", &k_text, "--empty"];
+    if algorithm != "default" {
+        args.extend(["--algorithm", algorithm, "--stats"]);
+    }
+    let mut child = Command::new(bin).args(&args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn()?;
     loop {
         if child.try_wait()?.is_some() {
             let elapsed = start.elapsed();
             let output = child.wait_with_output()?;
             let answer = String::from_utf8_lossy(&output.stdout).trim().to_string();
             let stats = String::from_utf8_lossy(&output.stderr);
-            let nodes = stats.split(", ").find(|w| w.ends_with(" nodes")).unwrap_or("?").to_string();
+            let nodes = stats.split(", ").find(|w| w.ends_with(" nodes")).unwrap_or("-").to_string();
             return Ok(Outcome::Answer(answer, elapsed, nodes));
         }
         if start.elapsed() > limit {
@@ -87,7 +78,11 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                 for a in &args.algorithms {
                     match solve(&bin, rows, cols, k, a, limit)? {
                         Outcome::Answer(text, t, nodes) => {
-                            cells.push(format!("{:.2} s, {nodes}", t.as_secs_f64()));
+                            cells.push(if nodes == "-" {
+                                format!("{:.2} s", t.as_secs_f64())
+                            } else {
+                                format!("{:.2} s, {nodes}", t.as_secs_f64())
+                            });
                             answer = Some(text);
                         }
                         Outcome::TimedOut => cells.push(format!("> {} s", args.time_limit)),

@@ -158,3 +158,15 @@ impl AlgorithmArgs {
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
 pub struct Incomplete(pub String);
+
+/// The spinner long solves show on stderr (as `triangle-war`'s root solve does): ticking on
+/// its own, its message set by the caller; `None` when stderr is not a terminal, so that pipes,
+/// files and the golden tests never see it.
+pub fn progress_spinner() -> Option<indicatif::ProgressBar> {
+    use std::io::IsTerminal;
+    io::stderr().is_terminal().then(|| {
+        let bar = indicatif::ProgressBar::new_spinner();
+        bar.enable_steady_tick(std::time::Duration::from_millis(200));
+        bar
+    })
+}

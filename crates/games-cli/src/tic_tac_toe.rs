@@ -9,8 +9,8 @@ use std::io::Write;
 use anyhow::{Context, Result};
 use search_core::{Analysis, Game, Player, Solver, Value};
 use tic_tac_toe::{
-    default_tt_bits, parse_ccf_from, parse_uva_from, BoardEval, Cell, Geometry, MnkGame, Position, Scoring,
-    SolveError, WinningMove,
+    default_tt_bits, parse_ccf_from, parse_uva_from, BoardEval, Cell, FindProgress, Geometry, MnkGame,
+    Position, Question, Scoring, SolveError, WinningMove,
 };
 
 use crate::common::{AlgorithmArgs, InputArgs, OutputArgs};
@@ -143,7 +143,7 @@ pub fn run_winning_move(args: &WinningMoveArgs, out: &mut dyn Write) -> anyhow::
         let found = if args.algorithm.algorithm.is_some() {
             first_winning_move(&args.algorithm, &game, case, pos, tt_bits)
         } else {
-            solver.find(pos)?
+            find_with_spinner(&mut solver, pos)?
         };
         let text = match found {
             Some(cell) => format!("({})", cell_text(geometry, cell)),
@@ -161,6 +161,38 @@ pub fn run_winning_move(args: &WinningMoveArgs, out: &mut dyn Write) -> anyhow::
             .with_context(|| format!("line {}: case {}", case.line, case.number))?;
     }
     Ok(())
+}
+
+/// [`WinningMove::find`], with a spinner on stderr when it is a terminal and the solve runs
+/// past a million nodes: what is being proven, nodes, nodes per second, elapsed time.
+fn find_with_spinner(solver: &mut WinningMove, pos: &Position) -> Result<Option<Cell>, SolveError> {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return solver.find(pos);
+    }
+    let g = pos.geometry();
+    let me = pos.to_move();
+    let mut bar: Option<indicatif::ProgressBar> = None;
+    let found = solver.find_with_progress(pos, 1 << 20, &mut |p: &FindProgress| {
+        let question = match p.question {
+            Question::MakerBreaker => {
+                format!("can {me} complete a line at all, {} only blocking (Maker-Breaker)?", me.opponent())
+            }
+            Question::Win => format!("does {me} win?"),
+            Question::WinAfter(cell) => format!("does {me} win after {}?", cell_text(g, cell)),
+        };
+        let bar = bar.get_or_insert_with(|| crate::common::progress_spinner().expect("stderr is a terminal"));
+        bar.set_message(format!(
+            "proving: {question} {} nodes, {:.0} nodes/s, {:.0?}",
+            p.nodes,
+            p.nodes_per_second(),
+            p.elapsed
+        ));
+    });
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    found
 }
 
 /// The first cell (row-major) after which x, to move in `pos`, has a forced win, with every

@@ -3,6 +3,7 @@
 
 use search_core::{Game, Player, Value};
 
+use crate::symmetry::BoardSymmetries;
 use crate::{Bitboard, Cell, Geometry, Mark, Position};
 
 /// How a finished game is scored (from the winner's side; the loser gets the negation).
@@ -49,13 +50,8 @@ pub struct MnkGame {
     lines: Vec<Bitboard>,
     /// `lines_through[cell]`: the lines containing that cell.
     lines_through: Vec<Vec<Bitboard>>,
-    /// Number of symmetries (the identity first).
-    syms: usize,
-    /// Bytes of a board (`ceil(cells / 8)`).
-    bytes: usize,
-    /// `table[(s * bytes + j) * 256 + v]`: the image under symmetry `s` of the cells whose bits
-    /// are byte `v` at byte `j` of a board.
-    table: Vec<u64>,
+    /// The board's symmetries, for canonical keys.
+    syms: BoardSymmetries,
 }
 
 impl MnkGame {
@@ -66,32 +62,13 @@ impl MnkGame {
         let lines = geometry.lines();
         let lines_through =
             (0..cells as u32).map(|i| lines.iter().copied().filter(|l| l.contains(i)).collect()).collect();
-        let perms = geometry.symmetries();
-        let bytes = cells.div_ceil(8);
-        let mut table = vec![0u64; perms.len() * bytes * 256];
-        for (s, perm) in perms.iter().enumerate() {
-            for j in 0..bytes {
-                for v in 0..256usize {
-                    let mut image = 0u64;
-                    for bit in 0..8 {
-                        let cell = j * 8 + bit;
-                        if v >> bit & 1 == 1 && cell < cells {
-                            image |= 1u64 << perm[cell];
-                        }
-                    }
-                    table[(s * bytes + j) * 256 + v] = image;
-                }
-            }
-        }
         MnkGame {
             geometry,
             scoring,
             k: geometry.k() as u32,
             lines,
             lines_through,
-            syms: perms.len(),
-            bytes,
-            table,
+            syms: BoardSymmetries::new(geometry),
         }
     }
 
@@ -107,12 +84,6 @@ impl MnkGame {
             Scoring::WinLoss => 1,
             Scoring::EmptyPlusOne => Value::from(empty),
         }
-    }
-
-    #[inline]
-    fn transform(&self, s: usize, b: u64) -> u64 {
-        let base = s * self.bytes * 256;
-        (0..self.bytes).fold(0, |acc, j| acc | self.table[base + j * 256 + (b >> (8 * j) & 0xff) as usize])
     }
 }
 
@@ -187,14 +158,14 @@ impl Game for MnkGame {
         let (x, o) = (pos.x.0, pos.o.0);
         if self.geometry.cells() <= 32 {
             let mut best = x | o << 32;
-            for s in 1..self.syms {
-                best = best.min(self.transform(s, x) | self.transform(s, o) << 32);
+            for s in 1..self.syms.count() {
+                best = best.min(self.syms.image(s, x) | self.syms.image(s, o) << 32);
             }
             u128::from(best)
         } else {
             let mut best = (x, o);
-            for s in 1..self.syms {
-                best = best.min((self.transform(s, x), self.transform(s, o)));
+            for s in 1..self.syms.count() {
+                best = best.min((self.syms.image(s, x), self.syms.image(s, o)));
             }
             u128::from(best.0) << 64 | u128::from(best.1)
         }

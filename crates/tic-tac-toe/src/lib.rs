@@ -12,6 +12,8 @@
 //! - [`MnkGame`]: the game for [`search_core::Solver`] under [`Scoring::WinLoss`] (UVa) or
 //!   [`Scoring::EmptyPlusOne`] (CCF: a win scores empty cells + 1), with symmetry-canonical TT
 //!   keys, cheap exact bounds and threat-first move ordering.
+//! - [`MakerBreaker`]: the Maker-Breaker game on the same lines, a fast exact prover of "this
+//!   player has no forced win" ([`WinningMove`] asks it first).
 //! - [`WinningMove`] and [`BoardEval`]: the two contest questions, one solver per batch.
 //!
 //! ```
@@ -35,16 +37,19 @@
 mod bitboard;
 mod game;
 mod geometry;
+mod maker_breaker;
 mod parse;
 mod position;
 mod solve;
+mod symmetry;
 
 pub use bitboard::Bitboard;
 pub use game::{MnkGame, Scoring, SolveError};
 pub use geometry::{Geometry, GeometryError};
+pub use maker_breaker::{MakerBreaker, MbPosition};
 pub use parse::{
     parse_ccf, parse_ccf_from, parse_cell_text, parse_uva, parse_uva_from, Case, CcfCases, MoveError,
     ParseError, ParseErrorKind, UvaCases,
 };
 pub use position::{Cell, Mark, PlayError, Position, PositionError, Setup};
-pub use solve::{default_tt_bits, BoardEval, WinningMove};
+pub use solve::{default_tt_bits, BoardEval, FindProgress, Question, WinningMove};

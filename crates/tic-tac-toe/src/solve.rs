@@ -1,9 +1,11 @@
 //! The two contest questions over one shared [`Solver`] per batch: [`WinningMove`] (UVa 10111)
 //! and [`BoardEval`] (CCF CSP 201803-4).
 
-use search_core::{Analysis, Game, Solver, Stats, Value};
+use std::time::{Duration, Instant};
 
-use crate::{Cell, Geometry, MnkGame, Position, Scoring, SolveError};
+use search_core::{Analysis, Game, Limits, Solver, Stats, Value};
+
+use crate::{Cell, Geometry, MakerBreaker, Mark, MnkGame, Position, Scoring, SolveError};
 
 /// TT size (log2 of entries) suited to a board: small boards need few entries, and a smaller
 /// table is faster to allocate for a one-shot process.
@@ -37,11 +39,85 @@ impl Shared {
     }
 }
 
+/// What [`WinningMove::find_with_progress`] is proving.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Question {
+    /// The Maker-Breaker question: can the side to move complete a line at all, the
+    /// opponent only blocking?
+    MakerBreaker,
+    /// Does the side to move win the real game?
+    Win,
+    /// Does the side to move win after playing this cell (a winning cell is being looked for)?
+    WinAfter(Cell),
+}
+
+/// A progress report of [`WinningMove::find_with_progress`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FindProgress {
+    /// The question being proven.
+    pub question: Question,
+    /// Positions searched since the call started (both solvers).
+    pub nodes: u64,
+    /// Wall-clock time since the call started.
+    pub elapsed: Duration,
+}
+
+impl FindProgress {
+    /// Nodes per second since the call started.
+    #[must_use]
+    pub fn nodes_per_second(&self) -> f64 {
+        self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+}
+
+/// The progress callback of one [`WinningMove::find_with_progress`] call and its counters.
+struct Reporter<'a> {
+    callback: &'a mut dyn FnMut(&FindProgress),
+    /// Nodes between two reports.
+    every: u64,
+    start: Instant,
+    /// Nodes of the finished questions.
+    done: u64,
+}
+
+/// Whether `pos`'s value for its side to move exceeds `threshold`, by null-window searches of
+/// at most `every` nodes each with a report between them when `reporter` is given
+/// (an interrupted search keeps what it proved in the TT, so the next one goes on from there).
+fn exceeds<G: Game>(
+    solver: &mut Solver<G>,
+    pos: &G::Position,
+    threshold: Value,
+    question: Question,
+    reporter: &mut Option<Reporter<'_>>,
+) -> bool {
+    let Some(r) = reporter else { return solver.value_exceeds(pos, threshold) };
+    let first = solver.stats().nodes;
+    let v = loop {
+        let max_nodes = Some(solver.stats().nodes + r.every);
+        solver.set_limits(Limits { max_nodes, ..Limits::default() });
+        let step = solver.try_search(pos, threshold, threshold + 1);
+        let nodes = r.done + (solver.stats().nodes - first);
+        (r.callback)(&FindProgress { question, nodes, elapsed: r.start.elapsed() });
+        if let Ok(v) = step {
+            break v;
+        }
+    };
+    solver.set_limits(Limits::default());
+    r.done += solver.stats().nodes - first;
+    v > threshold
+}
+
 /// Finds, for positions of one geometry, the first cell in row-major order after which the
 /// side to move wins against every reply (UVa 10111, where x is to move). One instance answers
-/// a whole batch with a shared transposition table.
+/// a whole batch with shared transposition tables.
+///
+/// Each question is first put to the [`MakerBreaker`] game, a fast prover of "no forced win":
+/// if the player cannot complete a line even against an opponent who only blocks, it has no
+/// forced win (and from the empty board the game is a draw: by strategy stealing the first
+/// player never loses). Only where Maker wins does the full m,n,k search run.
 pub struct WinningMove {
     shared: Shared,
+    maker_breaker: Solver<MakerBreaker>,
 }
 
 impl WinningMove {
@@ -51,30 +127,94 @@ impl WinningMove {
         Self::with_tt_bits(geometry, default_tt_bits(geometry))
     }
 
-    /// A solver for boards of `geometry` with a TT of `2^tt_bits` entries.
+    /// A solver for boards of `geometry` with TTs of `2^tt_bits` entries.
     #[must_use]
     pub fn with_tt_bits(geometry: Geometry, tt_bits: u32) -> Self {
-        WinningMove { shared: Shared::new(geometry, Scoring::WinLoss, tt_bits) }
+        WinningMove {
+            shared: Shared::new(geometry, Scoring::WinLoss, tt_bits),
+            maker_breaker: Solver::new(MakerBreaker::new(geometry), tt_bits),
+        }
     }
 
     /// The first cell (row-major) after which the side to move of `pos` has a forced win, or
     /// `None` (also for a finished position). An immediate win counts like any other forced
     /// win: the order of the cells decides.
     ///
-    /// First asks whether `pos` is won at all (one null-window search), then tests the cells
-    /// in order with null-window searches, sharing the TT.
+    /// First asks whether the side to move can complete a line in the Maker-Breaker game
+    /// ([`WinningMove::can_make_line`]; if not, it has no forced win), then whether `pos` is
+    /// won at all (one null-window search), then tests the cells in order, each first by the
+    /// Maker-Breaker game and then by a null-window search, sharing the TTs.
     ///
     /// # Errors
     /// [`SolveError::GeometryMismatch`] if `pos` is on another board.
     pub fn find(&mut self, pos: &Position) -> Result<Option<Cell>, SolveError> {
-        let solver = self.shared.prepare(pos)?;
-        if pos.is_over() || !solver.value_exceeds(pos, 0) {
+        self.find_inner(pos, &mut None)
+    }
+
+    /// [`WinningMove::find`], calling `progress` after every search of about `every` nodes
+    /// (at least 1; a million is about a second) and after each question, with the question
+    /// being proven, the nodes so far and the time. The searches are cut into pieces of
+    /// `every` nodes for it (an interrupted search keeps what it proved in the TT), so the
+    /// node counts differ a little from [`WinningMove::find`]'s; the answer does not.
+    ///
+    /// # Errors
+    /// As [`WinningMove::find`].
+    pub fn find_with_progress(
+        &mut self,
+        pos: &Position,
+        every: u64,
+        progress: &mut dyn FnMut(&FindProgress),
+    ) -> Result<Option<Cell>, SolveError> {
+        let reporter = Reporter { callback: progress, every: every.max(1), start: Instant::now(), done: 0 };
+        self.find_inner(pos, &mut Some(reporter))
+    }
+
+    /// Whether `maker` can complete a line from `pos` in the Maker-Breaker game (its opponent
+    /// only blocking, the opponent's own lines not counting). `false` proves that `maker` has
+    /// no forced win in `pos`; `true` proves nothing about the real game.
+    ///
+    /// # Errors
+    /// [`SolveError::GeometryMismatch`] if `pos` is on another board.
+    pub fn can_make_line(&mut self, pos: &Position, maker: Mark) -> Result<bool, SolveError> {
+        self.shared.prepare(pos)?;
+        Ok(self.maker_wins(pos, maker, &mut None))
+    }
+
+    fn maker_wins(&mut self, pos: &Position, maker: Mark, reporter: &mut Option<Reporter<'_>>) -> bool {
+        let mb = self.maker_breaker.game().from_game(pos, maker);
+        if let Some(v) = self.maker_breaker.game().terminal_value(&mb) {
+            return (v > 0) == mb.maker_to_move();
+        }
+        let q = Question::MakerBreaker;
+        if mb.maker_to_move() {
+            exceeds(&mut self.maker_breaker, &mb, 0, q, reporter)
+        } else {
+            // Breaker to move loses (value -1) exactly when Maker wins.
+            !exceeds(&mut self.maker_breaker, &mb, -1, q, reporter)
+        }
+    }
+
+    fn find_inner(
+        &mut self,
+        pos: &Position,
+        reporter: &mut Option<Reporter<'_>>,
+    ) -> Result<Option<Cell>, SolveError> {
+        self.shared.prepare(pos)?;
+        let me = pos.to_move();
+        if pos.is_over() || !self.maker_wins(pos, me, reporter) {
+            return Ok(None);
+        }
+        let solver = &mut self.shared.solver;
+        if !exceeds(solver, pos, 0, Question::Win, reporter) {
             return Ok(None);
         }
         for cell in pos.legal_moves() {
-            let (child, _) = solver.game().play(pos, cell);
+            let (child, _) = self.shared.solver.game().play(pos, cell);
+            if !self.maker_wins(&child, me, reporter) {
+                continue;
+            }
             // The child's value is from the opponent's side: -1 means the mover wins.
-            if !solver.value_exceeds(&child, -1) {
+            if !exceeds(&mut self.shared.solver, &child, -1, Question::WinAfter(cell), reporter) {
                 return Ok(Some(cell));
             }
         }
@@ -91,10 +231,16 @@ impl WinningMove {
         Ok(self.shared.prepare(pos)?.analyze(pos))
     }
 
-    /// Search statistics of the current solver.
+    /// Search statistics of the full m,n,k solver.
     #[must_use]
     pub fn stats(&self) -> Stats {
         self.shared.solver.stats()
+    }
+
+    /// Search statistics of the Maker-Breaker solver.
+    #[must_use]
+    pub fn maker_breaker_stats(&self) -> Stats {
+        self.maker_breaker.stats()
     }
 }
 
