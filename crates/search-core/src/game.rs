@@ -79,7 +79,9 @@ pub trait Game {
     fn generate_moves(&self, pos: &Self::Position, moves: &mut Vec<Self::Move>);
 
     /// Plays `mv` (legal in `pos`) and returns the new position and the points the move banks
-    /// for the player who made it (possibly 0, never counted again by the search).
+    /// for the player who made it (possibly 0, never counted again by the search). A game may
+    /// fold forced continuations into one call (Triangle War's forced captures); the points are
+    /// then net, the mover's minus the opponent's, and may be negative.
     fn play(&self, pos: &Self::Position, mv: Self::Move) -> (Self::Position, Value);
 
     /// The TT key of `pos`; see the trait's contract. Collisions of distinct positions under
