@@ -1,8 +1,8 @@
 //! [`Solver`]: exact scores, win/draw/loss, and per-column analysis of [`Position`]s, by a
 //! null-window search over the score with [`search_core::Solver`] on [`ConnectFour`].
 
-use search_core::{Limits, 
-    Analysis, Game, MoveValue, ParallelSolver, Player, SearchOptions, Stats, Value, WindowSearch,
+use search_core::{
+    Analysis, Game, Limits, MoveValue, ParallelSolver, Player, SearchOptions, Stats, Value, WindowSearch,
 };
 
 use crate::{Board, Column, ConnectFour, Geometry, Position};
