@@ -54,6 +54,10 @@ pub struct Args {
     /// stopped. One game per run.
     #[arg(long, value_name = "FILE")]
     checkpoint: Option<std::path::PathBuf>,
+    /// Search threads for boards solved by search (lazy SMP over a shared TT; the answers do
+    /// not depend on it); 0 means every core.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    threads: u16,
     #[command(flatten)]
     output: OutputArgs,
     #[command(flatten)]
@@ -70,7 +74,11 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
         }
         None => args.tt_bits,
     };
-    let mut judge = Judge::new(front.geometry.clone(), tt_bits);
+    let threads = match args.threads {
+        0 => std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
+        n => usize::from(n),
+    };
+    let mut judge = Judge::new(front.geometry.clone(), tt_bits).with_threads(threads);
     let searched = front.geometry.segments().len() > triangle_war::TABLE_MAX_SEGMENTS;
     let long = args.time_limit.is_some()
         || args.checkpoint.is_some()
@@ -80,7 +88,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
         let mut solve = |number: usize, pos: &Position, out: &mut dyn Write| -> Result<()> {
             seen += 1;
             anyhow::ensure!(seen == 1 || args.checkpoint.is_none(), "--checkpoint takes one game per run");
-            long_solve(args, judge.tt_bits(), number, pos, out)
+            long_solve(args, judge.tt_bits(), threads, number, pos, out)
         };
         if args.empty {
             return solve(1, &Position::start(), out);
@@ -128,17 +136,25 @@ fn answer(
     Ok(())
 }
 
-/// Solves one game move by move at the root ([`search_core::Solver::solve_root`]) under the
-/// time limit, with progress on a terminal and the checkpoint file; prints the judge's line, or
-/// the bounds proven when the limit stops it ([`crate::common::Incomplete`], exit status 3).
-fn long_solve(args: &Args, tt_bits: u32, number: usize, pos: &Position, out: &mut dyn Write) -> Result<()> {
+/// Solves one game move by move at the root ([`triangle_war::Solver::solve_root`], on
+/// `threads` threads) under the time limit, with progress on a terminal and the checkpoint
+/// file; prints the judge's line, or the bounds proven when the limit stops it
+/// ([`crate::common::Incomplete`], exit status 3).
+fn long_solve(
+    args: &Args,
+    tt_bits: u32,
+    threads: usize,
+    number: usize,
+    pos: &Position,
+    out: &mut dyn Write,
+) -> Result<()> {
     use search_core::{Checkpoint, Limits, SearchOptions};
     let geometry = Geometry::new(args.side)?;
     let options = SearchOptions { tt_bits, principal_variation_search: true };
-    let mut solver = triangle_war::Solver::with_options(geometry.clone(), triangle_war::Rules::ALL, options);
-    let engine = solver.engine();
+    let mut solver = triangle_war::Solver::with_options(geometry.clone(), triangle_war::Rules::ALL, options)
+        .with_threads(threads, options);
     let time = args.time_limit.map(|s| Duration::from_secs_f64(s.max(0.0)));
-    engine.set_limits(Limits { time, ..Limits::default() });
+    solver.set_limits(Limits { time, ..Limits::default() });
     let (margin, sign) = (pos.margin(), pos.to_move().sign());
     // Final margins (A minus B) from the root's value bounds for the side to move.
     let margins = |(lo, hi): (i64, i64)| {
@@ -149,7 +165,7 @@ fn long_solve(args: &Args, tt_bits: u32, number: usize, pos: &Position, out: &mu
         }
     };
     let outcome_line = |m: i64| format!("Game {number}: {}", Outcome::from_margin(m).judge_text());
-    if engine.game().terminal_value(pos).is_some() {
+    if solver.engine().game().terminal_value(pos).is_some() {
         writeln!(out, "{}", outcome_line(margin))?;
         return Ok(());
     }
@@ -178,7 +194,7 @@ fn long_solve(args: &Args, tt_bits: u32, number: usize, pos: &Position, out: &mu
         bar
     });
     let mut save_error = None;
-    let result = engine
+    let result = solver
         .solve_root(pos, checkpoint, false, |p| {
             if let Some(bar) = &bar {
                 let m = p.checkpoint.moves[p.move_index];

@@ -67,6 +67,47 @@ fn a_time_limited_solve_resumes_from_its_checkpoint() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The same on two threads (the parallel engine drives the root): a time-limited side-4 solve
+/// exits with status 3 and its bounds, and resumed from its checkpoint (on two threads again)
+/// it gives the uninterrupted one-thread answer.
+#[test]
+fn a_time_limited_two_thread_solve_resumes_from_its_checkpoint() {
+    let dir = std::env::temp_dir().join(format!("games-cli-checkpoint-2t-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cp = dir.join("side4.checkpoint");
+    let _ = std::fs::remove_file(&cp);
+    let cp_arg = cp.to_str().unwrap();
+    let base = [
+        "triangle-war",
+        "--side",
+        "4",
+        "--empty",
+        "--tt-bits",
+        "18",
+        "--threads",
+        "2",
+        "--checkpoint",
+        cp_arg,
+    ];
+    let first = games_cli().args(base).args(["--time-limit", "0.05"]).output().unwrap();
+    assert_eq!(first.status.code(), Some(3), "{}", String::from_utf8_lossy(&first.stderr));
+    let stdout = String::from_utf8_lossy(&first.stdout);
+    assert!(stdout.starts_with("Game 1: not finished: final margin (A minus B) in ["), "{stdout}");
+    let saved = std::fs::read_to_string(&cp).unwrap();
+    assert!(!saved.is_empty());
+    let resumed = games_cli().args(base).output().unwrap();
+    assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
+    assert_eq!(String::from_utf8_lossy(&resumed.stdout), "Game 1: B wins.\n");
+    let json = games_cli().args(base).args(["--format", "json"]).output().unwrap();
+    let json = String::from_utf8_lossy(&json.stdout);
+    assert!(json.contains("\"finished\":true") && json.contains("\"value\":-2"), "{json}");
+    // Without limits or checkpoint: the judge's search on two threads.
+    let plain =
+        games_cli().args(["triangle-war", "--side", "4", "--empty", "--threads", "2"]).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&plain.stdout), "Game 1: B wins.\n");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn an_oversized_tt_is_refused_before_allocating() {
     let output = games_cli()

@@ -95,6 +95,8 @@ pub use minimax::minimax;
 pub use null_window::WindowSearch;
 pub use parallel::{ParallelSolver, DEFAULT_DEFER_PLIES, DEFAULT_SOLO_NODES};
 pub use pns::{Proof, ProofSearch};
-pub use root::{Checkpoint, CheckpointError, Progress, RootMove, RootResult};
+pub use root::{
+    root_checkpoint, solve_root, Checkpoint, CheckpointError, LimitedSearch, Progress, RootMove, RootResult,
+};
 pub use solver::{Interrupted, Limits, SearchOptions, Solver, Stats};
 pub use tt::{Bound, TranspositionTable, TtEntry, MAX_TT_BITS};

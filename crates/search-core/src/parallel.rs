@@ -38,8 +38,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::time::Instant;
 
+use crate::solver::LIMIT_CHECK_MASK;
 use crate::{
-    Bound, Game, PackedMove, SearchOptions, SharedTable, Stats, TtEntry, Value, WindowSearch, INFINITY,
+    Bound, Game, Interrupted, LimitedSearch, Limits, PackedMove, SearchOptions, SharedTable, Stats, TtEntry,
+    Value, WindowSearch, INFINITY,
 };
 
 /// Nodes a search runs on one thread before the helpers start (see
@@ -67,6 +69,9 @@ pub struct ParallelSolver<G: Game<Key = u64>> {
     busy: BusyTable,
     workers: Vec<Worker<G::Move>>,
     elapsed: std::time::Duration,
+    limits: Limits,
+    /// When the current run of limited searches started (for [`Limits::time`]).
+    started: Option<Instant>,
 }
 
 /// One thread's search state: its move buffers, counters and identity. Aligned to two cache
@@ -99,6 +104,36 @@ struct Shared<'a, G: Game<Key = u64>> {
     busy: Option<&'a BusyTable>,
     /// Deferral applies to children of nodes at plies below this.
     defer_plies: usize,
+    /// The caller's limits, when some are set.
+    check: Option<LimitCheck<'a>>,
+}
+
+/// The caller's [`Limits`] as the threads of one search check them, each every
+/// `LIMIT_CHECK_MASK + 1` of its own nodes.
+struct LimitCheck<'a> {
+    limits: &'a Limits,
+    started: Option<Instant>,
+    /// Nodes of all threads together, approximately: the total at the start of the search plus
+    /// `LIMIT_CHECK_MASK + 1` for every block of that many nodes a thread has counted (so it
+    /// falls short of the true total by less than one block per thread).
+    nodes: AtomicU64,
+    /// Raised when a limit stopped the search (as opposed to a thread finishing first).
+    interrupted: AtomicBool,
+}
+
+impl LimitCheck<'_> {
+    /// Counts one more block of nodes of one thread; whether a limit is reached.
+    fn block_reached(&self) -> bool {
+        let nodes = self.nodes.fetch_add(LIMIT_CHECK_MASK + 1, Ordering::Relaxed) + LIMIT_CHECK_MASK + 1;
+        limits_reached(self.limits, self.started, nodes)
+    }
+}
+
+/// Whether `limits` are reached after `nodes` nodes in all, the clock started at `started`.
+fn limits_reached(limits: &Limits, started: Option<Instant>, nodes: u64) -> bool {
+    limits.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
+        || limits.max_nodes.is_some_and(|m| nodes >= m)
+        || limits.time.is_some_and(|t| started.is_some_and(|s| s.elapsed() >= t))
 }
 
 /// Keys of the positions some thread is searching right now, one per slot (a lost mark only
@@ -171,7 +206,44 @@ where
             busy: BusyTable::new(BUSY_BITS),
             workers,
             elapsed: std::time::Duration::ZERO,
+            limits: Limits::default(),
+            started: None,
         }
+    }
+
+    /// Sets the limits that later searches obey, as [`crate::Solver::set_limits`]:
+    /// [`ParallelSolver::try_search`] (and the root driver) report a stop as [`Interrupted`];
+    /// plain searches also stop on the flag or the node budget but then return a meaningless
+    /// value. The node budget [`Limits::max_nodes`] counts the nodes of all threads together
+    /// ([`ParallelSolver::stats`]), checked by each thread every few thousand of its own nodes
+    /// against a shared counter that lags the true total by less than 4096 nodes per thread:
+    /// a search may overrun its budget by about that much. The time limit counts from the
+    /// first [`ParallelSolver::try_search`] (see [`ParallelSolver::restart_clock`]); the stop
+    /// flag and the clock are also read every few thousand nodes of each thread.
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+    }
+
+    /// Clears the start time of limited searches: [`Limits::time`] counts again from the next
+    /// [`ParallelSolver::try_search`].
+    pub fn restart_clock(&mut self) {
+        self.started = None;
+    }
+
+    /// [`ParallelSolver::search`] under the [`Limits`] of [`ParallelSolver::set_limits`]:
+    /// `Err(Interrupted)` if a limit stopped it before some thread finished. A stopped thread
+    /// stores nothing from the moment it stops, so the TT then keeps only results proven
+    /// before the stop and a later search continues from them.
+    ///
+    /// # Errors
+    /// [`Interrupted`] when the stop flag was raised, the node budget was spent or the time
+    /// limit passed.
+    pub fn try_search(&mut self, pos: &G::Position, alpha: Value, beta: Value) -> Result<Value, Interrupted> {
+        if limits_reached(&self.limits, self.started, self.stats().nodes) {
+            return Err(Interrupted);
+        }
+        self.started.get_or_insert_with(Instant::now);
+        self.run(pos, alpha, beta)
     }
 
     /// Number of threads.
@@ -233,13 +305,34 @@ where
     }
 
     /// Fail-soft alpha-beta search of `pos` with the window `(alpha, beta)`, `alpha < beta`, on
-    /// all threads; the contract of [`crate::Solver::search`].
+    /// all threads; the contract of [`crate::Solver::search`]. If limits are set
+    /// ([`ParallelSolver::set_limits`]) and one stops it, the value is meaningless (0).
     pub fn search(&mut self, pos: &G::Position, alpha: Value, beta: Value) -> Value {
+        self.run(pos, alpha, beta).unwrap_or(0)
+    }
+
+    /// The search on all threads, stopped by the limits if some are set.
+    fn run(&mut self, pos: &G::Position, alpha: Value, beta: Value) -> Result<Value, Interrupted> {
         debug_assert!(alpha < beta, "empty alpha-beta window");
         let start = Instant::now();
         let stop = AtomicBool::new(false);
-        let mut shared =
-            Shared { game: &self.game, tt: &self.tt, stop: &stop, pvs: self.pvs, busy: None, defer_plies: 0 };
+        let limited =
+            self.limits.stop.is_some() || self.limits.max_nodes.is_some() || self.limits.time.is_some();
+        let check = limited.then(|| LimitCheck {
+            limits: &self.limits,
+            started: self.started,
+            nodes: AtomicU64::new(self.workers.iter().map(|w| w.stats.nodes).sum()),
+            interrupted: AtomicBool::new(false),
+        });
+        let mut shared = Shared {
+            game: &self.game,
+            tt: &self.tt,
+            stop: &stop,
+            pvs: self.pvs,
+            busy: None,
+            defer_plies: 0,
+            check,
+        };
         let perturb = self.perturb;
         for w in &mut self.workers {
             w.perturb = perturb && w.id > 0;
@@ -249,19 +342,26 @@ where
         main.budget =
             if helpers.is_empty() { u64::MAX } else { main.stats.nodes.saturating_add(self.solo_nodes) };
         let mut v = main.negamax(&shared, pos, alpha, beta, 0);
+        let interrupted = |shared: &Shared<'_, G>| {
+            shared.check.as_ref().is_some_and(|c| c.interrupted.load(Ordering::Relaxed))
+        };
+        if main.stopped && interrupted(&shared) {
+            self.elapsed += start.elapsed();
+            return Err(Interrupted);
+        }
         if main.stopped {
             // Not finished alone: every thread searches the root from here on.
             main.stopped = false;
             main.budget = u64::MAX;
             shared.busy = Some(&self.busy);
             shared.defer_plies = self.defer_plies;
-            let shared = &shared;
+            let shared_ref = &shared;
             let result = OnceLock::new();
             let pos = *pos;
             std::thread::scope(|s| {
                 let run = |w: &mut Worker<G::Move>| {
                     w.stopped = false;
-                    let v = w.negamax(shared, &pos, alpha, beta, 0);
+                    let v = w.negamax(shared_ref, &pos, alpha, beta, 0);
                     if !w.stopped {
                         // The first finished thread's value; the others stop.
                         let _ = result.set(v);
@@ -273,10 +373,21 @@ where
                 }
                 run(main);
             });
-            v = *result.get().expect("the search ends only when a thread finished");
+            // A finished thread's value is exact even if a limit was reached meanwhile.
+            match result.get() {
+                Some(&r) => v = r,
+                None => {
+                    debug_assert!(
+                        interrupted(&shared),
+                        "the search ends only when a thread finished or a limit stopped it"
+                    );
+                    self.elapsed += start.elapsed();
+                    return Err(Interrupted);
+                }
+            }
         }
         self.elapsed += start.elapsed();
-        v
+        Ok(v)
     }
 
     /// Whether the value of `pos` (side to move) is greater than `threshold`: a null-window
@@ -300,6 +411,20 @@ where
     }
     fn stats(&self) -> Stats {
         ParallelSolver::stats(self)
+    }
+}
+
+impl<G> LimitedSearch<G> for ParallelSolver<G>
+where
+    G: Game<Key = u64> + Sync,
+    G::Move: PackedMove + Send,
+    G::Position: Send + Sync,
+{
+    fn try_search(&mut self, pos: &G::Position, alpha: Value, beta: Value) -> Result<Value, Interrupted> {
+        ParallelSolver::try_search(self, pos, alpha, beta)
+    }
+    fn restart_clock(&mut self) {
+        ParallelSolver::restart_clock(self);
     }
 }
 
@@ -339,6 +464,14 @@ impl<M: PackedMove + Eq> Worker<M> {
             return 0;
         }
         self.stats.nodes += 1;
+        if self.stats.nodes & LIMIT_CHECK_MASK == 0 {
+            if let Some(check) = &shared.check {
+                if check.block_reached() {
+                    check.interrupted.store(true, Ordering::Relaxed);
+                    shared.stop.store(true, Ordering::Relaxed);
+                }
+            }
+        }
         if self.stats.nodes >= self.budget || shared.stop.load(Ordering::Relaxed) {
             self.stopped = true;
             return 0;

@@ -5,14 +5,17 @@
 //!
 //! The checkpoint records, for every root move, an interval known to contain the move's exact
 //! value (from the root's side to move, the move's own gain included). Every step of
-//! [`Solver::solve_root`] is one null-window search of one child; a finished step narrows one
+//! [`solve_root`] is one null-window search of one child; a finished step narrows one
 //! interval and is never lost, an interrupted step is simply repeated on resume.
+//!
+//! The driver is written once, over [`LimitedSearch`]: the one-thread [`Solver`] and the
+//! parallel [`crate::ParallelSolver`] both run it ([`Solver::solve_root`] forwards to it).
 
 use std::fmt::Display;
 use std::str::FromStr;
 use std::time::{Duration, Instant};
 
-use crate::{Game, Solver, Value, INFINITY};
+use crate::{Game, Interrupted, Solver, Value, WindowSearch, INFINITY};
 
 /// Bounds proven on one root move's value, from the root's side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -100,7 +103,7 @@ impl<M: Copy + Eq + Display + FromStr> Checkpoint<M> {
     }
 }
 
-/// A progress report of [`Solver::solve_root`], after each null-window search at the root and
+/// A progress report of [`solve_root`], after each null-window search at the root and
 /// when it stops.
 #[derive(Clone, Debug)]
 pub struct Progress<M> {
@@ -126,7 +129,7 @@ impl<M> Progress<M> {
     }
 }
 
-/// What [`Solver::solve_root`] proved: the root's value, or bounds if a limit stopped it.
+/// What [`solve_root`] proved: the root's value, or bounds if a limit stopped it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RootResult<M> {
     /// Bounds on the root's value from its side to move; equal when solved.
@@ -138,43 +141,141 @@ pub struct RootResult<M> {
     pub checkpoint: Checkpoint<M>,
 }
 
+/// A [`WindowSearch`] that obeys limits ([`crate::Limits`]): what the root driver
+/// [`solve_root`] needs. Implemented by [`Solver`] and [`crate::ParallelSolver`].
+pub trait LimitedSearch<G: Game>: WindowSearch<G> {
+    /// [`WindowSearch::search`] under the engine's limits: `Err(Interrupted)` if a limit
+    /// stopped it, the TT then keeping only results proven before the stop.
+    ///
+    /// # Errors
+    /// [`Interrupted`] when the stop flag was raised, the node budget was spent or the time
+    /// limit passed.
+    fn try_search(&mut self, pos: &G::Position, alpha: Value, beta: Value) -> Result<Value, Interrupted>;
+
+    /// The time limit counts again from the next [`LimitedSearch::try_search`].
+    fn restart_clock(&mut self);
+}
+
+impl<G: Game> LimitedSearch<G> for Solver<G> {
+    fn try_search(&mut self, pos: &G::Position, alpha: Value, beta: Value) -> Result<Value, Interrupted> {
+        Solver::try_search(self, pos, alpha, beta)
+    }
+    fn restart_clock(&mut self) {
+        Solver::restart_clock(self);
+    }
+}
+
+/// A fresh checkpoint for the non-terminal `pos` of `game`: every legal move, in generation
+/// order, with the game's bounds.
+pub fn root_checkpoint<G: Game>(game: &G, pos: &G::Position) -> Checkpoint<G::Move> {
+    let mut moves = Vec::new();
+    game.generate_moves(pos, &mut moves);
+    let me = game.to_move(pos);
+    let moves = moves
+        .into_iter()
+        .map(|mv| {
+            let (child, gain) = game.play(pos, mv);
+            let (lo, hi) = match game.terminal_value(&child) {
+                Some(v) => (v, v),
+                None => game.value_bounds(&child),
+            };
+            let (lo, hi) = (lo.max(-INFINITY / 2), hi.min(INFINITY / 2));
+            let (lo, hi) =
+                if game.to_move(&child) == me { (gain + lo, gain + hi) } else { (gain - hi, gain - lo) };
+            RootMove { mv, lo, hi }
+        })
+        .collect();
+    Checkpoint { moves }
+}
+
+/// Solves the non-terminal `pos` move by move with `engine` under its limits, starting from
+/// `checkpoint` (or a fresh one), calling `progress` after every null-window search. Each
+/// step tests one root move against a threshold with a null window: a move whose upper bound
+/// is not above the best proven lower bound is settled; otherwise its interval is bisected.
+/// With `exact_all`, every move's value is made exact (for analysis); otherwise only the best.
+///
+/// When a limit stops the search, the result has the bounds proven so far and
+/// `finished == false`; calling again with its checkpoint continues and ends with the same
+/// values as an uninterrupted solve. The engine's clock ([`LimitedSearch::restart_clock`])
+/// restarts at the call.
+///
+/// # Errors
+/// [`CheckpointError::WrongPosition`] if `checkpoint`'s moves are not the legal moves of `pos`.
+pub fn solve_root<G: Game, E: LimitedSearch<G> + ?Sized>(
+    engine: &mut E,
+    pos: &G::Position,
+    checkpoint: Option<Checkpoint<G::Move>>,
+    exact_all: bool,
+    mut progress: impl FnMut(&Progress<G::Move>),
+) -> Result<RootResult<G::Move>, CheckpointError> {
+    let fresh = root_checkpoint(engine.game(), pos);
+    let mut cp = match checkpoint {
+        Some(cp) => {
+            let same = cp.moves.len() == fresh.moves.len()
+                && cp.moves.iter().zip(&fresh.moves).all(|(a, b)| a.mv == b.mv);
+            if !same {
+                return Err(CheckpointError::WrongPosition);
+            }
+            cp
+        }
+        None => fresh,
+    };
+    let me = engine.game().to_move(pos);
+    let start = Instant::now();
+    let nodes0 = engine.stats().nodes;
+    engine.restart_clock();
+    let n = cp.moves.len();
+    let mut finished = true;
+    'moves: for i in 0..n {
+        loop {
+            let RootMove { mv, lo, hi } = cp.moves[i];
+            let best_lo = cp.bounds().0;
+            // Settled: exact, or (not exact_all) unable to beat the best proven move.
+            if lo == hi || (!exact_all && hi <= best_lo) {
+                break;
+            }
+            // Threshold: "is the move's value > t?" First against the best proven lower
+            // bound (can it be better?), then bisection of its own interval.
+            let t = if !exact_all && best_lo > lo && best_lo < hi { best_lo } else { lo + (hi - lo) / 2 };
+            let (child, gain) = engine.game().play(pos, mv);
+            let same = engine.game().to_move(&child) == me;
+            // Move value m = gain + v (same) or gain - v (other side to move).
+            let c = if same { t - gain } else { gain - t - 1 };
+            let Ok(r) = engine.try_search(&child, c, c + 1) else {
+                finished = false;
+                break 'moves;
+            };
+            let m = &mut cp.moves[i];
+            match (same, r > c) {
+                (true, true) => m.lo = m.lo.max(gain + r),
+                (true, false) => m.hi = m.hi.min(gain + r),
+                (false, true) => m.hi = m.hi.min(gain - r),
+                (false, false) => m.lo = m.lo.max(gain - r),
+            }
+            progress(&Progress {
+                move_index: i,
+                moves: n,
+                checkpoint: cp.clone(),
+                bounds: cp.bounds(),
+                nodes: engine.stats().nodes - nodes0,
+                elapsed: start.elapsed(),
+            });
+        }
+    }
+    let bounds = cp.bounds();
+    let finished = finished && bounds.0 == bounds.1 && (!exact_all || cp.moves.iter().all(|m| m.lo == m.hi));
+    Ok(RootResult { bounds, finished, checkpoint: cp })
+}
+
 impl<G: Game> Solver<G> {
-    /// A fresh checkpoint for the non-terminal `pos`: every legal move, in generation order,
-    /// with the game's bounds.
+    /// A fresh checkpoint for the non-terminal `pos`: [`root_checkpoint`].
     pub fn root_checkpoint(&self, pos: &G::Position) -> Checkpoint<G::Move> {
-        let mut moves = Vec::new();
-        self.game().generate_moves(pos, &mut moves);
-        let me = self.game().to_move(pos);
-        let moves = moves
-            .into_iter()
-            .map(|mv| {
-                let (child, gain) = self.game().play(pos, mv);
-                let (lo, hi) = match self.game().terminal_value(&child) {
-                    Some(v) => (v, v),
-                    None => self.game().value_bounds(&child),
-                };
-                let (lo, hi) = (lo.max(-INFINITY / 2), hi.min(INFINITY / 2));
-                let (lo, hi) = if self.game().to_move(&child) == me {
-                    (gain + lo, gain + hi)
-                } else {
-                    (gain - hi, gain - lo)
-                };
-                RootMove { mv, lo, hi }
-            })
-            .collect();
-        Checkpoint { moves }
+        root_checkpoint(self.game(), pos)
     }
 
     /// Solves the non-terminal `pos` move by move under the solver's [`Limits`](crate::Limits),
     /// starting from `checkpoint` (or a fresh one), calling `progress` after every null-window
-    /// search. Each step tests one root move against a threshold with a null window: a move
-    /// whose upper bound is not above the best proven lower bound is settled; otherwise its
-    /// interval is bisected. With `exact_all`, every move's value is made exact (for
-    /// analysis); otherwise only the best.
-    ///
-    /// When a limit stops the search, the result has the bounds proven so far and
-    /// `finished == false`; calling again with its checkpoint continues and ends with the
-    /// same values as an uninterrupted solve.
+    /// search: [`solve_root`] on this solver.
     ///
     /// # Errors
     /// [`crate::CheckpointError::WrongPosition`] if `checkpoint`'s moves are not the legal
@@ -184,68 +285,8 @@ impl<G: Game> Solver<G> {
         pos: &G::Position,
         checkpoint: Option<Checkpoint<G::Move>>,
         exact_all: bool,
-        mut progress: impl FnMut(&Progress<G::Move>),
+        progress: impl FnMut(&Progress<G::Move>),
     ) -> Result<RootResult<G::Move>, CheckpointError> {
-        let fresh = self.root_checkpoint(pos);
-        let mut cp = match checkpoint {
-            Some(cp) => {
-                let same = cp.moves.len() == fresh.moves.len()
-                    && cp.moves.iter().zip(&fresh.moves).all(|(a, b)| a.mv == b.mv);
-                if !same {
-                    return Err(CheckpointError::WrongPosition);
-                }
-                cp
-            }
-            None => fresh,
-        };
-        let me = self.game().to_move(pos);
-        let start = Instant::now();
-        let nodes0 = self.stats().nodes;
-        self.restart_clock();
-        let n = cp.moves.len();
-        let mut finished = true;
-        'moves: for i in 0..n {
-            loop {
-                let RootMove { mv, lo, hi } = cp.moves[i];
-                let best_lo = cp.bounds().0;
-                // Settled: exact, or (not exact_all) unable to beat the best proven move.
-                if lo == hi || (!exact_all && hi <= best_lo) {
-                    break;
-                }
-                // Threshold: "is the move's value > t?" First against the best proven lower
-                // bound (can it be better?), then bisection of its own interval.
-                let t = if !exact_all && best_lo > lo && best_lo < hi { best_lo } else { lo + (hi - lo) / 2 };
-                let (child, gain) = self.game().play(pos, mv);
-                let same = self.game().to_move(&child) == me;
-                // Move value m = gain + v (same) or gain - v (other side to move).
-                let c = if same { t - gain } else { gain - t - 1 };
-                let r = match self.try_search(&child, c, c + 1) {
-                    Ok(r) => r,
-                    Err(_) => {
-                        finished = false;
-                        break 'moves;
-                    }
-                };
-                let m = &mut cp.moves[i];
-                match (same, r > c) {
-                    (true, true) => m.lo = m.lo.max(gain + r),
-                    (true, false) => m.hi = m.hi.min(gain + r),
-                    (false, true) => m.hi = m.hi.min(gain - r),
-                    (false, false) => m.lo = m.lo.max(gain - r),
-                }
-                progress(&Progress {
-                    move_index: i,
-                    moves: n,
-                    checkpoint: cp.clone(),
-                    bounds: cp.bounds(),
-                    nodes: self.stats().nodes - nodes0,
-                    elapsed: start.elapsed(),
-                });
-            }
-        }
-        let bounds = cp.bounds();
-        let finished =
-            finished && bounds.0 == bounds.1 && (!exact_all || cp.moves.iter().all(|m| m.lo == m.hi));
-        Ok(RootResult { bounds, finished, checkpoint: cp })
+        solve_root(self, pos, checkpoint, exact_all, progress)
     }
 }

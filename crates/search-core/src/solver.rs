@@ -37,7 +37,7 @@ impl Stats {
 }
 
 /// Limits are checked every `LIMIT_CHECK_MASK + 1` nodes.
-const LIMIT_CHECK_MASK: u64 = (1 << 12) - 1;
+pub(crate) const LIMIT_CHECK_MASK: u64 = (1 << 12) - 1;
 
 /// When a limited search ([`Solver::try_search`], [`Solver::solve_root`]) stops early.
 #[derive(Clone, Debug, Default)]

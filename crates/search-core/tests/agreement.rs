@@ -81,6 +81,11 @@ impl Game for RandomTree {
     }
 }
 
+/// Deeper trees (12 to 14 plies), large enough for limits checked every few thousand nodes.
+fn deep_trees() -> impl Iterator<Item = RandomTree> {
+    trees().take(16).map(|t| RandomTree { depth: 12 + (t.seed % 3) as u8, ..t })
+}
+
 fn trees() -> impl Iterator<Item = RandomTree> {
     (0..60u64).map(|seed| RandomTree {
         seed,
@@ -426,4 +431,95 @@ fn parallel_interior_positions_match_minimax() {
             }
         }
     }
+}
+
+/// The root driver on the parallel solver (2 threads, helpers at once): uninterrupted it gives
+/// the one-thread driver's checkpoint (every move's exact value); stopped again and again by a
+/// small node budget (all threads together) and resumed, from the checkpoint's text in a fresh
+/// solver or in the same solver with its TT, it ends with the same checkpoint; a raised stop
+/// flag interrupts at once.
+#[test]
+fn parallel_root_driver_limits_and_checkpoints_match_the_serial_one() {
+    use search_core::{solve_root, Checkpoint, Limits, ParallelSolver};
+    use std::sync::{atomic::AtomicBool, Arc};
+    let mut interrupted = 0;
+    for game in deep_trees() {
+        let root = game.root();
+        let expected = minimax(&game, &root);
+        let serial = Solver::new(game, 12).solve_root(&root, None, true, |_| {}).unwrap();
+        let options = SearchOptions { principal_variation_search: game.seed % 3 != 0, tt_bits: 12 };
+        let fresh = || {
+            let mut s = ParallelSolver::new(game, options, 2);
+            s.set_solo_nodes(0);
+            s
+        };
+        let full = solve_root(&mut fresh(), &root, None, true, |_| {}).unwrap();
+        assert!(full.finished);
+        assert_eq!(full.checkpoint, serial.checkpoint, "seed {}", game.seed);
+        let best = solve_root(&mut fresh(), &root, None, false, |_| {}).unwrap();
+        assert_eq!(best.bounds, (expected, expected), "seed {}", game.seed);
+
+        // Odd seeds keep one solver (and its TT) across the slices, even seeds start afresh.
+        let keep = game.seed % 2 == 1;
+        let mut kept = fresh();
+        let mut text = None;
+        let mut done = false;
+        for slice in 0..10_000u64 {
+            let mut new = fresh();
+            let s = if keep { &mut kept } else { &mut new };
+            let base = if keep { s.stats().nodes } else { 0 };
+            s.set_limits(Limits { max_nodes: Some(base + 4096 * 2), ..Limits::default() });
+            let cp = text.as_deref().map(|t| Checkpoint::<u8>::from_text(t).unwrap());
+            let r = solve_root(s, &root, cp, true, |_| {}).unwrap();
+            assert!(r.bounds.0 <= expected && expected <= r.bounds.1, "seed {} slice {slice}", game.seed);
+            text = Some(r.checkpoint.to_text());
+            if r.finished {
+                assert_eq!(r.checkpoint, serial.checkpoint, "seed {}", game.seed);
+                done = true;
+                break;
+            }
+            interrupted += 1;
+        }
+        assert!(done, "seed {}: no progress", game.seed);
+
+        let stop = Arc::new(AtomicBool::new(true));
+        let mut s = fresh();
+        s.set_limits(Limits { stop: Some(stop), ..Limits::default() });
+        assert!(s.try_search(&root, -100, 100).is_err());
+    }
+    assert!(interrupted > 0, "the node budget never stopped a search");
+}
+
+/// A parallel search stopped by its node budget returns `Interrupted`, and the same solver
+/// (its TT keeping only what was proven before the stop) then gives the exact value of every
+/// interior position.
+#[test]
+fn parallel_interrupted_searches_leave_only_proven_results() {
+    use search_core::{Limits, ParallelSolver};
+    let mut rng = SmallRng::seed_from_u64(5);
+    let mut stopped = 0;
+    for game in deep_trees() {
+        let root = game.root();
+        let mut solver =
+            ParallelSolver::new(game, SearchOptions { tt_bits: 10, ..SearchOptions::DEFAULT }, 2);
+        solver.set_solo_nodes(0);
+        for _ in 0..4 {
+            let a: Value = rng.gen_range(-12..12);
+            let budget = solver.stats().nodes + 4096;
+            solver.set_limits(Limits { max_nodes: Some(budget), ..Limits::default() });
+            if solver.try_search(&root, a, a + 1).is_err() {
+                stopped += 1;
+            }
+        }
+        solver.set_limits(Limits::default());
+        let mut pos = root;
+        let mut moves = Vec::new();
+        while game.terminal_value(&pos).is_none() {
+            assert_eq!(solver.try_search(&pos, -100, 100), Ok(minimax(&game, &pos)), "seed {}", game.seed);
+            moves.clear();
+            game.generate_moves(&pos, &mut moves);
+            pos = game.play(&pos, moves[rng.gen_range(0..moves.len())]).0;
+        }
+    }
+    assert!(stopped > 0, "no search was stopped");
 }

@@ -488,6 +488,45 @@ impl Solver {
         a
     }
 
+    /// The engine that runs limited searches: the parallel one if there is one.
+    fn limited(&mut self) -> &mut dyn search_core::LimitedSearch<TriangleWar> {
+        match &mut self.parallel {
+            Some(p) => p,
+            None => &mut self.inner,
+        }
+    }
+
+    /// Sets the limits (stop flag, node budget, time) that [`Solver::solve_root`] obeys, on
+    /// both engines (see [`search_core::Solver::set_limits`] and
+    /// [`search_core::ParallelSolver::set_limits`]: with several threads the node budget
+    /// counts all of them, checked every few thousand nodes of each).
+    pub fn set_limits(&mut self, limits: search_core::Limits) {
+        if let Some(p) = &mut self.parallel {
+            p.set_limits(limits.clone());
+        }
+        self.inner.set_limits(limits);
+    }
+
+    /// Solves the non-terminal `pos` move by move at the root under the limits of
+    /// [`Solver::set_limits`], from `checkpoint` if given, calling `progress` after every
+    /// null-window search: [`search_core::solve_root`] on the parallel engine when
+    /// [`Solver::with_threads`] asked for more than one thread, on the one-thread engine
+    /// otherwise. Values are the engine's, from the side to move of `pos` (without the
+    /// triangles already owned).
+    ///
+    /// # Errors
+    /// [`search_core::CheckpointError::WrongPosition`] if `checkpoint`'s moves are not the
+    /// legal moves of `pos`.
+    pub fn solve_root(
+        &mut self,
+        pos: &Position,
+        checkpoint: Option<search_core::Checkpoint<u8>>,
+        exact_all: bool,
+        progress: impl FnMut(&search_core::Progress<u8>),
+    ) -> Result<search_core::RootResult<u8>, search_core::CheckpointError> {
+        search_core::solve_root(self.limited(), pos, checkpoint, exact_all, progress)
+    }
+
     /// The underlying engine (statistics, raw searches).
     pub fn engine(&mut self) -> &mut search_core::Solver<TriangleWar> {
         &mut self.inner

@@ -27,6 +27,7 @@ pub struct Judge {
     tt_bits: u32,
     table: Option<RetrogradeTable>,
     solver: Option<Solver>,
+    threads: usize,
 }
 
 impl Judge {
@@ -36,7 +37,15 @@ impl Judge {
     pub fn new(geometry: Geometry, tt_bits: Option<u32>) -> Self {
         let small = geometry.segments().len() <= TABLE_MAX_SEGMENTS;
         let tt_bits = tt_bits.unwrap_or(if small { SMALL_TT_BITS } else { DEFAULT_TT_BITS });
-        Judge { geometry, tt_bits, table: None, solver: None }
+        Judge { geometry, tt_bits, table: None, solver: None, threads: 1 }
+    }
+
+    /// This judge with its search engine on `threads` threads ([`Solver::with_threads`]; 1,
+    /// the default, is the one-thread engine).
+    #[must_use]
+    pub fn with_threads(mut self, threads: usize) -> Self {
+        self.threads = threads;
+        self
     }
 
     /// The board.
@@ -71,7 +80,10 @@ impl Judge {
 
     /// The search engine, built on first use.
     pub fn solver(&mut self) -> &mut Solver {
-        let (geometry, bits) = (&self.geometry, self.tt_bits);
-        self.solver.get_or_insert_with(|| Solver::new(geometry.clone(), bits))
+        let (geometry, bits, threads) = (&self.geometry, self.tt_bits, self.threads);
+        self.solver.get_or_insert_with(|| {
+            let options = search_core::SearchOptions { tt_bits: bits, ..search_core::SearchOptions::DEFAULT };
+            Solver::new(geometry.clone(), bits).with_threads(threads, options)
+        })
     }
 }
