@@ -43,69 +43,44 @@ fn a_missing_file_is_named() {
     assert!(stderr.starts_with("games-cli: cannot read /nonexistent/in.txt: "), "{stderr}");
 }
 
-/// A side-4 solve stopped by its time limit exits with status 3 and the bounds proven so far;
-/// started again with the same checkpoint file, it finishes with the uninterrupted answer.
-#[test]
-fn a_time_limited_solve_resumes_from_its_checkpoint() {
-    let dir = std::env::temp_dir().join(format!("games-cli-checkpoint-{}", std::process::id()));
+/// A side-4 solve on `threads` threads stopped by its time limit exits with status 3 and the
+/// bounds proven so far; started again with the same checkpoint file, it finishes with the
+/// uninterrupted one-thread answer (text and JSON), as does the plain judge on those threads.
+fn time_limited_solve_resumes_from_its_checkpoint(threads: &str) {
+    let dir = std::env::temp_dir().join(format!("games-cli-checkpoint-{threads}t-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let cp = dir.join("side4.checkpoint");
     let _ = std::fs::remove_file(&cp);
     let cp_arg = cp.to_str().unwrap();
-    let base = ["triangle-war", "--side", "4", "--empty", "--tt-bits", "18", "--checkpoint", cp_arg];
-    let first = games_cli().args(base).args(["--time-limit", "0.05"]).output().unwrap();
+    let side4 = ["triangle-war", "--side", "4", "--empty", "--threads", threads];
+    let base = [&side4[..], &["--tt-bits", "18", "--checkpoint", cp_arg]].concat();
+    let first = games_cli().args(&base).args(["--time-limit", "0.05"]).output().unwrap();
     assert_eq!(first.status.code(), Some(3), "{}", String::from_utf8_lossy(&first.stderr));
     let stdout = String::from_utf8_lossy(&first.stdout);
     assert!(stdout.starts_with("Game 1: not finished: final margin (A minus B) in ["), "{stdout}");
     let saved = std::fs::read_to_string(&cp).unwrap();
     assert!(!saved.is_empty());
-    let resumed = games_cli().args(base).output().unwrap();
+    let resumed = games_cli().args(&base).output().unwrap();
     assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
-    let plain = games_cli().args(["triangle-war", "--side", "4", "--empty"]).output().unwrap();
-    assert_eq!(String::from_utf8_lossy(&resumed.stdout), String::from_utf8_lossy(&plain.stdout));
+    assert_eq!(String::from_utf8_lossy(&resumed.stdout), "Game 1: B wins.\n");
+    let json = games_cli().args(&base).args(["--format", "json"]).output().unwrap();
+    let json = String::from_utf8_lossy(&json.stdout);
+    assert!(json.contains("\"finished\":true") && json.contains("\"value\":-2"), "{json}");
+    // Without limits or checkpoint: the judge's search.
+    let plain = games_cli().args(side4).output().unwrap();
     assert_eq!(String::from_utf8_lossy(&plain.stdout), "Game 1: B wins.\n");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// The same on two threads (the parallel engine drives the root): a time-limited side-4 solve
-/// exits with status 3 and its bounds, and resumed from its checkpoint (on two threads again)
-/// it gives the uninterrupted one-thread answer.
+#[test]
+fn a_time_limited_solve_resumes_from_its_checkpoint() {
+    time_limited_solve_resumes_from_its_checkpoint("1");
+}
+
+/// The same on two threads: the parallel engine drives the root.
 #[test]
 fn a_time_limited_two_thread_solve_resumes_from_its_checkpoint() {
-    let dir = std::env::temp_dir().join(format!("games-cli-checkpoint-2t-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let cp = dir.join("side4.checkpoint");
-    let _ = std::fs::remove_file(&cp);
-    let cp_arg = cp.to_str().unwrap();
-    let base = [
-        "triangle-war",
-        "--side",
-        "4",
-        "--empty",
-        "--tt-bits",
-        "18",
-        "--threads",
-        "2",
-        "--checkpoint",
-        cp_arg,
-    ];
-    let first = games_cli().args(base).args(["--time-limit", "0.05"]).output().unwrap();
-    assert_eq!(first.status.code(), Some(3), "{}", String::from_utf8_lossy(&first.stderr));
-    let stdout = String::from_utf8_lossy(&first.stdout);
-    assert!(stdout.starts_with("Game 1: not finished: final margin (A minus B) in ["), "{stdout}");
-    let saved = std::fs::read_to_string(&cp).unwrap();
-    assert!(!saved.is_empty());
-    let resumed = games_cli().args(base).output().unwrap();
-    assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
-    assert_eq!(String::from_utf8_lossy(&resumed.stdout), "Game 1: B wins.\n");
-    let json = games_cli().args(base).args(["--format", "json"]).output().unwrap();
-    let json = String::from_utf8_lossy(&json.stdout);
-    assert!(json.contains("\"finished\":true") && json.contains("\"value\":-2"), "{json}");
-    // Without limits or checkpoint: the judge's search on two threads.
-    let plain =
-        games_cli().args(["triangle-war", "--side", "4", "--empty", "--threads", "2"]).output().unwrap();
-    assert_eq!(String::from_utf8_lossy(&plain.stdout), "Game 1: B wins.\n");
-    let _ = std::fs::remove_dir_all(&dir);
+    time_limited_solve_resumes_from_its_checkpoint("2");
 }
 
 #[test]
