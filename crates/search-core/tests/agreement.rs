@@ -503,11 +503,15 @@ fn parallel_interrupted_searches_leave_only_proven_results() {
         let mut solver =
             ParallelSolver::new(game, SearchOptions { tt_bits: 10, ..SearchOptions::DEFAULT }, 2);
         solver.set_solo_nodes(0);
-        for _ in 0..4 {
-            let a: Value = rng.gen_range(-12..12);
-            let budget = solver.stats().nodes + 4096;
+        for round in 0..4 {
+            // A full window first (the largest search, on an empty TT), then null windows.
+            let a: Value = if round == 0 { -100 } else { rng.gen_range(-12..12) };
+            let b = if round == 0 { 100 } else { a + 1 };
+            // Limits are checked once per 4096-node block of each thread: any search longer
+            // than one block is stopped.
+            let budget = solver.stats().nodes + 1;
             solver.set_limits(Limits { max_nodes: Some(budget), ..Limits::default() });
-            if solver.try_search(&root, a, a + 1).is_err() {
+            if solver.try_search(&root, a, b).is_err() {
                 stopped += 1;
             }
         }
