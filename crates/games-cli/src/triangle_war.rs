@@ -54,6 +54,10 @@ pub struct Args {
     /// stopped. One game per run.
     #[arg(long, value_name = "FILE")]
     checkpoint: Option<std::path::PathBuf>,
+    /// With --checkpoint: also save the expensive part of the TT (FILE.tt) every this many
+    /// seconds, so that a resumed solve does not redo an interrupted step's finished subtrees.
+    #[arg(long, value_name = "SECONDS", default_value_t = 300.0, requires = "checkpoint")]
+    save_every: f64,
     /// Search threads for boards solved by search (lazy SMP over a shared TT; the answers do
     /// not depend on it); 0 means every core.
     #[arg(long, default_value_t = 1, value_name = "N")]
@@ -180,47 +184,110 @@ fn long_solve(
         }
         _ => None,
     };
-    let save = |cp: &Checkpoint<u8>| -> Result<()> {
-        if let Some(path) = &args.checkpoint {
-            let tmp = path.with_extension("tmp");
-            std::fs::write(&tmp, cp.to_text())?;
-            std::fs::rename(&tmp, path)?;
-        }
+    let tt_path = args.checkpoint.as_ref().map(|path| {
+        let mut name = path.clone().into_os_string();
+        name.push(".tt");
+        std::path::PathBuf::from(name)
+    });
+    if let Some(path) = tt_path.as_ref().filter(|p| p.exists()) {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| anyhow::anyhow!("cannot read TT snapshot {}: {e}", path.display()))?;
+        let entries = search_core::tt_entries_from_text::<u64, u8>(&text)
+            .map_err(|e| anyhow::anyhow!("TT snapshot {}: {e}", path.display()))?;
+        solver.seed_tt(&entries);
+    }
+    let write_atomically = |path: &std::path::Path, text: String| -> Result<()> {
+        let mut tmp = path.as_os_str().to_owned();
+        tmp.push(".tmp");
+        std::fs::write(&tmp, text)?;
+        std::fs::rename(&tmp, path)?;
         Ok(())
+    };
+    let save = |cp: &Checkpoint<u8>| -> Result<()> {
+        match &args.checkpoint {
+            Some(path) => write_atomically(path, cp.to_text()),
+            None => Ok(()),
+        }
     };
     let bar = std::io::stderr().is_terminal().then(|| {
         let bar = indicatif::ProgressBar::new_spinner();
         bar.enable_steady_tick(Duration::from_millis(200));
         bar
     });
-    let mut save_error = None;
-    let result = solver
-        .solve_root(pos, checkpoint, false, |p| {
-            if let Some(bar) = &bar {
-                let m = p.checkpoint.moves[p.move_index];
-                let (lo, hi) = margins(p.bounds);
-                bar.set_message(format!(
-                    "proving move {}/{} ({}): final margin in [{lo:+}, {hi:+}]; {} nodes, {:.0} nodes/s, {:.0?}",
-                    p.move_index + 1,
-                    p.moves,
-                    geometry.segments()[usize::from(m.mv)],
-                    p.nodes,
-                    p.nodes_per_second(),
-                    p.elapsed
-                ));
+    // The solve runs in slices: after each one the checkpoint and the TT snapshot are saved
+    // and the progress line is refreshed; the next slice re-enters the interrupted step, whose
+    // finished subtrees are still in the TT.
+    let start = std::time::Instant::now();
+    let deadline = time.map(|t| start + t);
+    let save_every = Duration::from_secs_f64(args.save_every.max(1.0));
+    let slice = match (&bar, &args.checkpoint) {
+        (Some(_), _) => Some(save_every.min(Duration::from_secs(5))),
+        (None, Some(_)) => Some(save_every),
+        (None, None) => None,
+    };
+    let mut last_tt_save = std::time::Instant::now();
+    let nodes0 = solver.stats().nodes;
+    let mut checkpoint = checkpoint;
+    let result = loop {
+        let remaining = deadline.map(|d| d.saturating_duration_since(std::time::Instant::now()));
+        let limit = match (slice, remaining) {
+            (Some(s), Some(r)) => Some(s.min(r)),
+            (s, r) => s.or(r),
+        };
+        solver.set_limits(Limits { time: limit, ..Limits::default() });
+        let mut save_error = None;
+        let result = solver
+            .solve_root(pos, checkpoint.take(), false, |p| {
+                if let Err(e) = save(&p.checkpoint) {
+                    save_error.get_or_insert(e);
+                }
+            })
+            .map_err(|e| anyhow::anyhow!("checkpoint does not fit this game: {e}"))?;
+        if let Some(e) = save_error {
+            return Err(e.context("writing the checkpoint"));
+        }
+        save(&result.checkpoint).map_err(|e| e.context("writing the checkpoint"))?;
+        let out_of_time = deadline.is_some_and(|d| std::time::Instant::now() >= d);
+        if let Some(path) = &tt_path {
+            if result.finished || out_of_time || last_tt_save.elapsed() >= save_every {
+                let mut entries = solver.heavy_entries(SNAPSHOT_MIN_WORK);
+                entries.sort_unstable_by_key(|e| std::cmp::Reverse(e.work));
+                entries.truncate(SNAPSHOT_MAX_ENTRIES);
+                write_atomically(path, search_core::tt_entries_to_text(&entries))
+                    .map_err(|e| e.context("writing the TT snapshot"))?;
+                last_tt_save = std::time::Instant::now();
             }
-            if let Err(e) = save(&p.checkpoint) {
-                save_error.get_or_insert(e);
-            }
-        })
-        .map_err(|e| anyhow::anyhow!("checkpoint does not fit this game: {e}"))?;
+        }
+        if let Some(bar) = &bar {
+            let (lo, hi) = margins(result.bounds);
+            // The root move being proven: the first that may still beat the best proven one.
+            let best_lo = result.bounds.0;
+            let moves = &result.checkpoint.moves;
+            let proving =
+                moves.iter().position(|m| m.lo != m.hi && m.hi > best_lo).map_or_else(String::new, |i| {
+                    format!(
+                        "proving move {}/{} ({}): ",
+                        i + 1,
+                        moves.len(),
+                        geometry.segments()[usize::from(moves[i].mv)]
+                    )
+                });
+            let nodes = solver.stats().nodes - nodes0;
+            let elapsed = start.elapsed();
+            bar.set_message(format!(
+                "{proving}final margin in [{lo:+}, {hi:+}]; {nodes} nodes, {:.0} nodes/s, {:.0?}",
+                nodes as f64 / elapsed.as_secs_f64().max(1e-9),
+                elapsed
+            ));
+        }
+        if result.finished || out_of_time || slice.is_none() {
+            break result;
+        }
+        checkpoint = Some(result.checkpoint);
+    };
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    if let Some(e) = save_error {
-        return Err(e.context("writing the checkpoint"));
-    }
-    save(&result.checkpoint)?;
     let (lo, hi) = margins(result.bounds);
     if lo == hi {
         if args.output.format == crate::common::Format::Json {
@@ -248,6 +315,11 @@ fn long_solve(
     ))
     .into())
 }
+
+/// A TT snapshot keeps entries whose subtrees took at least this many nodes...
+const SNAPSHOT_MIN_WORK: u32 = 1 << 12;
+/// ...and at most this many of them, the largest subtrees first (about 30 bytes of text each).
+const SNAPSHOT_MAX_ENTRIES: usize = 200_000;
 
 /// Options of `play triangle-war`.
 #[derive(clap::Args, Debug, Clone)]

@@ -60,6 +60,13 @@ fn time_limited_solve_resumes_from_its_checkpoint(threads: &str) {
     assert!(stdout.starts_with("Game 1: not finished: final margin (A minus B) in ["), "{stdout}");
     let saved = std::fs::read_to_string(&cp).unwrap();
     assert!(!saved.is_empty());
+    // The TT snapshot beside it: `key value bound best work` lines, read back on resume.
+    let snapshot = std::fs::read_to_string(dir.join("side4.checkpoint.tt")).unwrap();
+    for line in snapshot.lines() {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        assert!(f.len() == 5 && ["exact", "lower", "upper"].contains(&f[2]), "{line}");
+        assert!(f[4].parse::<u32>().unwrap() >= 4096, "{line}");
+    }
     let resumed = games_cli().args(&base).output().unwrap();
     assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
     assert_eq!(String::from_utf8_lossy(&resumed.stdout), "Game 1: B wins.\n");
@@ -69,6 +76,12 @@ fn time_limited_solve_resumes_from_its_checkpoint(threads: &str) {
     // Without limits or checkpoint: the judge's search.
     let plain = games_cli().args(side4).output().unwrap();
     assert_eq!(String::from_utf8_lossy(&plain.stdout), "Game 1: B wins.\n");
+    // A damaged snapshot is refused with the line that is wrong.
+    std::fs::write(dir.join("side4.checkpoint.tt"), "9 -6 lower 5 69762\n41 6 maybe - 3\n").unwrap();
+    let damaged = games_cli().args(&base).output().unwrap();
+    assert_eq!(damaged.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&damaged.stderr);
+    assert!(stderr.contains("side4.checkpoint.tt: line 2: expected `key value"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

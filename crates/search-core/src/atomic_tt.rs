@@ -129,6 +129,33 @@ impl<M: PackedMove> SharedTable<M> {
         words.into_iter().find(|&(k, d)| k == key && d != 0).map(|(k, d)| unpack(k, d))
     }
 
+    /// Every entry whose subtree took at least `min_work` nodes (capped at `2^22 - 1`, where
+    /// stored works saturate), read bucket by bucket; a bucket that a writer is changing
+    /// at the same moment is skipped.
+    #[must_use]
+    pub fn heavy_entries(&self, min_work: u32) -> Vec<TtEntry<u64, M>> {
+        let min_work = u64::from(min_work).min(MAX_WORK);
+        let mut out = Vec::new();
+        for b in &self.buckets {
+            let v1 = b.version.load(Ordering::Acquire);
+            if v1 & 1 == 1 {
+                continue;
+            }
+            let words = [
+                (b.keys[0].load(Ordering::Relaxed), b.data[0].load(Ordering::Relaxed)),
+                (b.keys[1].load(Ordering::Relaxed), b.data[1].load(Ordering::Relaxed)),
+            ];
+            fence(Ordering::Acquire);
+            if b.version.load(Ordering::Relaxed) != v1 {
+                continue;
+            }
+            out.extend(
+                words.into_iter().filter(|&(_, d)| d != 0 && d >> 42 >= min_work).map(|(k, d)| unpack(k, d)),
+            );
+        }
+        out
+    }
+
     /// Stores `entry` with the replacement of [`crate::TranspositionTable::store`], unless
     /// another thread is writing the same bucket (then the entry is dropped) or the value does
     /// not fit 32 bits.

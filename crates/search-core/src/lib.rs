@@ -96,7 +96,8 @@ pub use null_window::WindowSearch;
 pub use parallel::{ParallelSolver, DEFAULT_DEFER_PLIES, DEFAULT_SOLO_NODES};
 pub use pns::{Proof, ProofSearch};
 pub use root::{
-    root_checkpoint, solve_root, Checkpoint, CheckpointError, LimitedSearch, Progress, RootMove, RootResult,
+    root_checkpoint, solve_root, tt_entries_from_text, tt_entries_to_text, Checkpoint, CheckpointError,
+    LimitedSearch, Progress, RootMove, RootResult,
 };
 pub use solver::{Interrupted, Limits, SearchOptions, Solver, Stats};
 pub use tt::{Bound, TranspositionTable, TtEntry, MAX_TT_BITS};

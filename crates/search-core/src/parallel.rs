@@ -246,6 +246,20 @@ where
         self.run(pos, alpha, beta)
     }
 
+    /// The shared TT's entries whose subtrees took at least `min_work` nodes
+    /// ([`SharedTable::heavy_entries`]).
+    #[must_use]
+    pub fn heavy_entries(&self, min_work: u32) -> Vec<TtEntry<u64, G::Move>> {
+        self.tt.heavy_entries(min_work)
+    }
+
+    /// Stores `entries` in the shared TT, as [`crate::Solver::seed_tt`].
+    pub fn seed_tt(&mut self, entries: &[TtEntry<u64, G::Move>]) {
+        for &e in entries {
+            self.tt.store(e);
+        }
+    }
+
     /// Number of threads.
     #[must_use]
     pub fn threads(&self) -> usize {
@@ -425,6 +439,12 @@ where
     }
     fn restart_clock(&mut self) {
         ParallelSolver::restart_clock(self);
+    }
+    fn heavy_entries(&self, min_work: u32) -> Vec<TtEntry<u64, G::Move>> {
+        ParallelSolver::heavy_entries(self, min_work)
+    }
+    fn seed_tt(&mut self, entries: &[TtEntry<u64, G::Move>]) {
+        ParallelSolver::seed_tt(self, entries);
     }
 }
 

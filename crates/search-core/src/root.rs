@@ -15,7 +15,7 @@ use std::fmt::Display;
 use std::str::FromStr;
 use std::time::{Duration, Instant};
 
-use crate::{Game, Interrupted, Solver, Value, WindowSearch, INFINITY};
+use crate::{Bound, Game, Interrupted, Solver, TtEntry, Value, WindowSearch, INFINITY};
 
 /// Bounds proven on one root move's value, from the root's side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,6 +41,14 @@ pub enum CheckpointError {
     /// A line is not `move lo hi` with integers `lo <= hi`.
     #[error("line {line}: expected `move lo hi` with integers lo <= hi, found {found:?}")]
     BadLine {
+        /// 1-based line number.
+        line: usize,
+        /// The line's text.
+        found: String,
+    },
+    /// A line of a TT snapshot is not `key value bound best work`.
+    #[error("line {line}: expected `key value exact|lower|upper move|- work`, found {found:?}")]
+    BadTtLine {
         /// 1-based line number.
         line: usize,
         /// The line's text.
@@ -154,6 +162,15 @@ pub trait LimitedSearch<G: Game>: WindowSearch<G> {
 
     /// The time limit counts again from the next [`LimitedSearch::try_search`].
     fn restart_clock(&mut self);
+
+    /// The TT entries whose subtrees took at least `min_work` nodes: the expensive proven
+    /// bounds, worth saving beside a [`Checkpoint`] so that a resumed solve does not redo
+    /// the work of an interrupted step.
+    fn heavy_entries(&self, min_work: u32) -> Vec<TtEntry<G::Key, G::Move>>;
+
+    /// Stores `entries` (from [`LimitedSearch::heavy_entries`] of an earlier run on the same
+    /// game) in the TT.
+    fn seed_tt(&mut self, entries: &[TtEntry<G::Key, G::Move>]);
 }
 
 impl<G: Game> LimitedSearch<G> for Solver<G> {
@@ -163,6 +180,70 @@ impl<G: Game> LimitedSearch<G> for Solver<G> {
     fn restart_clock(&mut self) {
         Solver::restart_clock(self);
     }
+    fn heavy_entries(&self, min_work: u32) -> Vec<TtEntry<G::Key, G::Move>> {
+        Solver::heavy_entries(self, min_work)
+    }
+    fn seed_tt(&mut self, entries: &[TtEntry<G::Key, G::Move>]) {
+        Solver::seed_tt(self, entries);
+    }
+}
+
+/// TT entries as text, one `key value bound best work` line each (`bound` is `exact`,
+/// `lower` or `upper`; `best` is the move or `-`): the TT part of a checkpoint, read back by
+/// [`tt_entries_from_text`].
+#[must_use]
+pub fn tt_entries_to_text<K: Display, M: Display>(entries: &[TtEntry<K, M>]) -> String {
+    use std::fmt::Write;
+    let mut text = String::new();
+    for e in entries {
+        let bound = match e.bound {
+            Bound::Exact => "exact",
+            Bound::Lower => "lower",
+            Bound::Upper => "upper",
+        };
+        let _ = write!(text, "{} {} {bound} ", e.key, e.value);
+        let _ = match &e.best {
+            Some(m) => writeln!(text, "{m} {}", e.work),
+            None => writeln!(text, "- {}", e.work),
+        };
+    }
+    text
+}
+
+/// Reads [`tt_entries_to_text`]'s format (blank lines ignored).
+///
+/// # Errors
+/// [`CheckpointError::BadTtLine`] naming the first bad line.
+pub fn tt_entries_from_text<K: FromStr, M: FromStr>(
+    text: &str,
+) -> Result<Vec<TtEntry<K, M>>, CheckpointError> {
+    let mut entries = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let bad = || CheckpointError::BadTtLine { line: i + 1, found: line.to_string() };
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let [key, value, bound, best, work] = f[..] else { return Err(bad()) };
+        let bound = match bound {
+            "exact" => Bound::Exact,
+            "lower" => Bound::Lower,
+            "upper" => Bound::Upper,
+            _ => return Err(bad()),
+        };
+        let best = match best {
+            "-" => None,
+            m => Some(m.parse().map_err(|_| bad())?),
+        };
+        entries.push(TtEntry {
+            key: key.parse().map_err(|_| bad())?,
+            value: value.parse().map_err(|_| bad())?,
+            bound,
+            best,
+            work: work.parse().map_err(|_| bad())?,
+        });
+    }
+    Ok(entries)
 }
 
 /// A fresh checkpoint for the non-terminal `pos` of `game`: every legal move, in generation

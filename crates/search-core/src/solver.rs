@@ -174,6 +174,22 @@ impl<G: Game> Solver<G> {
             || l.time.is_some_and(|t| self.started.is_some_and(|s| s.elapsed() >= t))
     }
 
+    /// The TT entries whose subtrees took at least `min_work` nodes
+    /// ([`TranspositionTable::heavy_entries`]): what a checkpoint keeps of the TT.
+    #[must_use]
+    pub fn heavy_entries(&self, min_work: u32) -> Vec<TtEntry<G::Key, G::Move>> {
+        self.tt.heavy_entries(min_work)
+    }
+
+    /// Stores `entries` (e.g. [`Solver::heavy_entries`] of an earlier run on the same game) in
+    /// the TT. Entries are proven bounds on positions' values, valid for any later search of
+    /// the same game whatever its rules of move pruning or ordering.
+    pub fn seed_tt(&mut self, entries: &[TtEntry<G::Key, G::Move>]) {
+        for &e in entries {
+            self.tt.store(e);
+        }
+    }
+
     /// The game being solved.
     pub fn game(&self) -> &G {
         &self.game

@@ -89,6 +89,14 @@ impl<K: TtKey, M: Copy> TranspositionTable<K, M> {
         self.slots[b..b + 2].iter().flatten().find(|e| e.key == key)
     }
 
+    /// Every stored entry whose subtree took at least `min_work` nodes, in table order: the
+    /// expensive results worth saving beside a [`crate::Checkpoint`] (see
+    /// [`crate::tt_entries_to_text`]).
+    #[must_use]
+    pub fn heavy_entries(&self, min_work: u32) -> Vec<TtEntry<K, M>> {
+        self.slots.iter().flatten().filter(|e| e.work >= min_work).copied().collect()
+    }
+
     /// Stores `entry`, replacing an entry with the same key, or else the depth-preferred slot if
     /// `entry.work` is at least its work, or else the always-replace slot.
     #[inline]

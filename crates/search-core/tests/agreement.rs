@@ -527,3 +527,67 @@ fn parallel_interrupted_searches_leave_only_proven_results() {
     }
     assert!(stopped > 0, "no search was stopped");
 }
+
+/// A root solve cut into slices by a tiny node budget, each slice a fresh engine seeded with
+/// the heavy TT entries of the one before (through their text), ends with the uninterrupted
+/// solve's values; the seeded entries make the slices' total work smaller than starting each
+/// slice with an empty TT. Serial and two-thread parallel engines.
+#[test]
+fn tt_snapshots_resume_root_solves_with_the_same_values() {
+    use search_core::{
+        solve_root, tt_entries_from_text, tt_entries_to_text, Checkpoint, LimitedSearch, Limits,
+        ParallelSolver,
+    };
+    fn slices<E: LimitedSearch<RandomTree>>(
+        game: &RandomTree,
+        fresh: &dyn Fn(Limits) -> E,
+        seeded: bool,
+    ) -> (Checkpoint<u8>, u64, usize) {
+        let root = game.root();
+        let (mut text, mut tt_text, mut total, mut seen) = (None::<String>, String::new(), 0, 0);
+        for _ in 0..10_000 {
+            let mut s = fresh(Limits { max_nodes: Some(4096 * 2), ..Limits::default() });
+            if seeded {
+                let entries = tt_entries_from_text::<u64, u8>(&tt_text).unwrap();
+                seen = seen.max(entries.len());
+                s.seed_tt(&entries);
+            }
+            let cp = text.as_deref().map(|t| Checkpoint::<u8>::from_text(t).unwrap());
+            let r = solve_root(&mut s, &root, cp, true, |_| {}).unwrap();
+            total += s.stats().nodes;
+            text = Some(r.checkpoint.to_text());
+            tt_text = tt_entries_to_text(&s.heavy_entries(64));
+            if r.finished {
+                return (r.checkpoint, total, seen);
+            }
+        }
+        panic!("seed {}: no progress", game.seed);
+    }
+    let (mut plain_nodes, mut seeded_nodes, mut saved) = (0, 0, 0);
+    for game in deep_trees() {
+        let root = game.root();
+        let full = Solver::new(game, 12).solve_root(&root, None, true, |_| {}).unwrap();
+        let serial = |limits| {
+            let mut s = Solver::new(game, 12);
+            s.set_limits(limits);
+            s
+        };
+        let (cp, plain, _) = slices(&game, &serial, false);
+        assert_eq!(cp, full.checkpoint, "seed {}", game.seed);
+        let (cp, seeded, seen) = slices(&game, &serial, true);
+        assert_eq!(cp, full.checkpoint, "seed {}", game.seed);
+        saved += seen;
+        plain_nodes += plain;
+        seeded_nodes += seeded;
+        let parallel = |limits| {
+            let mut s = ParallelSolver::new(game, SearchOptions { tt_bits: 12, ..SearchOptions::DEFAULT }, 2);
+            s.set_solo_nodes(0);
+            s.set_limits(limits);
+            s
+        };
+        let (cp, _, _) = slices(&game, &parallel, true);
+        assert_eq!(cp, full.checkpoint, "seed {}", game.seed);
+    }
+    assert!(saved > 0, "no heavy entry was ever saved");
+    assert!(seeded_nodes < plain_nodes, "seeded {seeded_nodes} nodes, plain {plain_nodes}");
+}

@@ -527,6 +527,20 @@ impl Solver {
         search_core::solve_root(self.limited(), pos, checkpoint, exact_all, progress)
     }
 
+    /// The TT entries of the answering engine whose subtrees took at least `min_work` nodes:
+    /// what a checkpoint keeps of the TT ([`search_core::LimitedSearch::heavy_entries`]).
+    #[must_use]
+    pub fn heavy_entries(&mut self, min_work: u32) -> Vec<search_core::TtEntry<u64, u8>> {
+        self.limited().heavy_entries(min_work)
+    }
+
+    /// Stores `entries` (from [`Solver::heavy_entries`] of an earlier run on the same board) in
+    /// the answering engine's TT. Entries are proven bounds on the value of the remaining play,
+    /// so they hold whatever [`Rules`] either run used.
+    pub fn seed_tt(&mut self, entries: &[search_core::TtEntry<u64, u8>]) {
+        self.limited().seed_tt(entries);
+    }
+
     /// The underlying engine (statistics, raw searches).
     pub fn engine(&mut self) -> &mut search_core::Solver<TriangleWar> {
         &mut self.inner
