@@ -163,7 +163,8 @@ impl TriangleWar {
     fn capturing(&self, drawn: u64) -> u64 {
         self.triangle_masks.iter().fold(0, |acc, &t| {
             let open = t & !drawn;
-            if open.count_ones() == 1 {
+            // Exactly one bit, without a population count (slow where the CPU has none).
+            if open != 0 && open & (open - 1) == 0 {
                 acc | open
             } else {
                 acc
@@ -269,10 +270,10 @@ impl TriangleWar {
         (SegmentSet(best), symmetry)
     }
 
-    /// Triangles not yet completed in `pos`, from the drawn set alone (the owner fields are
-    /// history and not part of the TT key).
+    /// Triangles not yet completed in `pos` (every completed triangle has an owner).
     fn open_triangles(&self, pos: &Position) -> Value {
-        self.geometry.triangles().iter().filter(|&&t| !pos.drawn().contains_all(t)).count() as Value
+        let owned = pos.owned(Player::First) | pos.owned(Player::Second);
+        (self.triangle_masks.len() as u32 - owned.count_ones()) as Value
     }
 }
 
