@@ -38,7 +38,7 @@ pub struct Args {
     #[arg(long, conflicts_with = "file")]
     empty: bool,
     /// TT size as a power of two (entries of about 32 bytes), for boards solved by search.
-    /// Default: 18 up to side 3 (8 MiB), 22 above (128 MiB).
+    /// Default: 18 up to side 3 (8 MiB), 20 on side 4 (32 MiB), 22 above (128 MiB).
     #[arg(long, value_parser = clap::value_parser!(u32).range(10..=30), conflicts_with = "tt_mib")]
     tt_bits: Option<u32>,
     /// TT size in MiB (the largest power-of-two table that fits); refused before allocating if

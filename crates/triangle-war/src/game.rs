@@ -74,7 +74,25 @@ pub struct Rules {
     /// it costs no node, TT probe or entry of its own. A search technique, not a move rule:
     /// games played segment by segment (sessions, the web page) switch it off.
     pub fold_forced: bool,
+    /// Graph keys: once no triangle is untouched (every coin has at most two strings), the
+    /// strings-and-coins graph is a disjoint union of paths and cycles, and the TT key is the
+    /// multiset of its components ([`TriangleWar::graph_key`]) instead of the drawn set, so that
+    /// positions with the same chains and loops in different places of the board share one
+    /// entry. A keying technique, not a move rule: the value of the remaining play depends on
+    /// the graph alone, up to isomorphism, and a path is fixed up to isomorphism by its number
+    /// of coins and of ends on the ground, a cycle by its number of coins.
+    pub graph_keys: bool,
 }
+
+/// Components a graph key holds (one byte each under the flag bit).
+const GRAPH_KEY_COMPONENTS: usize = 7;
+
+/// The "symmetry" of a graph key: moves do not map between isomorphic positions, so a TT entry
+/// under a graph key stores [`NO_MOVE`] as its best move.
+const GRAPH_SYMMETRY: u8 = u8::MAX;
+
+/// A move on no board (segments are below 64): the best move of an entry under a graph key.
+const NO_MOVE: u8 = 254;
 
 /// How the coin(s) completed by a capturing segment hang in the strings-and-coins graph.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,10 +110,16 @@ enum Hang {
 
 impl Rules {
     /// Every rule on.
-    pub const ALL: Rules = Rules { capture: true, capture_first: true, all_but_two: true, fold_forced: true };
+    pub const ALL: Rules =
+        Rules { capture: true, capture_first: true, all_but_two: true, fold_forced: true, graph_keys: true };
     /// No rule: the plain game tree.
-    pub const NONE: Rules =
-        Rules { capture: false, capture_first: false, all_but_two: false, fold_forced: false };
+    pub const NONE: Rules = Rules {
+        capture: false,
+        capture_first: false,
+        all_but_two: false,
+        fold_forced: false,
+        graph_keys: false,
+    };
 }
 
 impl TriangleWar {
@@ -241,6 +265,60 @@ impl TriangleWar {
         candidates
     }
 
+    /// The graph key of `drawn` ([`Rules::graph_keys`]), if every open triangle has at most two
+    /// undrawn sides and the graph has at most seven components: bit 63 set, then one byte per
+    /// component, largest first, `kind << 6 | coins` with `kind` 0, 1 or 2 for a path with that
+    /// many ends on the ground (a path end off the ground is a capturable coin) and 3 for a
+    /// cycle. Drawn sets never set bit 63 (at most 63 segments), so the two kinds of key never
+    /// meet. The encoding is part of the TT snapshot format: keys saved by one run are read by
+    /// the next.
+    #[must_use]
+    pub fn graph_key(&self, drawn: u64) -> Option<u64> {
+        let mut open_coins = 0u64;
+        for (i, &t) in self.triangle_masks.iter().enumerate() {
+            let open = t & !drawn;
+            if open == t {
+                return None;
+            }
+            if open != 0 {
+                open_coins |= 1 << i;
+            }
+        }
+        let mut codes = [0u8; GRAPH_KEY_COMPONENTS];
+        let mut n = 0;
+        let mut left = open_coins;
+        while left != 0 {
+            if n == GRAPH_KEY_COMPONENTS {
+                return None;
+            }
+            // The component of the first coin left: its coins, strings to the ground and coins
+            // with a single string (the capturable ends of a path).
+            let (mut component, mut todo, mut ground, mut ends) =
+                (0u64, left & left.wrapping_neg(), 0u32, 0u32);
+            while todo != 0 {
+                let c = todo.trailing_zeros() as usize;
+                todo &= todo - 1;
+                component |= 1 << c;
+                let strings = self.triangle_masks[c] & !drawn;
+                ends += u32::from(strings & (strings - 1) == 0);
+                for s in SegmentSet(strings).iter() {
+                    let b = self.geometry.border(s);
+                    if b.masks[1] == 0 {
+                        ground += 1;
+                    } else {
+                        todo |= (b.bits[0] | b.bits[1]) & !component;
+                    }
+                }
+            }
+            left &= !component;
+            let kind = if ground + ends == 0 { 3 } else { ground as u8 };
+            codes[n] = kind << 6 | component.count_ones() as u8;
+            n += 1;
+        }
+        codes[..n].sort_unstable_by(|a, b| b.cmp(a));
+        Some(codes[..n].iter().enumerate().fold(1 << 63, |key, (i, &c)| key | u64::from(c) << (8 * i)))
+    }
+
     /// The board.
     #[must_use]
     pub fn geometry(&self) -> &Geometry {
@@ -316,20 +394,31 @@ impl Game for TriangleWar {
     }
 
     fn key(&self, pos: &Position) -> u64 {
-        self.canonical(pos.drawn()).0
+        self.canonical_key(pos).0
     }
 
     fn canonical_key(&self, pos: &Position) -> (u64, u8) {
+        if self.rules.graph_keys {
+            if let Some(key) = self.graph_key(pos.drawn().0) {
+                return (key, GRAPH_SYMMETRY);
+            }
+        }
         let (key, symmetry) = self.canonical_with_symmetry(pos.drawn());
         (key.0, symmetry)
     }
 
     fn move_to_canonical(&self, mv: u8, symmetry: u8) -> u8 {
-        self.geometry.symmetries()[usize::from(symmetry)][usize::from(mv)]
+        match symmetry {
+            GRAPH_SYMMETRY => NO_MOVE,
+            _ => self.geometry.symmetries()[usize::from(symmetry)][usize::from(mv)],
+        }
     }
 
     fn move_from_canonical(&self, mv: u8, symmetry: u8) -> u8 {
-        self.inverse_symmetries[usize::from(symmetry)][usize::from(mv)]
+        match (symmetry, mv) {
+            (GRAPH_SYMMETRY, _) | (_, NO_MOVE) => NO_MOVE,
+            _ => self.inverse_symmetries[usize::from(symmetry)][usize::from(mv)],
+        }
     }
 
     fn value_bounds(&self, pos: &Position) -> (Value, Value) {

@@ -17,6 +17,11 @@ pub const DEFAULT_TT_BITS: u32 = 22;
 /// segments: they have at most 2^18 segment sets.
 const SMALL_TT_BITS: u32 = 18;
 
+/// TT size (log2 of entries) for side 4 (30 segments): its empty board takes 1.5-2.5 M nodes,
+/// most of them deep, and 2^20 entries (24 MiB) lose under 1% of them to replacement while a
+/// table of 2^22 takes longer to clear than the nodes it saves.
+const SIDE4_TT_BITS: u32 = 20;
+
 /// Answers Triangle War positions of one board exactly: who wins ([`Judge::outcome`], the
 /// judge's question) from a retrograde table of every segment set when the board has at most
 /// [`TABLE_MAX_SEGMENTS`] segments, by null-window search otherwise; the full explanation
@@ -32,11 +37,16 @@ pub struct Judge {
 
 impl Judge {
     /// A judge for `geometry`; the search engine, if needed, gets a TT of `2^tt_bits` entries
-    /// (`None`: 2^18 up to side 3, [`DEFAULT_TT_BITS`] above).
+    /// (`None`: 2^18 up to side 3, 2^20 on side 4, [`DEFAULT_TT_BITS`] above).
     #[must_use]
     pub fn new(geometry: Geometry, tt_bits: Option<u32>) -> Self {
-        let small = geometry.segments().len() <= TABLE_MAX_SEGMENTS;
-        let tt_bits = tt_bits.unwrap_or(if small { SMALL_TT_BITS } else { DEFAULT_TT_BITS });
+        let segments = geometry.segments().len();
+        let default = match segments {
+            s if s <= TABLE_MAX_SEGMENTS => SMALL_TT_BITS,
+            s if s <= 30 => SIDE4_TT_BITS,
+            _ => DEFAULT_TT_BITS,
+        };
+        let tt_bits = tt_bits.unwrap_or(default);
         Judge { geometry, tt_bits, table: None, solver: None, threads: 1 }
     }
 

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use rand::{rngs::SmallRng, seq::SliceRandom, Rng, SeedableRng};
 use search_core::SearchOptions;
-use triangle_war::{Geometry, Position, RetrogradeTable, Rules, Solver};
+use triangle_war::{Geometry, Position, RetrogradeTable, Rules, Solver, TriangleWar};
 
 /// A position with `drawn` random segments drawn.
 fn random_position(g: &Geometry, rng: &mut SmallRng, drawn: usize) -> Position {
@@ -117,19 +117,38 @@ fn side4_rules_match_the_plain_engine() {
     let mut pruned_no_pvs = solver(&g, Rules::ALL, false);
     let mut capture_only = solver(
         &g,
-        Rules { capture: true, capture_first: false, all_but_two: false, fold_forced: false },
+        Rules {
+            capture: true,
+            capture_first: false,
+            all_but_two: false,
+            fold_forced: false,
+            graph_keys: false,
+        },
         true,
     );
     let mut capture_first_only = solver(
         &g,
-        Rules { capture: false, capture_first: true, all_but_two: false, fold_forced: false },
+        Rules {
+            capture: false,
+            capture_first: true,
+            all_but_two: false,
+            fold_forced: false,
+            graph_keys: false,
+        },
         true,
     );
     let mut chain_only = solver(
         &g,
-        Rules { capture: false, capture_first: true, all_but_two: true, fold_forced: false },
+        Rules {
+            capture: false,
+            capture_first: true,
+            all_but_two: true,
+            fold_forced: false,
+            graph_keys: false,
+        },
         true,
     );
+    let mut graph_keys_only = solver(&g, Rules { graph_keys: true, ..Rules::NONE }, true);
     let mut rng = SmallRng::seed_from_u64(4);
     for i in 0..1500 {
         let pos = if i % 2 == 0 {
@@ -146,7 +165,89 @@ fn side4_rules_match_the_plain_engine() {
         assert_eq!(capture_only.final_margin(&pos), want, "{pos:?}");
         assert_eq!(capture_first_only.final_margin(&pos), want, "{pos:?}");
         assert_eq!(chain_only.final_margin(&pos), want, "{pos:?}");
+        assert_eq!(graph_keys_only.final_margin(&pos), want, "{pos:?}");
     }
+}
+
+/// Graph keys ([`Rules::graph_keys`]) name positions by their chains and loops: positions of
+/// sides 4 and 5 with the same key, drawn at random until no triangle is untouched, have the
+/// same value by the independent memo, and positions whose graphs differ (by their sorted
+/// component sizes, computed here from scratch) never share a key.
+#[test]
+fn positions_with_the_same_graph_key_have_the_same_value() {
+    for side in [4u8, 5] {
+        let g = Geometry::new(side).unwrap();
+        let game = TriangleWar::new(g.clone());
+        let tri: Vec<u64> = g.triangles().iter().map(|t| t.0).collect();
+        let mut rng = SmallRng::seed_from_u64(u64::from(side) * 7);
+        let mut by_key: HashMap<u64, (u64, i64, Vec<u32>)> = HashMap::new();
+        let (mut shared, mut tried) = (0, 0);
+        while tried < 800 {
+            // Random segments until no triangle is untouched, then a few more.
+            let mut order: Vec<usize> = (0..g.segments().len()).collect();
+            order.shuffle(&mut rng);
+            let mut drawn = 0u64;
+            let mut extra = rng.gen_range(0..6);
+            for &s in &order {
+                if tri.iter().all(|&t| t & drawn != 0) {
+                    if extra == 0 {
+                        break;
+                    }
+                    extra -= 1;
+                }
+                drawn |= 1 << s;
+            }
+            let undrawn = g.segments().len() as u32 - drawn.count_ones();
+            if undrawn > 15 {
+                continue;
+            }
+            tried += 1;
+            let Some(key) = game.graph_key(drawn) else { continue };
+            let sizes = component_sizes(&g, drawn);
+            let value = Memo::new(&g).value(drawn);
+            match by_key.get(&key) {
+                Some((other, v, other_sizes)) => {
+                    assert_eq!(&sizes, other_sizes, "side {side}: {drawn:#x} and {other:#x} share a key");
+                    assert_eq!(value, *v, "side {side}: {drawn:#x} and {other:#x} share a key");
+                    shared += u32::from(*other != drawn);
+                }
+                None => {
+                    by_key.insert(key, (drawn, value, sizes));
+                }
+            }
+        }
+        assert!(shared > 50, "side {side}: only {shared} positions shared a key");
+    }
+}
+
+/// The sizes of the components of the strings-and-coins graph of `drawn` (coins joined by
+/// undrawn segments), sorted: a union-find over the open triangles, independent of the crate.
+fn component_sizes(g: &Geometry, drawn: u64) -> Vec<u32> {
+    let tri: Vec<u64> = g.triangles().iter().map(|t| t.0).collect();
+    let open: Vec<usize> = (0..tri.len()).filter(|&i| tri[i] & !drawn != 0).collect();
+    let mut parent: Vec<usize> = (0..tri.len()).collect();
+    fn find(p: &mut [usize], x: usize) -> usize {
+        if p[x] != x {
+            let r = find(p, p[x]);
+            p[x] = r;
+        }
+        p[x]
+    }
+    for &a in &open {
+        for &b in &open {
+            if a < b && tri[a] & tri[b] & !drawn != 0 {
+                let (ra, rb) = (find(&mut parent, a), find(&mut parent, b));
+                parent[ra] = rb;
+            }
+        }
+    }
+    let mut sizes: HashMap<usize, u32> = HashMap::new();
+    for &a in &open {
+        *sizes.entry(find(&mut parent, a)).or_default() += 1;
+    }
+    let mut sizes: Vec<u32> = sizes.into_values().collect();
+    sizes.sort_unstable();
+    sizes
 }
 
 #[test]
@@ -176,9 +277,10 @@ fn side5_engine_matches_an_independent_memo() {
     }
 }
 
-/// A side-4 solve stopped again and again by a node budget, each time resumed from the text of
-/// its checkpoint, ends with the value of an uninterrupted solve; so does the exact analysis
-/// of every root move.
+/// A side-4 solve stopped again and again by a node budget (smaller than some of its root
+/// steps), each time resumed in a fresh solver from the text of its checkpoint and of its TT
+/// snapshot, ends with the value of an uninterrupted solve; so does the exact analysis of every
+/// root move.
 #[test]
 fn interrupted_side4_solves_resume_to_the_same_answer() {
     interrupted_side4_solves_resume(1, 44);
@@ -206,7 +308,7 @@ fn interrupted_side4_solves_resume(threads: usize, seed: u64) {
         s
     };
     for round in 0..10 {
-        let pos = random_position(&g, &mut rng, 6 + round);
+        let pos = random_position(&g, &mut rng, 5 + round / 3);
         let exact_all = round % 2 == 0;
         let mut plain = solver(&g, Rules::NONE, true);
         let want = plain.engine().solve(&pos);
@@ -219,7 +321,8 @@ fn interrupted_side4_solves_resume(threads: usize, seed: u64) {
                 last = p.nodes;
             })
             .unwrap();
-        let mut budget = (last / 4).max(max_step * 3 / 2);
+        // Limits are checked every 4096 nodes: smaller budgets would act as 4096.
+        let mut budget = (last / 4).max(4096);
         assert!(uninterrupted.finished);
         assert_eq!(uninterrupted.bounds, (want, want));
         if exact_all {
@@ -229,20 +332,25 @@ fn interrupted_side4_solves_resume(threads: usize, seed: u64) {
                 serial.engine().solve_root(&pos, None, true, |_| {}).unwrap().checkpoint
             );
         }
-        // Fresh solver (fresh TT) for every slice, as after a killed process.
+        // Fresh solver (fresh TT) for every slice, as after a killed process, seeded with the
+        // TT snapshot of the slice before (as `games-cli triangle-war --checkpoint` does), so
+        // that a step larger than the budget still advances.
         let mut text: Option<String> = None;
+        let mut snapshot = String::new();
         let mut slices = 0;
         loop {
             slices += 1;
             let mut s = fresh();
+            s.seed_tt(&search_core::tt_entries_from_text(&snapshot).unwrap());
             s.set_limits(Limits { max_nodes: Some(budget), ..Limits::default() });
             let cp = text.as_deref().map(|t| Checkpoint::from_text(t).unwrap());
             let r = s.solve_root(&pos, cp, exact_all, |_| {}).unwrap();
             assert!(r.bounds.0 <= want && want <= r.bounds.1, "{:?} excludes {want}", r.bounds);
+            snapshot = search_core::tt_entries_to_text(&s.heavy_entries(64));
             let new_text = r.checkpoint.to_text();
-            if text.as_ref() == Some(&new_text) {
-                // No step finished: parallel node counts vary from run to run, so the largest
-                // step may exceed the budget this time; widen it.
+            if text.as_ref() == Some(&new_text) && slices % 8 == 0 {
+                // Steps advance through the snapshot, but not necessarily to the end: widen the
+                // budget now and then so that every solve finishes.
                 budget *= 2;
             }
             text = Some(new_text);
