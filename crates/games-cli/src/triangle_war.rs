@@ -184,7 +184,9 @@ fn long_solve(
         }
         _ => None,
     };
-    let tt_path = args.checkpoint.as_ref().map(|path| {
+    // A checkpoint that already holds the answer is only read: nothing is searched or written.
+    let already_solved = checkpoint.as_ref().is_some_and(Checkpoint::is_solved);
+    let tt_path = args.checkpoint.as_ref().filter(|_| !already_solved).map(|path| {
         let mut name = path.clone().into_os_string();
         name.push(".tt");
         std::path::PathBuf::from(name)
@@ -205,8 +207,8 @@ fn long_solve(
     };
     let save = |cp: &Checkpoint<u8>| -> Result<()> {
         match &args.checkpoint {
-            Some(path) => write_atomically(path, cp.to_text()),
-            None => Ok(()),
+            Some(path) if !already_solved => write_atomically(path, cp.to_text()),
+            _ => Ok(()),
         }
     };
     let bar = std::io::stderr().is_terminal().then(|| {
@@ -294,7 +296,13 @@ fn long_solve(
             writeln!(
                 out,
                 "{}",
-                serde_json::json!({ "case": number, "finished": true, "value": lo, "answer": outcome_line(lo) })
+                serde_json::json!({
+                    "case": number,
+                    "finished": true,
+                    "value": lo,
+                    "answer": outcome_line(lo),
+                    "nodes": solver.stats().nodes - nodes0,
+                })
             )?;
         } else {
             writeln!(out, "{}", outcome_line(lo))?;
@@ -305,7 +313,13 @@ fn long_solve(
         writeln!(
             out,
             "{}",
-            serde_json::json!({ "case": number, "finished": false, "margin_lo": lo, "margin_hi": hi })
+            serde_json::json!({
+                "case": number,
+                "finished": false,
+                "margin_lo": lo,
+                "margin_hi": hi,
+                "nodes": solver.stats().nodes - nodes0,
+            })
         )?;
     } else {
         writeln!(out, "Game {number}: not finished: final margin (A minus B) in [{lo:+}, {hi:+}]")?;

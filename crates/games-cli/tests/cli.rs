@@ -67,6 +67,14 @@ fn time_limited_solve_resumes_from_its_checkpoint(threads: &str) {
         assert!(f.len() == 5 && ["exact", "lower", "upper"].contains(&f[2]), "{line}");
         assert!(f[4].parse::<u32>().unwrap() >= 4096, "{line}");
     }
+    // A damaged snapshot is refused with the line that is wrong (and the good one then used).
+    let tt = dir.join("side4.checkpoint.tt");
+    std::fs::write(&tt, "9 -6 lower 5 69762\n41 6 maybe - 3\n").unwrap();
+    let damaged = games_cli().args(&base).output().unwrap();
+    assert_eq!(damaged.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&damaged.stderr);
+    assert!(stderr.contains("side4.checkpoint.tt: line 2: expected `key value"), "{stderr}");
+    std::fs::write(&tt, snapshot).unwrap();
     let resumed = games_cli().args(&base).output().unwrap();
     assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
     assert_eq!(String::from_utf8_lossy(&resumed.stdout), "Game 1: B wins.\n");
@@ -76,12 +84,26 @@ fn time_limited_solve_resumes_from_its_checkpoint(threads: &str) {
     // Without limits or checkpoint: the judge's search.
     let plain = games_cli().args(side4).output().unwrap();
     assert_eq!(String::from_utf8_lossy(&plain.stdout), "Game 1: B wins.\n");
-    // A damaged snapshot is refused with the line that is wrong.
-    std::fs::write(dir.join("side4.checkpoint.tt"), "9 -6 lower 5 69762\n41 6 maybe - 3\n").unwrap();
-    let damaged = games_cli().args(&base).output().unwrap();
-    assert_eq!(damaged.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&damaged.stderr);
-    assert!(stderr.contains("side4.checkpoint.tt: line 2: expected `key value"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A checkpoint that already holds the answer (the side-5 solve kept in testdata) is only
+/// read: the answer comes at once, and neither the checkpoint nor a TT snapshot is written.
+#[test]
+fn a_solved_checkpoint_is_answered_without_search_or_writes() {
+    let dir = std::env::temp_dir().join(format!("games-cli-solved-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cp = dir.join("side5.checkpoint");
+    let text = std::fs::read_to_string("../../testdata/triangle-war/side5-empty.ckpt").unwrap();
+    std::fs::write(&cp, &text).unwrap();
+    let args =
+        ["triangle-war", "--side", "5", "--empty", "--format", "json", "--checkpoint", cp.to_str().unwrap()];
+    let output = games_cli().args(args).output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("\"finished\":true") && stdout.contains("\"nodes\":0"), "{stdout}");
+    assert_eq!(std::fs::read_to_string(&cp).unwrap(), text);
+    assert!(!dir.join("side5.checkpoint.tt").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
 
