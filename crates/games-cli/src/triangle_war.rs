@@ -87,12 +87,24 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
     let long = args.time_limit.is_some()
         || args.checkpoint.is_some()
         || (searched && std::io::stderr().is_terminal() && args.algorithm.algorithm.is_none());
-    if long && !args.output.analyze {
+    // The root driver answers `--analyze` too (every root move made exact), where the pruning
+    // rules leave every legal move at the root (no triangle can be taken there): the analysis
+    // lists every legal move.
+    let game = TriangleWar::new(front.geometry.clone());
+    let driven = |pos: &Position| {
+        !args.output.analyze
+            || game.candidates(pos.drawn().0) == front.geometry.all_segments().0 & !pos.drawn().0
+    };
+    if long && (args.empty || !args.output.analyze) && driven(&Position::start()) {
         let mut seen = 0;
         let mut solve = |number: usize, pos: &Position, out: &mut dyn Write| -> Result<()> {
             seen += 1;
             anyhow::ensure!(seen == 1 || args.checkpoint.is_none(), "--checkpoint takes one game per run");
-            long_solve(args, judge.tt_bits(), threads, number, pos, out)
+            if driven(pos) {
+                long_solve(&front, args, judge.tt_bits(), threads, number, pos, out)
+            } else {
+                answer(&front, &mut judge, number, pos, args, out)
+            }
         };
         if args.empty {
             return solve(1, &Position::start(), out);
@@ -145,6 +157,7 @@ fn answer(
 /// file; prints the judge's line, or the bounds proven when the limit stops it
 /// ([`crate::common::Incomplete`], exit status 3).
 fn long_solve(
+    front: &TriangleWarFront,
     args: &Args,
     tt_bits: u32,
     threads: usize,
@@ -185,7 +198,10 @@ fn long_solve(
         _ => None,
     };
     // A checkpoint that already holds the answer is only read: nothing is searched or written.
-    let already_solved = checkpoint.as_ref().is_some_and(Checkpoint::is_solved);
+    let exact_all = args.output.analyze;
+    let already_solved = checkpoint
+        .as_ref()
+        .is_some_and(|cp| cp.is_solved() && (!exact_all || cp.moves.iter().all(|m| m.lo == m.hi)));
     let tt_path = args.checkpoint.as_ref().filter(|_| !already_solved).map(|path| {
         let mut name = path.clone().into_os_string();
         name.push(".tt");
@@ -228,7 +244,8 @@ fn long_solve(
         (None, None) => None,
     };
     let mut last_tt_save = std::time::Instant::now();
-    let nodes0 = solver.stats().nodes;
+    let stats0 = solver.stats();
+    let nodes0 = stats0.nodes;
     let mut checkpoint = checkpoint;
     let result = loop {
         let remaining = deadline.map(|d| d.saturating_duration_since(std::time::Instant::now()));
@@ -239,7 +256,7 @@ fn long_solve(
         solver.set_limits(Limits { time: limit, ..Limits::default() });
         let mut save_error = None;
         let result = solver
-            .solve_root(pos, checkpoint.take(), false, |p| {
+            .solve_root(pos, checkpoint.take(), exact_all, |p| {
                 if let Err(e) = save(&p.checkpoint) {
                     save_error.get_or_insert(e);
                 }
@@ -265,8 +282,10 @@ fn long_solve(
             // The root move being proven: the first that may still beat the best proven one.
             let best_lo = result.bounds.0;
             let moves = &result.checkpoint.moves;
-            let proving =
-                moves.iter().position(|m| m.lo != m.hi && m.hi > best_lo).map_or_else(String::new, |i| {
+            let proving = moves
+                .iter()
+                .position(|m| m.lo != m.hi && (exact_all || m.hi > best_lo))
+                .map_or_else(String::new, |i| {
                     format!(
                         "proving move {}/{} ({}): ",
                         i + 1,
@@ -291,7 +310,49 @@ fn long_solve(
         bar.finish_and_clear();
     }
     let (lo, hi) = margins(result.bounds);
-    if lo == hi {
+    if result.finished && exact_all {
+        // Every root move is exact: the analysis, with a principal variation found by a root
+        // solve at each step (under what is left of the time limit).
+        let remaining = || deadline.map(|d| d.saturating_duration_since(std::time::Instant::now()));
+        let mut pv = Vec::new();
+        let mut p = *pos;
+        while !p.is_over(&geometry) {
+            solver.set_limits(Limits { time: remaining(), ..Limits::default() });
+            let step = solver.solve_root(&p, None, false, |_| {}).map_err(|e| anyhow::anyhow!("{e}"))?;
+            if !step.finished {
+                break;
+            }
+            let best = step.checkpoint.moves.iter().find(|m| m.lo == step.bounds.0).expect("a best move");
+            // The engine folds forced captures into the move that allows them: expand them.
+            p = p.play(&geometry, usize::from(best.mv)).0;
+            pv.push(best.mv);
+            let game = solver.engine().game();
+            loop {
+                let only = game.candidates(p.drawn().0);
+                if only == 0 || only & (only - 1) != 0 {
+                    break;
+                }
+                pv.push(only.trailing_zeros() as u8);
+                p = p.play(&geometry, only.trailing_zeros() as usize).0;
+            }
+        }
+        if p.is_over(&geometry) {
+            let sign = pos.to_move().sign();
+            let mut moves: Vec<search_core::MoveValue<u8>> = result
+                .checkpoint
+                .moves
+                .iter()
+                .map(|m| search_core::MoveValue { mv: m.mv, value: margin + sign * m.lo })
+                .collect();
+            moves.sort_by_key(|m| -sign * m.value);
+            let stats = solver.stats().since(&stats0);
+            let analysis = Analysis { to_move: pos.to_move(), value: lo, moves, pv, stats };
+            let report = CaseReport::new(front, number, outcome_line(lo), &analysis);
+            report.write(&args.output, out, &front.draw(pos), &front.score_text(pos), front.value_note())?;
+            return Ok(());
+        }
+    }
+    if lo == hi && !exact_all {
         if args.output.format == crate::common::Format::Json {
             writeln!(
                 out,
