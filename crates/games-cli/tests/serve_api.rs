@@ -1,12 +1,15 @@
 //! API tests of `games-cli serve`: a server on 127.0.0.1 port 0 started from the binary, spoken
 //! to over plain HTTP/1.1; its analyses are compared with the CLI's `--format json` output for
 //! the same position, game by game; bad input gets 400 with the parser's message, oversized
-//! bodies 413, a position over the budget 422.
+//! bodies 413, a position over the budget 422; no request can make the server open a file, and
+//! requests for another host, from another origin or not declared JSON are refused.
 
 mod serve_common;
 
 use serde_json::{json, Value};
-use serve_common::{analyze, ccf_input, cli_json, post, request, start, triangle_war_input};
+use serve_common::{
+    analyze, ccf_input, cli_json, exchange, post, request, start, start_with_stderr, triangle_war_input,
+};
 
 /// The API's report equals the CLI's on the keys that do not depend on the solver used.
 fn assert_same_analysis(api: &Value, cli: &Value) {
@@ -196,4 +199,111 @@ fn many_concurrent_requests_neither_crash_nor_starve_the_server() {
     assert_eq!(statuses, [422; 8]);
     let (status, reply) = analyze(&server, &json!({ "game": "tic-tac-toe", "moves": ["1,1"] }));
     assert_eq!(status, 200, "{reply}");
+}
+
+#[test]
+fn no_request_opens_a_file() {
+    let server = start(&[]);
+    let dir = std::env::temp_dir().join(format!("games-cli-serve-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let secret = dir.join("secret.txt");
+    std::fs::write(&secret, "2 2\nSECRET 2\n3 4\n").unwrap();
+    let path = secret.to_str().unwrap();
+    let missing = dir.join("missing.txt");
+    let missing = missing.to_str().unwrap();
+    let file_eq = format!("--file={path}");
+    let size_eq = format!("--size=--file={path}");
+    let attacks: Vec<Vec<&str>> = vec![
+        vec!["--file", path],
+        vec![&file_eq],
+        vec!["--seed", "--file", path],
+        vec![&size_eq],
+        vec!["--size", "2x2", "--file", path],
+        vec!["--fil", path],
+        vec!["--", "--file", path],
+    ];
+    let mut messages = Vec::new();
+    for options in attacks {
+        for p in [path, missing] {
+            let options: Vec<&str> = options.iter().map(|w| if *w == path { p } else { w }).collect();
+            let (status, reply) = analyze(&server, &json!({ "game": "young-chess", "options": options }));
+            assert_eq!(status, 400, "{options:?} -> {reply}");
+            let message = reply["error"].as_str().unwrap().to_string();
+            assert!(!message.contains("SECRET") && !message.contains("secret"), "{message}");
+            messages.push(message);
+        }
+    }
+    // Whether the path exists changes no message.
+    for pair in messages.chunks(2) {
+        assert_eq!(pair[0].replace("missing", "secret"), pair[1].replace("missing", "secret"));
+    }
+    assert!(messages[0].contains("--file") && messages[0].contains("--size, --seed"), "{}", messages[0]);
+    // The help the page shows offers only the allowed options.
+    let (_, games) = request(&server, "GET", "/api/games", b"");
+    let games: Value = serde_json::from_str(&games).unwrap();
+    let young = games.as_array().unwrap().iter().find(|g| g["name"] == "young-chess").unwrap();
+    let help = young["help"].as_str().unwrap();
+    assert!(help.contains("--seed") && !help.contains("--file"), "{help}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn other_hosts_origins_and_content_types_are_refused() {
+    let server = start(&[]);
+    let body = json!({ "game": "tic-tac-toe", "moves": ["1,1"] }).to_string();
+    let addr = server.addr.clone();
+    let port = addr.rsplit_once(':').unwrap().1;
+    let ok_json = "Content-Type: application/json\r\n";
+    let cases = [
+        (format!("Host: {addr}\r\n{ok_json}"), 200),
+        (format!("Host: localhost:{port}\r\nContent-Type: application/json; charset=utf-8\r\n"), 200),
+        (format!("Host: {addr}\r\n{ok_json}Origin: http://{addr}\r\n"), 200),
+        (format!("Host: evil.example:{port}\r\n{ok_json}"), 403),
+        (format!("Host: evil.example\r\n{ok_json}"), 403),
+        (ok_json.to_string(), 403),
+        (format!("Host: {addr}\r\n{ok_json}Origin: http://evil.example\r\n"), 403),
+        (format!("Host: {addr}\r\n{ok_json}Origin: null\r\n"), 403),
+        (format!("Host: {addr}\r\nContent-Type: text/plain\r\n"), 415),
+        (format!("Host: {addr}\r\nContent-Type: application/x-www-form-urlencoded\r\n"), 415),
+        (format!("Host: {addr}\r\n"), 415),
+    ];
+    for (headers, expected) in cases {
+        let (status, reply) = exchange(&server, "POST", "/api/analyze", &headers, body.as_bytes());
+        assert_eq!(status, expected, "{headers:?} -> {reply}");
+        if expected != 200 {
+            assert!(reply.contains("\"error\""), "{reply}");
+        }
+    }
+    // Pages too are refused to another host (DNS rebinding).
+    let (status, _) =
+        exchange(&server, "GET", "/api/games", &format!("Host: rebind.example:{port}\r\n"), b"");
+    assert_eq!(status, 403);
+    let (status, _) = exchange(&server, "GET", "/", &format!("Host: {addr}\r\n"), b"");
+    assert_eq!(status, 200);
+}
+
+#[test]
+fn binding_beyond_loopback_warns() {
+    let mut server = start_with_stderr(&["--bind", "0.0.0.0"], std::process::Stdio::piped());
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(server.child.stderr.take().expect("stderr piped")),
+        &mut line,
+    )
+    .unwrap();
+    assert!(line.starts_with("games-cli serve: warning: listening on 0.0.0.0:"), "{line}");
+    // On loopback (the default): no warning.
+    let mut quiet = std::process::Command::new(env!("CARGO_BIN_EXE_games-cli"))
+        .args(["serve", "--port", "0"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    std::io::BufRead::read_line(&mut std::io::BufReader::new(quiet.stdout.take().unwrap()), &mut first)
+        .unwrap();
+    quiet.kill().unwrap();
+    let out = quiet.wait_with_output().unwrap();
+    assert!(first.starts_with("games-cli serve: open http://127.0.0.1:"), "{first}");
+    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
 }

@@ -8,6 +8,15 @@
 //!   position in the judge's format, and (unless `analyze` is false) the same [`CaseReport`] as
 //!   `--format json`.
 //!
+//! The server never opens a file, device or path a client names: a request's `options` are
+//! checked against an allow-list per game ([`Entry::allowed`]: board sizes, seeds; never
+//! `--file`) and handed to clap only as `--NAME=VALUE` words. Every request needs a `Host`
+//! header naming the bound address (an IP literal, `localhost` on loopback, or a name given by
+//! `--allow-host`), which keeps DNS-rebinding pages out; an `Origin`, when present, must be the
+//! page's own (`http://HOST`); `POST /api/analyze` needs `Content-Type: application/json`, so
+//! that another site's form cannot post to it without a CORS preflight, which is never
+//! granted. Binding beyond loopback prints a warning on stderr.
+//!
 //! Every solve runs on a blocking thread, at most one per core at a time, under a budget: a
 //! stop flag raised by a timer after `--time-budget` seconds and an optional node budget, both
 //! obeyed by the engine's searches through [`Front::set_limits`]. A position over budget gets
@@ -19,7 +28,7 @@ pub mod sketch;
 
 use std::cell::RefCell;
 use std::io::Write;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -27,7 +36,8 @@ use std::time::Duration;
 use anyhow::Result;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{DefaultBodyLimit, State};
-use axum::http::{header, StatusCode};
+use axum::http::{header, HeaderMap, Method, StatusCode};
+use axum::middleware::{self, Next};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -58,6 +68,10 @@ pub struct Args {
     /// Positions one analysis may search (counted by the engine); none by default.
     #[arg(long, value_name = "NODES")]
     node_budget: Option<u64>,
+    /// A host name (besides IP literals and `localhost`) that requests may name in their `Host`
+    /// header, e.g. the name of this machine when `--bind` is not loopback; repeatable.
+    #[arg(long, value_name = "NAME")]
+    allow_host: Vec<String>,
 }
 
 fn parse_seconds(text: &str) -> Result<f64, String> {
@@ -138,14 +152,15 @@ fn error_response((status, message): Failure) -> Response {
     (status, Json(json!({ "error": message }))).into_response()
 }
 
-/// Analyses `request` for front `F`: options through clap, the setup through the judge's
+/// Analyses `request` for front `F`: `options` (checked by [`checked_options`]) through clap, the setup through the judge's
 /// parser, moves through [`Front::parse_move`], the analysis under `stop` and `budget`.
 fn analyze_front<F: Front>(
     request: &Request,
+    options: &[String],
     stop: &Arc<AtomicBool>,
     budget: &Budget,
 ) -> Result<Value, Failure> {
-    let words = std::iter::once(request.game.as_str()).chain(request.options.iter().map(String::as_str));
+    let words = std::iter::once(request.game.as_str()).chain(options.iter().map(String::as_str));
     let parsed = OptionWords::<F::Options>::try_parse_from(words).map_err(|e| bad(e.render().to_string()))?;
     let mut front = F::new(&parsed.options).map_err(|e| bad(format!("{e:#}")))?;
     let mut start = front.start();
@@ -201,6 +216,9 @@ fn analyze_front<F: Front>(
     Ok(reply)
 }
 
+/// A game's [`analyze_front`]: the request, its checked option words, the stop flag, the budget.
+type AnalyzeFn = fn(&Request, &[String], &Arc<AtomicBool>, &Budget) -> Result<Value, Failure>;
+
 /// One game of the page.
 struct Entry {
     /// The name, as in `games-cli play NAME`.
@@ -209,33 +227,101 @@ struct Entry {
     title: &'static str,
     /// Option words to show as an example.
     example: &'static str,
-    analyze: fn(&Request, &Arc<AtomicBool>, &Budget) -> Result<Value, Failure>,
-    help: fn() -> String,
+    /// The options a request may give, each `--NAME VALUE` or `--NAME=VALUE`: board sizes and
+    /// seeds, never an option that names a file or a path.
+    allowed: &'static [&'static str],
+    analyze: AnalyzeFn,
+    help: fn(&[&str]) -> String,
 }
 
-fn options_help<F: Front>() -> String {
-    OptionWords::<F::Options>::command().name("options").about(None::<&str>).render_help().to_string()
+/// The help of the options in `allowed` (the others hidden).
+fn options_help<F: Front>(allowed: &[&str]) -> String {
+    let mut command = OptionWords::<F::Options>::command().name("options").about(None::<&str>);
+    let hidden: Vec<String> = command
+        .get_arguments()
+        .filter(|a| !a.get_long().is_some_and(|long| allowed.contains(&format!("--{long}").as_str())))
+        .map(|a| a.get_id().to_string())
+        .collect();
+    for id in hidden {
+        command = command.mut_arg(id, |a| a.hide(true));
+    }
+    command.disable_help_flag(true).render_help().to_string()
 }
 
-const fn entry<F: Front>(name: &'static str, title: &'static str, example: &'static str) -> Entry {
-    Entry { name, title, example, analyze: analyze_front::<F>, help: options_help::<F> }
+const fn entry<F: Front>(
+    name: &'static str,
+    title: &'static str,
+    example: &'static str,
+    allowed: &'static [&'static str],
+) -> Entry {
+    Entry { name, title, example, allowed, analyze: analyze_front::<F>, help: options_help::<F> }
 }
 
 /// The registry: one line per game.
 const GAMES: &[Entry] = &[
-    entry::<crate::triangle_war::TriangleWarFront>("triangle-war", "Triangle War", "--side 3"),
-    entry::<crate::young_chess::YoungChessFront>("young-chess", "Young-diagram game", "--size 3x4 --seed 7"),
+    entry::<crate::triangle_war::TriangleWarFront>("triangle-war", "Triangle War", "--side 3", &["--side"]),
+    entry::<crate::young_chess::YoungChessFront>(
+        "young-chess",
+        "Young-diagram game",
+        "--size 3x4 --seed 7",
+        &["--size", "--seed"],
+    ),
     entry::<crate::tic_tac_toe::TicTacToeFront>(
         "tic-tac-toe",
         "m,n,k-game (tic-tac-toe)",
         "--size 4x4 --k 3",
+        &["--size", "--k"],
     ),
-    entry::<crate::connect_four::ConnectFourFront>("connect-four", "Connect Four", "--size 5x4"),
+    entry::<crate::connect_four::ConnectFourFront>("connect-four", "Connect Four", "--size 5x4", &["--size"]),
 ];
+
+/// Longest option value accepted from a request, in bytes (sizes and seeds are short).
+const OPTION_VALUE_LIMIT: usize = 40;
+
+/// A request's option words checked against `allowed` and rewritten as `--NAME=VALUE` words,
+/// so that clap sees nothing else: an option outside the list, a missing value, or a value that
+/// looks like an option is refused without looking at what it names.
+fn checked_options(game: &str, allowed: &[&str], words: &[String]) -> Result<Vec<String>, Failure> {
+    let mut checked = Vec::new();
+    let mut words = words.iter();
+    while let Some(word) = words.next() {
+        let (name, value) = match word.split_once('=') {
+            Some((name, value)) => (name, Some(value)),
+            None => (word.as_str(), None),
+        };
+        if !name.starts_with("--") {
+            return Err(bad(format!(
+                "expected an option ({}), found a value without one",
+                allowed.join(", ")
+            )));
+        }
+        if !allowed.contains(&name) {
+            return Err(bad(format!(
+                "option {} is not offered for {game} here: expected {}",
+                judge_text::quote(name),
+                allowed.join(", ")
+            )));
+        }
+        let value = match value {
+            Some(v) => v,
+            None => words.next().ok_or_else(|| bad(format!("option {name} needs a value")))?,
+        };
+        if value.is_empty() || value.starts_with('-') || value.len() > OPTION_VALUE_LIMIT {
+            return Err(bad(format!(
+                "option {name}: expected a value of 1 to {OPTION_VALUE_LIMIT} characters not starting with `-`"
+            )));
+        }
+        checked.push(format!("{name}={value}"));
+    }
+    Ok(checked)
+}
 
 fn analyze(request: &Request, stop: &Arc<AtomicBool>, budget: &Budget) -> Result<Value, Failure> {
     match GAMES.iter().find(|e| e.name == request.game) {
-        Some(e) => (e.analyze)(request, stop, budget),
+        Some(e) => {
+            let options = checked_options(e.name, e.allowed, &request.options)?;
+            (e.analyze)(request, &options, stop, budget)
+        }
         None => {
             let names: Vec<&str> = GAMES.iter().map(|e| e.name).collect();
             Err(bad(format!(
@@ -317,10 +403,88 @@ async fn api_analyze(
     }
 }
 
+/// Which requests the server answers: those whose `Host` names the bound address, whose
+/// `Origin` (when present) is the page's own, and, for posts, whose body is declared JSON.
+#[derive(Clone, Debug)]
+pub struct Guard {
+    /// The address the server listens on (its port is the one `Host` must name).
+    pub bound: SocketAddr,
+    /// Host names accepted besides IP literals and `localhost` (lower case).
+    pub names: Vec<String>,
+}
+
+impl Guard {
+    /// Whether a `Host` header value names this server: the bound port (80 when none is
+    /// given), and the bound IP (any IP literal when bound to all addresses), `localhost` or
+    /// another loopback IP when bound to loopback, or one of [`Guard::names`]. Names other
+    /// than those are refused: a page of another site reached through DNS rebinding sends its
+    /// own name.
+    #[must_use]
+    pub fn host_ok(&self, host: &str) -> bool {
+        let host = host.trim().to_ascii_lowercase();
+        let (name, port) = if let Some(rest) = host.strip_prefix('[') {
+            let Some((ip, after)) = rest.split_once(']') else { return false };
+            let port = match after.strip_prefix(':') {
+                Some(p) => p.parse::<u16>().ok(),
+                None if after.is_empty() => Some(80),
+                None => None,
+            };
+            (ip.to_string(), port)
+        } else {
+            match host.rsplit_once(':') {
+                Some((name, p)) => (name.to_string(), p.parse::<u16>().ok()),
+                None => (host.clone(), Some(80)),
+            }
+        };
+        if port != Some(self.bound.port()) {
+            return false;
+        }
+        let bound = self.bound.ip();
+        if let Ok(ip) = name.parse::<IpAddr>() {
+            return bound.is_unspecified() || ip == bound || (bound.is_loopback() && ip.is_loopback());
+        }
+        (name == "localhost" && (bound.is_loopback() || bound.is_unspecified())) || self.names.contains(&name)
+    }
+}
+
+/// Refuses, before any handler runs, requests for another host (403), from another origin
+/// (403), and posts whose body is not declared JSON (415).
+async fn guard(State(guard): State<Arc<Guard>>, request: axum::extract::Request, next: Next) -> Response {
+    let headers: &HeaderMap = request.headers();
+    let text = |name| headers.get(name).map(|v: &header::HeaderValue| v.to_str().unwrap_or("\u{fffd}"));
+    let Some(host) = text(header::HOST).filter(|h| guard.host_ok(h)) else {
+        return error_response((
+            StatusCode::FORBIDDEN,
+            "the Host header does not name this server (start it with --allow-host NAME to use a host name)"
+                .to_string(),
+        ));
+    };
+    if let Some(origin) = text(header::ORIGIN) {
+        if !origin.eq_ignore_ascii_case(&format!("http://{host}")) {
+            return error_response((
+                StatusCode::FORBIDDEN,
+                "requests from other origins are refused".to_string(),
+            ));
+        }
+    }
+    if request.method() == Method::POST {
+        let json = text(header::CONTENT_TYPE).is_some_and(|t| {
+            t.split(';').next().is_some_and(|m| m.trim().eq_ignore_ascii_case("application/json"))
+        });
+        if !json {
+            return error_response((
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "expected Content-Type: application/json".to_string(),
+            ));
+        }
+    }
+    next.run(request).await
+}
+
 async fn api_games() -> Json<Value> {
     let games: Vec<Value> = GAMES
         .iter()
-        .map(|e| json!({ "name": e.name, "title": e.title, "example": e.example, "help": (e.help)() }))
+        .map(|e| json!({ "name": e.name, "title": e.title, "example": e.example, "help": (e.help)(e.allowed) }))
         .collect();
     Json(json!(games))
 }
@@ -338,8 +502,9 @@ async fn style() -> impl IntoResponse {
 }
 
 /// The server's routes: `/`, `/app.js`, `/app.css`, `GET /api/games`, `POST /api/analyze`
-/// (body limit [`BODY_LIMIT`], at most one solve per core at a time, each within `budget`).
-pub fn router(budget: Budget) -> Router {
+/// (body limit [`BODY_LIMIT`], at most one solve per core at a time, each within `budget`),
+/// every one behind `guard`'s checks of `Host`, `Origin` and `Content-Type`.
+pub fn router(budget: Budget, guard_: Guard) -> Router {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     Router::new()
         .route("/", get(page))
@@ -348,6 +513,7 @@ pub fn router(budget: Budget) -> Router {
         .route("/api/games", get(api_games))
         .route("/api/analyze", post(api_analyze))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(middleware::from_fn_with_state(Arc::new(guard_), guard))
         .with_state(Shared { workers: Arc::new(Semaphore::new(cores)), budget })
 }
 
@@ -361,9 +527,17 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<()> {
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(SocketAddr::new(args.bind, args.port)).await?;
-        writeln!(out, "games-cli serve: open http://{}/", listener.local_addr()?)?;
+        let bound = listener.local_addr()?;
+        if !bound.ip().is_loopback() {
+            eprintln!(
+                "games-cli serve: warning: listening on {bound}, beyond this machine: anyone who can reach it \
+                 can make it solve (each request within the budget)"
+            );
+        }
+        writeln!(out, "games-cli serve: open http://{bound}/")?;
         out.flush()?;
-        axum::serve(listener, router(budget)).await?;
+        let names = args.allow_host.iter().map(|n| n.to_ascii_lowercase()).collect();
+        axum::serve(listener, router(budget, Guard { bound, names })).await?;
         Ok(())
     })
 }
@@ -402,6 +576,55 @@ mod tests {
         assert_eq!(moves(&b), ["2-4", "2-5", "3-5", "3-6", "4-5", "5-6"]);
         assert_eq!(b["board"]["shapes"][1]["text"], "A", "the owner's letter on its triangle");
         assert_eq!(b["to_move"], "A", "A completed a triangle and moves again");
+    }
+
+    #[test]
+    fn options_outside_the_allow_list_are_refused_unread() {
+        let words = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let allowed = &["--size", "--seed"];
+        assert_eq!(
+            checked_options("young-chess", allowed, &words(&["--size", "3x4", "--seed=7"])),
+            Ok(words(&["--size=3x4", "--seed=7"]))
+        );
+        for attack in [
+            &["--file", "/etc/passwd"][..],
+            &["--file=/etc/passwd"],
+            &["--seed", "--file", "/etc/passwd"],
+            &["--size", "--file=/etc/passwd"],
+            &["--fi", "/etc/passwd"],
+            &["/etc/passwd"],
+            &["--", "--file", "/etc/passwd"],
+            &["--size"],
+            &["--seed=-1"],
+        ] {
+            let (status, message) = checked_options("young-chess", allowed, &words(attack)).unwrap_err();
+            assert_eq!(status, StatusCode::BAD_REQUEST, "{attack:?}");
+            assert!(!message.contains("passwd"), "{attack:?}: {message}");
+        }
+    }
+
+    #[test]
+    fn host_headers_must_name_the_bound_address() {
+        let loopback = Guard { bound: "127.0.0.1:8080".parse().unwrap(), names: vec![] };
+        for ok in ["127.0.0.1:8080", "localhost:8080", "LocalHost:8080", "[::1]:8080", "127.0.0.2:8080"] {
+            assert!(loopback.host_ok(ok), "{ok}");
+        }
+        for refused in
+            ["evil.example:8080", "127.0.0.1:8081", "127.0.0.1", "10.0.0.1:8080", "", "[::1]x", ":8080"]
+        {
+            assert!(!loopback.host_ok(refused), "{refused}");
+        }
+        let all = Guard { bound: "0.0.0.0:80".parse().unwrap(), names: vec!["box.lan".to_string()] };
+        for ok in ["10.1.2.3", "10.1.2.3:80", "localhost", "box.lan:80", "[fe80::1]"] {
+            assert!(all.host_ok(ok), "{ok}");
+        }
+        for refused in ["evil.example", "rebind.evil.example:80", "10.1.2.3:8080"] {
+            assert!(!all.host_ok(refused), "{refused}");
+        }
+        let one = Guard { bound: "192.168.1.5:9000".parse().unwrap(), names: vec![] };
+        assert!(one.host_ok("192.168.1.5:9000"));
+        assert!(!one.host_ok("localhost:9000"), "localhost is not the bound address");
+        assert!(!one.host_ok("127.0.0.1:9000"));
     }
 
     #[test]

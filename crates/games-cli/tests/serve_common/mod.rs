@@ -9,7 +9,8 @@ use std::process::{Child, Command, Stdio};
 
 /// A running server, killed when dropped.
 pub struct Server {
-    child: Child,
+    /// The server process.
+    pub child: Child,
     /// `127.0.0.1:PORT`.
     pub addr: String,
 }
@@ -23,10 +24,16 @@ impl Drop for Server {
 
 /// Starts `games-cli serve --port 0 EXTRA...` and reads the address it prints.
 pub fn start(extra: &[&str]) -> Server {
+    start_with_stderr(extra, Stdio::inherit())
+}
+
+/// [`start`] with the server's standard error sent to `stderr`.
+pub fn start_with_stderr(extra: &[&str], stderr: Stdio) -> Server {
     let mut child = Command::new(env!("CARGO_BIN_EXE_games-cli"))
         .args(["serve", "--port", "0"])
         .args(extra)
         .stdout(Stdio::piped())
+        .stderr(stderr)
         .spawn()
         .expect("games-cli starts");
     let mut line = String::new();
@@ -38,10 +45,16 @@ pub fn start(extra: &[&str]) -> Server {
 
 /// Sends one request; returns the status code and the body.
 pub fn request(server: &Server, method: &str, path: &str, body: &[u8]) -> (u16, String) {
+    let headers = format!("Host: {}\r\nContent-Type: application/json\r\n", server.addr);
+    exchange(server, method, path, &headers, body)
+}
+
+/// Sends one request with exactly the `headers` given (each line ending in CRLF) besides
+/// `Content-Length` and `Connection: close`; returns the status code and the body.
+pub fn exchange(server: &Server, method: &str, path: &str, headers: &str, body: &[u8]) -> (u16, String) {
     let mut stream = TcpStream::connect(&server.addr).expect("connect");
     let head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-        server.addr,
+        "{method} {path} HTTP/1.1\r\n{headers}Content-Length: {}\r\nConnection: close\r\n\r\n",
         body.len()
     );
     stream.write_all(head.as_bytes()).expect("write head");
