@@ -327,13 +327,9 @@ fn long_solve(
             p = p.play(&geometry, usize::from(best.mv)).0;
             pv.push(best.mv);
             let game = solver.engine().game();
-            loop {
-                let only = game.candidates(p.drawn().0);
-                if only == 0 || only & (only - 1) != 0 {
-                    break;
-                }
-                pv.push(only.trailing_zeros() as u8);
-                p = p.play(&geometry, only.trailing_zeros() as usize).0;
+            while let Some(s) = game.folded_move(p.drawn().0) {
+                pv.push(s as u8);
+                p = p.play(&geometry, s).0;
             }
         }
         if p.is_over(&geometry) {

@@ -319,6 +319,15 @@ impl TriangleWar {
         Some(codes[..n].iter().enumerate().fold(1 << 63, |key, (i, &c)| key | u64::from(c) << (8 * i)))
     }
 
+    /// The segment that [`Rules::fold_forced`] plays next inside [`Game::play`] in `drawn`, if
+    /// any: the only candidate the rules leave ([`TriangleWar::candidates`]).
+    #[inline]
+    #[must_use]
+    pub fn folded_move(&self, drawn: u64) -> Option<usize> {
+        let only = self.candidates(drawn);
+        (only != 0 && only & (only - 1) == 0).then(|| only.trailing_zeros() as usize)
+    }
+
     /// The board.
     #[must_use]
     pub fn geometry(&self) -> &Geometry {
@@ -378,14 +387,10 @@ impl Game for TriangleWar {
         if self.rules.fold_forced {
             // Forced captures keep the turn: they all belong to the player to move in `next`.
             let sign = if next.to_move() == pos.to_move() { 1 } else { -1 };
-            loop {
-                let only = self.candidates(next.drawn().0);
-                if only == 0 || only & (only - 1) != 0 {
-                    break;
-                }
-                // A single candidate is a capture (every restriction keeps one), so the turn
-                // stays with the player to move in `next`.
-                let (after, c) = next.play(&self.geometry, only.trailing_zeros() as usize);
+            // A single candidate is a capture (every restriction keeps one), so the turn stays
+            // with the player to move in `next`.
+            while let Some(s) = self.folded_move(next.drawn().0) {
+                let (after, c) = next.play(&self.geometry, s);
                 gain += sign * Value::from(c);
                 next = after;
             }
