@@ -9,11 +9,14 @@
 //!   algorithm, in how long.
 //! - `cargo xtask c4-bench`: Connect Four on Pons' test sets, checking every score, beside a
 //!   reference solver in the same run.
+//! - `cargo xtask test`: the README's test command (installs the browser the tests need when
+//!   missing, then `cargo test --workspace`).
 
 mod bench;
 mod games;
 mod golden;
 mod mnk_table;
+mod test;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -43,6 +46,8 @@ enum Command {
     MnkTable(mnk_table::Args),
     /// Connect Four test sets: mean time and nodes per position, scores checked, beside a reference.
     C4Bench(games::connect_four::Args),
+    /// Install what the tests need when missing (Chromium, as root), then run every test.
+    Test(test::Args),
 }
 
 fn main() -> ExitCode {
@@ -53,6 +58,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => bench::run(&args),
         Command::MnkTable(args) => mnk_table::run(&args),
         Command::C4Bench(args) => games::connect_four::bench(&args),
+        Command::Test(args) => test::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,4 +1,4 @@
-//! [`ConnectFour`]: the game for [`search_core::Solver`], with the Connect Four specific
+//! [`ConnectFour`]: the game for [`search_core::Engine`], with the Connect Four specific
 //! search knowledge (the ideas of J. Tromp's Fhourstones and P. Pons' solver).
 //!
 //! - Positions the side to move wins at once, positions where every move loses at once (two
@@ -27,7 +27,7 @@ use search_core::{Game, Player, Value};
 
 use crate::{Board, Column, Geometry};
 
-/// Connect Four on one [`Geometry`], as seen by [`search_core::Solver`]. Values are Pons'
+/// Connect Four on one [`Geometry`], as seen by [`search_core::Engine`]. Values are Pons'
 /// scores: with `n` stones on the board, a win with the mover's next stone scores
 /// `(cells + 1 - n) / 2` (22 - k for a win with one's k-th stone on 7 x 6), a draw 0, a loss the
 /// negative of the winner's score.

@@ -8,7 +8,7 @@
 //!   left, first player first) and back; [`MoveError`] names the 1-based index of a refused
 //!   character. [`Setup`] is an unvalidated size + moves; `Position::try_from(&setup)` checks
 //!   it. Copy-make: [`Position::play`] / [`Position::try_play`] return a new position.
-//! - [`ConnectFour`]: the game for [`search_core::Solver`]: immediate wins and forced blocks
+//! - [`ConnectFour`]: the game for [`search_core::Engine`]: immediate wins and forced blocks
 //!   resolved before searching, moves that lose at once never generated, centre-first and
 //!   threat-count move ordering, a TT keyed by the unique position code folded over the mirror,
 //!   and score bounds from the number of stones left.
@@ -61,4 +61,4 @@ pub use geometry::{Geometry, GeometryError};
 pub use line::{format_line, parse_line, JudgeLine, LineError};
 pub use position::{Board, Column, MoveError, PlayError, Position, Setup, SetupError};
 pub use rules::Rules;
-pub use solver::{all_cores, null_window_search, Outcome, Solver, DEFAULT_THREADS, DEFAULT_TT_BITS};
+pub use solver::{all_cores, search_options, Outcome, Solver, DEFAULT_THREADS, DEFAULT_TT_BITS};

@@ -42,15 +42,15 @@ impl Column {
     }
 }
 
-/// Columns fit the 8-bit move field of search-core's shared TT (a board has at most 63).
+/// Columns fit the move field of search-core's shared TT (a board has at most 63).
 impl search_core::PackedMove for Column {
     #[inline]
-    fn pack(self) -> u8 {
-        self.0
+    fn pack(self) -> Option<u16> {
+        Some(u16::from(self.0))
     }
     #[inline]
-    fn unpack(code: u8) -> Self {
-        Column(code)
+    fn unpack(code: u16) -> Self {
+        Column(code as u8)
     }
 }
 

@@ -63,7 +63,7 @@ impl Game for Rules {
 
 #[cfg(test)]
 mod tests {
-    use search_core::Solver as Engine;
+    use search_core::Engine;
 
     use super::*;
     use crate::Solver;

@@ -1,11 +1,12 @@
-//! [`Solver`]: exact scores, win/draw/loss, and per-column analysis of [`Position`]s, by a
-//! null-window search over the score with [`search_core::Solver`] on [`ConnectFour`].
+//! [`Solver`]: exact scores, win/draw/loss, and per-column analysis of [`Position`]s, by
+//! null-window bisection over the score leaning towards 0 ([`Driver::BisectionTowardZero`]) on
+//! search-core's [`Engine`] with [`ConnectFour`].
 
 use search_core::{
-    Analysis, Game, Limits, MoveValue, ParallelSolver, Player, SearchOptions, Stats, Value, WindowSearch,
+    Analysis, Driver, Engine, Interrupted, Limits, MoveValue, Player, SearchOptions, Stats, Value, INFINITY,
 };
 
-use crate::{Board, Column, ConnectFour, Geometry, Position};
+use crate::{Column, ConnectFour, Geometry, Position};
 
 /// The result of a game for the side to move, under perfect play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -48,13 +49,6 @@ impl Outcome {
 /// 5.4 s, same run); `cargo xtask c4-bench` uses 2^14 to 2^18 by set.
 pub const DEFAULT_TT_BITS: u32 = 20;
 
-/// The search behind a [`Solver`]: search-core's one-thread solver, or its lazy SMP solver
-/// when more than one thread is asked for.
-enum Engine {
-    Serial(search_core::Solver<ConnectFour>),
-    Parallel(ParallelSolver<ConnectFour>),
-}
-
 /// The number of threads [`Solver::new`] and [`Solver::with_tt_bits`] search with: 1, because
 /// two threads did not pay where they were measured (`cargo xtask c4-bench --threads 1,2` on
 /// the shared 2-core machine with a load average of 8 to 10 from other jobs: first 6 positions,
@@ -74,9 +68,10 @@ pub fn all_cores() -> usize {
 ///
 /// Keeps its TT between calls (positions of one game share work); [`Solver::clear`] forgets it.
 /// A position of another geometry than the solver's makes it start over on that geometry.
-/// With more than one thread ([`Solver::with_threads`]) every search runs as lazy SMP ([`search_core::ParallelSolver`]); the scores are the same.
+/// With more than one thread ([`Solver::with_threads`]) every search runs as lazy SMP over a
+/// shared TT; the scores are the same.
 pub struct Solver {
-    engine: Engine,
+    engine: Engine<ConnectFour>,
     tt_bits: u32,
     threads: usize,
 }
@@ -105,13 +100,7 @@ impl Solver {
     /// bytes in the shared table of several) searching on `threads` threads (at least 1).
     #[must_use]
     pub fn with_threads(geom: Geometry, tt_bits: u32, threads: usize) -> Self {
-        let game = ConnectFour::new(geom);
-        let engine = if threads > 1 {
-            let options = SearchOptions { tt_bits, ..SearchOptions::DEFAULT };
-            Engine::Parallel(ParallelSolver::new(game, options, threads))
-        } else {
-            Engine::Serial(search_core::Solver::new(game, tt_bits))
-        };
+        let engine = Engine::with_options(ConnectFour::new(geom), search_options(tt_bits, threads));
         Solver { engine, tt_bits, threads: threads.max(1) }
     }
 
@@ -124,22 +113,19 @@ impl Solver {
     /// The geometry solved.
     #[must_use]
     pub fn geometry(&self) -> &Geometry {
-        self.engine_ref().game().geometry()
+        self.engine.game().geometry()
     }
 
     /// Search statistics since construction or [`Solver::reset_stats`] (nodes: calls of the
     /// negamax routine, summed over the threads; elapsed: wall-clock time).
     #[must_use]
     pub fn stats(&self) -> Stats {
-        self.engine_ref().stats()
+        self.engine.stats()
     }
 
     /// Zeroes the statistics.
     pub fn reset_stats(&mut self) {
-        match &mut self.engine {
-            Engine::Serial(e) => e.reset_stats(),
-            Engine::Parallel(e) => e.reset_stats(),
-        }
+        self.engine.reset_stats();
     }
 
     /// Forgets the TT and zeroes the statistics (a fresh engine with a new table).
@@ -147,29 +133,15 @@ impl Solver {
         *self = Self::with_threads(*self.geometry(), self.tt_bits, self.threads);
     }
 
-    /// Sets the [`Limits`] (stop flag, node budget, time) of the one-thread engine: once one
-    /// is reached, searches return meaningless values until the limits are lifted, so a caller
-    /// that sets them must discard what it gets after a stop (the web page's solve budget). The
-    /// parallel engine (more than one thread) does not take limits yet and ignores them.
+    /// Sets the [`Limits`] (stop flag, node budget, time) that [`Solver::try_score`] and
+    /// [`Solver::try_analyze`] obey, on any number of threads.
     pub fn set_limits(&mut self, limits: Limits) {
-        if let Engine::Serial(engine) = &mut self.engine {
-            engine.set_limits(limits);
-        }
+        self.engine.set_limits(limits);
     }
 
-    /// The underlying engine (for custom searches on [`Board`]s of this geometry).
-    pub fn engine(&mut self) -> &mut dyn WindowSearch<ConnectFour> {
-        match &mut self.engine {
-            Engine::Serial(e) => e,
-            Engine::Parallel(e) => e,
-        }
-    }
-
-    fn engine_ref(&self) -> &dyn WindowSearch<ConnectFour> {
-        match &self.engine {
-            Engine::Serial(e) => e,
-            Engine::Parallel(e) => e,
-        }
+    /// The underlying engine (for custom searches on [`crate::Board`]s of this geometry).
+    pub fn engine(&mut self) -> &mut Engine<ConnectFour> {
+        &mut self.engine
     }
 
     fn adopt(&mut self, pos: &Position) {
@@ -194,38 +166,54 @@ impl Solver {
     /// (larger = sooner), 0 for a draw, negative for a loss. A finished position scores minus the
     /// winner's score (or 0 for a full board).
     pub fn score(&mut self, pos: &Position) -> i32 {
-        if let Some(s) = Self::finished_score(pos) {
-            return s;
-        }
-        self.adopt(pos);
-        self.score_board(pos.board(), None) as i32
+        finished(self.score_as(pos, None, false))
+    }
+
+    /// [`Solver::score`] under the limits of [`Solver::set_limits`].
+    ///
+    /// # Errors
+    /// [`Interrupted`] (with the bounds proven, in the engine's values) when a limit stopped it.
+    pub fn try_score(&mut self, pos: &Position) -> Result<i32, Interrupted> {
+        self.score_as(pos, None, true)
     }
 
     /// The outcome of `pos` for the side to move: only the sign of [`Solver::score`], found with
     /// the window (-1, 1), usually faster.
     pub fn weak(&mut self, pos: &Position) -> Outcome {
-        if let Some(s) = Self::finished_score(pos) {
-            return Outcome::of_score(s);
-        }
-        self.adopt(pos);
-        Outcome::of_score(self.score_board(pos.board(), Some((-1, 1))) as i32)
+        Outcome::of_score(finished(self.score_as(pos, Some((-1, 1)), false)))
     }
 
-    /// The score of the unfinished `b` (clamped to `window` if given) by a null-window search.
-    fn score_board(&mut self, b: &Board, window: Option<(Value, Value)>) -> Value {
-        let game = self.engine_ref().game();
-        if let Some(v) = game.terminal_value(b) {
-            return match window {
-                Some((lo, hi)) => v.clamp(lo, hi),
-                None => v,
-            };
+    /// [`Solver::weak`] under the limits of [`Solver::set_limits`].
+    ///
+    /// # Errors
+    /// [`Interrupted`] when a limit stopped it.
+    pub fn try_weak(&mut self, pos: &Position) -> Result<Outcome, Interrupted> {
+        self.score_as(pos, Some((-1, 1)), true).map(Outcome::of_score)
+    }
+
+    /// The score of `pos` clamped to `window` if given, under the limits if `limited`.
+    fn score_as(
+        &mut self,
+        pos: &Position,
+        window: Option<(Value, Value)>,
+        limited: bool,
+    ) -> Result<i32, Interrupted> {
+        let clamp = |s: i32| match window {
+            Some((lo, hi)) => s.clamp(lo as i32, hi as i32),
+            None => s,
+        };
+        if let Some(s) = Self::finished_score(pos) {
+            return Ok(clamp(s));
         }
-        let (mut lo, mut hi) = game.value_bounds(b);
-        if let Some((wlo, whi)) = window {
-            lo = lo.max(wlo);
-            hi = hi.min(whi);
-        }
-        null_window_search(self.engine(), b, lo, hi)
+        self.adopt(pos);
+        let b = pos.board();
+        let (lo, hi) = window.unwrap_or((-INFINITY, INFINITY));
+        let v = if limited {
+            self.engine.try_solve_within(b, lo, hi)?
+        } else {
+            self.engine.solve_within(b, lo, hi)
+        };
+        Ok(v as i32)
     }
 
     /// The score of every legal column of `pos` and a principal variation.
@@ -236,13 +224,28 @@ impl Solver {
     /// best first for the side to move, ties left to right; the PV plays the leftmost best move
     /// at every step until the game ends. A finished position has no moves and an empty PV.
     pub fn analyze(&mut self, pos: &Position) -> Analysis<Column> {
+        match self.analyze_as(pos, false) {
+            Ok(a) => a,
+            Err(e) => unreachable!("a search without limits was interrupted: {e}"),
+        }
+    }
+
+    /// [`Solver::analyze`] under the limits of [`Solver::set_limits`] (the web page's budget).
+    ///
+    /// # Errors
+    /// [`Interrupted`] when a limit stopped one of its searches.
+    pub fn try_analyze(&mut self, pos: &Position) -> Result<Analysis<Column>, Interrupted> {
+        self.analyze_as(pos, true)
+    }
+
+    fn analyze_as(&mut self, pos: &Position, limited: bool) -> Result<Analysis<Column>, Interrupted> {
         let before = self.stats();
         let sign = match pos.to_move() {
             Player::First => 1,
             Player::Second => -1,
         };
         let moves: Vec<MoveValue<Column>> = self
-            .column_scores(pos)
+            .column_scores_as(pos, limited)?
             .into_iter()
             .map(|(mv, s)| MoveValue { mv, value: sign * Value::from(s) })
             .collect();
@@ -250,82 +253,87 @@ impl Solver {
         sorted.sort_by_key(|m| -sign * m.value);
         let value = match sorted.first() {
             Some(m) => m.value,
-            None => sign * Value::from(self.score(pos)),
+            None => sign * Value::from(self.score_as(pos, None, limited)?),
         };
-        let pv = self.principal_variation(pos);
+        let pv = self.principal_variation_as(pos, limited)?;
         let after = self.stats();
         let stats = after.since(&before);
-        Analysis { to_move: pos.to_move(), value, moves: sorted, pv, stats }
+        Ok(Analysis { to_move: pos.to_move(), value, moves: sorted, pv, stats })
     }
 
     /// The score, for the side to move of `pos`, of playing each legal column (left to right).
     pub fn column_scores(&mut self, pos: &Position) -> Vec<(Column, i32)> {
-        pos.legal_columns()
-            .map(|c| {
-                let child = pos.play(c.index());
-                (c, -self.score(&child))
-            })
-            .collect()
+        match self.column_scores_as(pos, false) {
+            Ok(v) => v,
+            Err(e) => unreachable!("a search without limits was interrupted: {e}"),
+        }
+    }
+
+    fn column_scores_as(&mut self, pos: &Position, limited: bool) -> Result<Vec<(Column, i32)>, Interrupted> {
+        let mut scores = Vec::new();
+        for c in pos.legal_columns() {
+            let child = pos.play(c.index());
+            scores.push((c, -self.score_as(&child, None, limited)?));
+        }
+        Ok(scores)
     }
 
     /// A principal variation: from `pos`, the leftmost move keeping the score, to the end.
     pub fn principal_variation(&mut self, pos: &Position) -> Vec<Column> {
+        match self.principal_variation_as(pos, false) {
+            Ok(v) => v,
+            Err(e) => unreachable!("a search without limits was interrupted: {e}"),
+        }
+    }
+
+    fn principal_variation_as(&mut self, pos: &Position, limited: bool) -> Result<Vec<Column>, Interrupted> {
         let mut pv = Vec::new();
         let mut pos = *pos;
         while !pos.is_over() {
-            let target = self.score(&pos);
-            let best = pos
-                .legal_columns()
-                .find(|c| {
-                    let child = pos.play(c.index());
-                    // Is the move worth at least `target`, i.e. the child's score <= -target?
-                    match Self::finished_score(&child) {
-                        Some(s) => -s >= target,
-                        None => {
-                            let t = Value::from(-target);
-                            self.engine().search(child.board(), t, t + 1) <= t
-                        }
+            let target = self.score_as(&pos, None, limited)?;
+            let mut best = None;
+            for c in pos.legal_columns() {
+                let child = pos.play(c.index());
+                // Is the move worth at least `target`, i.e. the child's score <= -target?
+                let keeps = match Self::finished_score(&child) {
+                    Some(s) => -s >= target,
+                    None => {
+                        let t = Value::from(-target);
+                        let r = if limited {
+                            self.engine.try_search(child.board(), t, t + 1)?
+                        } else {
+                            self.engine.search(child.board(), t, t + 1)
+                        };
+                        r <= t
                     }
-                })
-                .expect("some move keeps the score");
+                };
+                if keeps {
+                    best = Some(c);
+                    break;
+                }
+            }
+            let Some(best) = best else { unreachable!("some move keeps the score") };
             pv.push(best);
             pos = pos.play(best.index());
         }
-        pv
+        Ok(pv)
     }
 }
 
-/// The exact value in `[lo, hi]` of the unfinished `b` by a sequence of null-window searches
-/// (Pons' bisection, leaning towards 0 so that the sign is settled first).
-///
-/// Kept beside search-core's generic drivers because the lean pays here (first positions of
-/// the test sets, TT 2^16, one run): L1_R3 (4) 12.5M nodes against 13.9M for
-/// `search_core::Solver::solve_bisection` and 18.9M for `solve_mtdf(_, 0)`; L1_R2 (20) 349k
-/// against 381k and 419k; L1_R1 (100) 2.5k against 16.3k and 31.3k.
-///
-/// `lo` and `hi` must bound the true value (or the result is clamped to them).
-///
-/// Runs on any [`WindowSearch`]: the one-thread or the parallel engine.
-pub fn null_window_search<S: WindowSearch<ConnectFour> + ?Sized>(
-    engine: &mut S,
-    b: &Board,
-    lo: Value,
-    hi: Value,
-) -> Value {
-    let (mut min, mut max) = (lo, hi);
-    while min < max {
-        let mut med = min + (max - min) / 2;
-        if med <= 0 && min / 2 < med {
-            med = min / 2;
-        } else if med >= 0 && max / 2 > med {
-            med = max / 2;
-        }
-        let r = engine.search(b, med, med + 1);
-        if r <= med {
-            max = r.max(min);
-        } else {
-            min = r.min(max);
-        }
+/// The engine options of a [`Solver`]: a TT of `2^tt_bits` entries, `threads` threads, PVS, and
+/// Pons' bisection leaning towards 0, which pays here (first positions of the test sets, TT
+/// 2^16, one run): L1_R3 (4) 12.5M nodes against 13.9M for plain bisection and 18.9M for
+/// MTD(f) from 0; L1_R2 (20) 349k against 381k and 419k; L1_R1 (100) 2.5k against 16.3k and
+/// 31.3k.
+#[must_use]
+pub fn search_options(tt_bits: u32, threads: usize) -> SearchOptions {
+    SearchOptions { tt_bits, threads, driver: Driver::BisectionTowardZero, ..SearchOptions::DEFAULT }
+}
+
+/// The value of a search without limits (never interrupted).
+fn finished<T>(result: Result<T, Interrupted>) -> T {
+    match result {
+        Ok(v) => v,
+        Err(e) => unreachable!("a search without limits was interrupted: {e}"),
     }
-    min
 }

@@ -85,17 +85,17 @@ pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
 pub struct AlgorithmArgs {
     /// Answer each case with this algorithm instead of the subcommand's own solver.
     #[arg(long, value_name = "ALGORITHM", value_parser = algorithm_parser())]
-    pub algorithm: Option<search_core::Algorithm>,
+    pub algorithm: Option<search_core::reference::Algorithm>,
     /// With --algorithm: print each case's search statistics on stderr (value, nodes, TT hits,
     /// cutoffs, time).
     #[arg(long, requires = "algorithm")]
     pub stats: bool,
 }
 
-/// `--algorithm`'s values: the names of `search_core::Algorithm::ALL`.
-fn algorithm_parser() -> impl clap::builder::TypedValueParser<Value = search_core::Algorithm> {
+/// `--algorithm`'s values: the names of `search_core::reference::Algorithm::ALL`.
+fn algorithm_parser() -> impl clap::builder::TypedValueParser<Value = search_core::reference::Algorithm> {
     use clap::builder::TypedValueParser;
-    use search_core::Algorithm;
+    use search_core::reference::Algorithm;
     clap::builder::PossibleValuesParser::new(Algorithm::ALL.map(Algorithm::name)).map(|name| {
         Algorithm::ALL.into_iter().find(|a| a.name() == name).expect("a possible value names an algorithm")
     })
@@ -125,7 +125,7 @@ impl AlgorithmArgs {
         tt_bits: u32,
         total: &mut search_core::Stats,
     ) -> search_core::Value {
-        let (v, stats) = search_core::solve_with(self.algorithm(), game, pos, tt_bits);
+        let (v, stats) = search_core::reference::solve_with(self.algorithm(), game, pos, tt_bits);
         total.nodes += stats.nodes;
         total.tt_probes += stats.tt_probes;
         total.tt_hits += stats.tt_hits;
@@ -148,7 +148,7 @@ impl AlgorithmArgs {
         }
     }
 
-    fn algorithm(&self) -> search_core::Algorithm {
+    fn algorithm(&self) -> search_core::reference::Algorithm {
         self.algorithm.expect("an algorithm was chosen")
     }
 }

@@ -149,9 +149,9 @@ impl Front for ConnectFourFront {
         Ok(ConnectFourFront { geom, solver: RefCell::new(Solver::new(geom)) })
     }
 
-    fn solver(&self) -> search_core::Solver<Rules> {
+    fn solver(&self) -> search_core::Engine<Rules> {
         // Only the rules are used from it: values come from the fast solver (see `analyze`).
-        search_core::Solver::new(Rules::new(self.geom), 1)
+        search_core::Engine::new(Rules::new(self.geom), 1)
     }
 
     fn start(&self) -> Position {
@@ -200,19 +200,25 @@ impl Front for ConnectFourFront {
         VALUE_NOTE
     }
 
-    fn analyze(&self, _: &mut search_core::Solver<Rules>, pos: &Position) -> Analysis<Column> {
+    fn analyze(&self, _: &mut search_core::Engine<Rules>, pos: &Position) -> Analysis<Column> {
         self.solver.borrow_mut().analyze(pos)
     }
 
-    fn best_move(&self, _: &mut search_core::Solver<Rules>, pos: &Position) -> Column {
+    fn best_move(&self, _: &mut search_core::Engine<Rules>, pos: &Position) -> Column {
         // Best first, ties left to right: the leftmost best column.
         self.solver.borrow_mut().analyze(pos).moves[0].mv
     }
 
     /// Values come from the fast solver: the limits go to its engine.
-    fn set_limits(&self, solver: &mut search_core::Solver<Rules>, limits: Limits) {
-        solver.set_limits(limits.clone());
-        self.solver.borrow_mut().set_limits(limits);
+    fn try_analyze(
+        &self,
+        _: &mut search_core::Engine<Rules>,
+        pos: &Position,
+        limits: Limits,
+    ) -> Result<Analysis<Column>, search_core::Interrupted> {
+        let mut solver = self.solver.borrow_mut();
+        solver.set_limits(limits);
+        solver.try_analyze(pos)
     }
 
     /// Columns of 100-unit cells, X red and O yellow; each playable column is a move anchored

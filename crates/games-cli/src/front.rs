@@ -3,7 +3,7 @@
 //! `--analyze` and `--format json` are written once over this trait.
 
 use anyhow::Result;
-use search_core::{Analysis, Game, Limits, Player, Solver, Value};
+use search_core::{Analysis, Engine, Game, Interrupted, Limits, Player, Value};
 
 /// The engine's position type of a front's game.
 pub type Pos<F> = <<F as Front>::G as Game>::Position;
@@ -36,7 +36,7 @@ pub trait Front: Sized {
     fn new(options: &Self::Options) -> Result<Self>;
 
     /// A fresh solver for sessions of this game, with the game's own search options.
-    fn solver(&self) -> Solver<Self::G>;
+    fn solver(&self) -> Engine<Self::G>;
 
     /// The start position of a session.
     fn start(&self) -> Pos<Self>;
@@ -84,22 +84,30 @@ pub trait Front: Sized {
     /// case of the judge's input format, ending in a newline.
     fn setup_text(&self, start: &Pos<Self>, moves: &[Move<Self>]) -> String;
 
-    /// Makes the searches of [`Front::analyze`] and [`Front::best_move`] obey `limits` (the web
-    /// page's budget). Their results are meaningless once a limit is reached: the caller checks
-    /// the limits itself and discards them. Default: `solver`'s limits.
-    fn set_limits(&self, solver: &mut Solver<Self::G>, limits: Limits) {
+    /// [`Front::analyze`] under `limits` (the web page's budget).
+    ///
+    /// # Errors
+    /// [`Interrupted`] when a limit stopped one of its searches. Default: `solver`'s
+    /// [`Engine::try_analyze`] under `limits`.
+    fn try_analyze(
+        &self,
+        solver: &mut Engine<Self::G>,
+        pos: &Pos<Self>,
+        limits: Limits,
+    ) -> Result<Analysis<Move<Self>>, Interrupted> {
         solver.set_limits(limits);
+        solver.try_analyze(pos)
     }
 
     /// The analysis of `pos` (every move's value and a principal variation, first player's
     /// side) for `hint`. Default: `solver`'s; a game with a faster dedicated solver overrides it.
-    fn analyze(&self, solver: &mut Solver<Self::G>, pos: &Pos<Self>) -> Analysis<Move<Self>> {
+    fn analyze(&self, solver: &mut Engine<Self::G>, pos: &Pos<Self>) -> Analysis<Move<Self>> {
         solver.analyze(pos)
     }
 
     /// The solver's move in `pos` (not finished): the first move, in generation order, of the
     /// best value for the side to move. Default: from `solver`'s move values.
-    fn best_move(&self, solver: &mut Solver<Self::G>, pos: &Pos<Self>) -> Move<Self> {
+    fn best_move(&self, solver: &mut Engine<Self::G>, pos: &Pos<Self>) -> Move<Self> {
         let values = solver.move_values(pos);
         let best = values.iter().map(|&(_, v)| v).max().expect("a non-terminal position has moves");
         values.into_iter().find(|&(_, v)| v == best).expect("the best value belongs to a move").0

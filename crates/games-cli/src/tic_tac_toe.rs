@@ -7,7 +7,7 @@
 use std::io::Write;
 
 use anyhow::{Context, Result};
-use search_core::{Analysis, Game, Player, Solver, Value};
+use search_core::{Analysis, Engine, Game, Player, Value};
 use tic_tac_toe::{
     default_tt_bits, parse_ccf_from, parse_uva_from, BoardEval, Cell, FindProgress, Geometry, MnkGame,
     Position, Question, Scoring, SolveError, WinningMove,
@@ -265,8 +265,8 @@ impl Front for TicTacToeFront {
         Ok(TicTacToeFront { geometry: Geometry::new(rows, cols, k)? })
     }
 
-    fn solver(&self) -> Solver<MnkGame> {
-        Solver::new(MnkGame::new(self.geometry, Scoring::EmptyPlusOne), default_tt_bits(self.geometry))
+    fn solver(&self) -> Engine<MnkGame> {
+        Engine::new(MnkGame::new(self.geometry, Scoring::EmptyPlusOne), default_tt_bits(self.geometry))
     }
 
     fn start(&self) -> Position {

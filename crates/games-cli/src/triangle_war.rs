@@ -9,7 +9,7 @@ use std::io::{IsTerminal, Write};
 use std::time::Duration;
 
 use anyhow::Result;
-use search_core::{Analysis, Game, Player, Solver, Value};
+use search_core::{Analysis, Engine, Game, Interrupted, Limits, Player, Value};
 use triangle_war::{diagram, parse_games_from, Geometry, Judge, Outcome, Position, TriangleWar};
 
 use crate::common::{AlgorithmArgs, InputArgs, OutputArgs};
@@ -165,9 +165,9 @@ fn long_solve(
     pos: &Position,
     out: &mut dyn Write,
 ) -> Result<()> {
-    use search_core::{Checkpoint, Limits, SearchOptions};
+    use search_core::{Checkpoint, SearchOptions};
     let geometry = Geometry::new(args.side)?;
-    let options = SearchOptions { tt_bits, principal_variation_search: true };
+    let options = SearchOptions { tt_bits, principal_variation_search: true, ..SearchOptions::DEFAULT };
     let mut solver = triangle_war::Solver::with_options(geometry.clone(), triangle_war::Rules::ALL, options)
         .with_threads(threads, options);
     let time = args.time_limit.map(|s| Duration::from_secs_f64(s.max(0.0)));
@@ -413,11 +413,11 @@ impl Front for TriangleWarFront {
         Ok(TriangleWarFront { geometry: Geometry::new(options.side)? })
     }
 
-    fn solver(&self) -> Solver<TriangleWar> {
+    fn solver(&self) -> Engine<TriangleWar> {
         let bits = Judge::new(self.geometry.clone(), None).tt_bits();
         // Sessions play one segment at a time: no forced captures folded into a move.
         let rules = triangle_war::Rules { fold_forced: false, ..triangle_war::Rules::ALL };
-        Solver::new(TriangleWar::with_rules(self.geometry.clone(), rules), bits)
+        Engine::new(TriangleWar::with_rules(self.geometry.clone(), rules), bits)
     }
 
     fn start(&self) -> Position {
@@ -467,12 +467,27 @@ impl Front for TriangleWarFront {
     /// Every legal move valued, as `triangle-war --analyze` does: the engine's forced-capture
     /// rule would generate only the capture, so the moves come from the rules without pruning
     /// and each value from `solver`.
-    fn analyze(&self, solver: &mut Solver<TriangleWar>, pos: &Position) -> Analysis<u8> {
+    fn analyze(&self, solver: &mut Engine<TriangleWar>, pos: &Position) -> Analysis<u8> {
         let before = solver.stats();
         let all = TriangleWar::with_rules(self.geometry.clone(), triangle_war::Rules::NONE);
         let mut analysis = search_core::analyze_with(&all, pos, |p| solver.solve(p));
         analysis.stats = solver.stats().since(&before);
         analysis
+    }
+
+    /// [`Front::analyze`]'s analysis with every search under `limits`.
+    fn try_analyze(
+        &self,
+        solver: &mut Engine<TriangleWar>,
+        pos: &Position,
+        limits: Limits,
+    ) -> Result<Analysis<u8>, Interrupted> {
+        solver.set_limits(limits);
+        let before = solver.stats();
+        let all = TriangleWar::with_rules(self.geometry.clone(), triangle_war::Rules::NONE);
+        let mut analysis = search_core::try_analyze_with(&all, pos, |p| solver.try_solve(p))?;
+        analysis.stats = solver.stats().since(&before);
+        Ok(analysis)
     }
 
     /// Dots numbered from the apex, drawn segments in ink, owned triangles in their owner's

@@ -11,7 +11,7 @@
 use std::io::{IsTerminal, Write};
 
 use anyhow::Result;
-use search_core::{Analysis, Player, Solver, Value};
+use search_core::{Analysis, Engine, Player, Value};
 use young_chess::dp;
 use young_chess::{Board, Cell, ScoredGame, ScoredPosition, Staircase, SCORED_MAX_CELLS};
 
@@ -205,7 +205,7 @@ impl Front for YoungChessFront {
         Ok(YoungChessFront { game: ScoredGame::new(board)? })
     }
 
-    fn solver(&self) -> Solver<ScoredGame> {
+    fn solver(&self) -> Engine<ScoredGame> {
         self.game.clone().solver()
     }
 

@@ -1,6 +1,6 @@
 //! [`Analysis`]: the value of every move, the position's value and the principal variation.
 
-use crate::{Game, Player, Solver, Stats, Value};
+use crate::{Engine, Game, Interrupted, Player, Stats, Value};
 
 /// The exact value of one legal move, from the first player's side, as the final result of the
 /// game under perfect play after that move (points already banked included).
@@ -12,7 +12,7 @@ pub struct MoveValue<M> {
     pub value: Value,
 }
 
-/// Everything [`Solver::analyze`] finds out about one position.
+/// Everything [`Engine::analyze`] finds out about one position.
 ///
 /// All values are from the first player's side ([`Player::First`]: A, Black, x / Alice) and are
 /// final results: [`Game::banked`] plus the margin of the remaining play.
@@ -38,23 +38,132 @@ impl<M> Analysis<M> {
     }
 }
 
-impl<G: Game> Solver<G> {
+impl<G: Game> Engine<G> {
     /// Analyses `pos`: its exact value, the exact value of every legal move and a principal
     /// variation, all from the first player's side and counting [`Game::banked`] points.
     ///
     /// Invariants: for a non-terminal position the best move value for the side to move equals
     /// `value`, and the PV's first move is one of the best moves.
     pub fn analyze(&mut self, pos: &G::Position) -> Analysis<G::Move> {
+        finished_analysis(self.analyze_as(pos, false))
+    }
+
+    /// [`Engine::analyze`] under the engine's limits (the web page's budget).
+    ///
+    /// # Errors
+    /// [`Interrupted`] when a limit stopped one of its searches (its bounds are those of the
+    /// search stopped, not of `pos`).
+    pub fn try_analyze(&mut self, pos: &G::Position) -> Result<Analysis<G::Move>, Interrupted> {
+        self.analyze_as(pos, true)
+    }
+
+    fn analyze_as(&mut self, pos: &G::Position, limited: bool) -> Result<Analysis<G::Move>, Interrupted> {
         let before = self.stats();
         let game_banked = self.game().banked(pos);
         let to_move = self.game().to_move(pos);
         let sign = to_move.sign();
-        let value = game_banked + sign * self.solve(pos);
-        let moves = ranked(self.move_values(pos), game_banked, sign);
-        let pv = self.principal_variation(pos);
+        let value = game_banked + sign * self.drive(pos, self.options().driver, None, limited)?;
+        let moves = ranked(self.move_values_as(pos, limited)?, game_banked, sign);
+        let pv = self.principal_variation_as(pos, limited)?;
         let after = self.stats();
         let stats = after.since(&before);
-        Analysis { to_move, value, moves, pv, stats }
+        Ok(Analysis { to_move, value, moves, pv, stats })
+    }
+
+    /// The exact value of every legal move of the non-terminal `pos`, from the side to move of
+    /// `pos`, including the move's own gain, in move-generation order. Empty if `pos` is
+    /// terminal.
+    pub fn move_values(&mut self, pos: &G::Position) -> Vec<(G::Move, Value)> {
+        match self.move_values_as(pos, false) {
+            Ok(v) => v,
+            Err(e) => unreachable!("a search without limits was interrupted: {e}"),
+        }
+    }
+
+    /// [`Engine::move_values`] under the engine's limits.
+    ///
+    /// # Errors
+    /// [`Interrupted`] when a limit stopped one of its searches.
+    pub fn try_move_values(&mut self, pos: &G::Position) -> Result<Vec<(G::Move, Value)>, Interrupted> {
+        self.move_values_as(pos, true)
+    }
+
+    fn move_values_as(
+        &mut self,
+        pos: &G::Position,
+        limited: bool,
+    ) -> Result<Vec<(G::Move, Value)>, Interrupted> {
+        if self.game().terminal_value(pos).is_some() {
+            return Ok(Vec::new());
+        }
+        let mut moves = Vec::new();
+        self.game().generate_moves(pos, &mut moves);
+        let me = self.game().to_move(pos);
+        let driver = self.options().driver;
+        let mut values = Vec::with_capacity(moves.len());
+        for m in moves {
+            let (child, gain) = self.game().play(pos, m);
+            let v = self.drive(&child, driver, None, limited)?;
+            values.push((m, if self.game().to_move(&child) == me { gain + v } else { gain - v }));
+        }
+        Ok(values)
+    }
+
+    /// A principal variation (PV) from `pos` to the end of the game: at every step the first
+    /// move (in generation order) whose exact value equals the position's value. Recomputed by
+    /// exact searches, so it never depends on what the TT happened to keep.
+    pub fn principal_variation(&mut self, pos: &G::Position) -> Vec<G::Move> {
+        match self.principal_variation_as(pos, false) {
+            Ok(v) => v,
+            Err(e) => unreachable!("a search without limits was interrupted: {e}"),
+        }
+    }
+
+    fn principal_variation_as(
+        &mut self,
+        pos: &G::Position,
+        limited: bool,
+    ) -> Result<Vec<G::Move>, Interrupted> {
+        let mut pv = Vec::new();
+        let mut pos = *pos;
+        let mut moves = Vec::new();
+        let driver = self.options().driver;
+        while self.game().terminal_value(&pos).is_none() {
+            let value = self.drive(&pos, driver, None, limited)?;
+            let me = self.game().to_move(&pos);
+            moves.clear();
+            self.game().generate_moves(&pos, &mut moves);
+            let mut next = None;
+            for &m in &moves {
+                let (child, gain) = self.game().play(&pos, m);
+                let same = self.game().to_move(&child) == me;
+                // Null-window test: is this move's value at least `value`?
+                let target = if same { value - gain } else { gain - value };
+                let ok = if same {
+                    self.search_as(&child, target - 1, target, limited)? >= target
+                } else {
+                    self.search_as(&child, target, target + 1, limited)? <= target
+                };
+                if ok {
+                    next = Some((m, child));
+                    break;
+                }
+            }
+            let Some((m, child)) = next else {
+                unreachable!("a non-terminal position has a move achieving its value")
+            };
+            pv.push(m);
+            pos = child;
+        }
+        Ok(pv)
+    }
+}
+
+/// The analysis of a search without limits (never interrupted).
+fn finished_analysis<M>(result: Result<Analysis<M>, Interrupted>) -> Analysis<M> {
+    match result {
+        Ok(a) => a,
+        Err(e) => unreachable!("a search without limits was interrupted: {e}"),
     }
 }
 
@@ -68,49 +177,64 @@ fn ranked<M>(values: Vec<(M, Value)>, banked: Value, sign: Value) -> Vec<MoveVal
     moves
 }
 
-/// Analyses `pos` as [`Solver::analyze`] does, with exact values from `value` instead of a
+/// Analyses `pos` as [`Engine::analyze`] does, with exact values from `value` instead of a
 /// search: a DP or retrograde table, a memo. `value(p)` must be the exact value of the remaining
 /// play of `p` from its side to move (the engine's convention); it is called on `pos`, on each
 /// of its children and along the principal variation.
 ///
 /// The PV takes, at every step, the first move in generation order whose value equals the
-/// position's, as [`Solver::principal_variation`] does. The returned `stats` are zero: the
+/// position's, as [`Engine::principal_variation`] does. The returned `stats` are zero: the
 /// caller knows what its oracle cost.
 pub fn analyze_with<G: Game>(
     game: &G,
     pos: &G::Position,
     mut value: impl FnMut(&G::Position) -> Value,
 ) -> Analysis<G::Move> {
+    match try_analyze_with(game, pos, |p| Ok::<Value, std::convert::Infallible>(value(p))) {
+        Ok(a) => a,
+        Err(never) => match never {},
+    }
+}
+
+/// [`analyze_with`] from a fallible oracle (e.g. searches under limits): the first error of
+/// `value` ends the analysis and is returned.
+///
+/// # Errors
+/// The first error `value` returns.
+pub fn try_analyze_with<G: Game, E>(
+    game: &G,
+    pos: &G::Position,
+    mut value: impl FnMut(&G::Position) -> Result<Value, E>,
+) -> Result<Analysis<G::Move>, E> {
     let to_move = game.to_move(pos);
     let banked = game.banked(pos);
     let mut buf = Vec::new();
     // The value of each legal move of `p` from the side to move of `p`, in generation order.
-    let mut children = |p: &G::Position, value: &mut dyn FnMut(&G::Position) -> Value| {
+    let mut children = |p: &G::Position, value: &mut dyn FnMut(&G::Position) -> Result<Value, E>| {
         buf.clear();
         if game.terminal_value(p).is_none() {
             game.generate_moves(p, &mut buf);
         }
         let me = game.to_move(p);
-        buf.iter()
-            .map(|&m| {
-                let (child, gain) = game.play(p, m);
-                let v = value(&child);
-                (m, if game.to_move(&child) == me { gain + v } else { gain - v })
-            })
-            .collect::<Vec<_>>()
+        let mut values = Vec::with_capacity(buf.len());
+        for &m in &buf {
+            let (child, gain) = game.play(p, m);
+            let v = value(&child)?;
+            values.push((m, if game.to_move(&child) == me { gain + v } else { gain - v }));
+        }
+        Ok(values)
     };
-    let root = value(pos);
-    let moves = ranked(children(pos, &mut value), banked, to_move.sign());
+    let root = value(pos)?;
+    let moves = ranked(children(pos, &mut value)?, banked, to_move.sign());
     let mut pv = Vec::new();
     let mut p = *pos;
     while game.terminal_value(&p).is_none() {
-        let v = value(&p);
-        let (m, _) = children(&p, &mut value)
-            .into_iter()
-            .find(|&(_, mv)| mv == v)
-            .expect("an exact oracle gives some move the position's value");
+        let v = value(&p)?;
+        let Some((m, _)) = children(&p, &mut value)?.into_iter().find(|&(_, mv)| mv == v) else {
+            unreachable!("an exact oracle gives some move the position's value")
+        };
         pv.push(m);
         p = game.play(&p, m).0;
     }
-    Analysis { to_move, value: banked + to_move.sign() * root, moves, pv, stats: Stats::default() }
+    Ok(Analysis { to_move, value: banked + to_move.sign() * root, moves, pv, stats: Stats::default() })
 }

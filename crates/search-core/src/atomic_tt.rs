@@ -1,5 +1,5 @@
 //! [`SharedTable`]: a transposition table that several search threads share without locks and
-//! without `unsafe`, for the parallel search ([`crate::ParallelSolver`]).
+//! without `unsafe`, for the [`crate::Engine`] on more than one thread.
 //!
 //! # Exactness under concurrent writes
 //! Hyatt and Mann ("A lock-less transposition table implementation for parallel search chess
@@ -18,68 +18,85 @@
 //!   words only if both versions are equal and even (otherwise: a miss).
 //!
 //! Readers never write and never wait; writers never wait. An entry is accepted only when its
-//! full `u64` key matches, so values stay exact. Keys of type `u128` are not supported here (an
-//! entry would need a third word); games with such keys use the one-thread [`crate::Solver`].
+//! full key matches, so values stay exact. A key takes one word (`u64`) or two (`u128`): see
+//! [`TtKey::Atoms`].
 //!
 //! # Layout
 //! A bucket holds two entries (the two-tier replacement of [`crate::TranspositionTable`]: the
-//! first slot keeps the larger subtree, the second is always replaced) in five words: the
-//! version, two keys and two data words. A data word packs the value (32 bits, two's
-//! complement), the bound (2 bits, 0 = empty slot), the best move ([`PackedMove`], 8 bits, 0 =
-//! none) and the subtree size ("work", 22 bits, saturated). A value outside `i32` is not stored.
+//! first slot keeps the larger subtree, the second is always replaced) in five words for `u64`
+//! keys (seven for `u128`): the version, two keys and two data words. A data word packs the
+//! value (32 bits, two's complement), the bound (2 bits, 0 = empty slot), the best move
+//! ([`PackedMove`], 10 bits, 0 = none) and the subtree size ("work", 20 bits, saturated). A
+//! value outside `i32` is not stored.
 
 use std::marker::PhantomData;
 use std::sync::atomic::{fence, AtomicU64, Ordering};
 
-use crate::{Bound, TtEntry, Value, MAX_TT_BITS};
+use crate::{Bound, TtEntry, TtKey, Value, MAX_TT_BITS};
 
 /// `2^64 / phi`, odd: Fibonacci hashing's multiplier (as in [`crate::TranspositionTable`]).
 const FIBONACCI: u64 = 0x9E37_79B9_7F4A_7C15;
 
-/// Largest work stored (22 bits); larger subtrees are stored as this.
-const MAX_WORK: u64 = (1 << 22) - 1;
+/// Largest work stored (20 bits); larger subtrees are stored as this.
+const MAX_WORK: u64 = (1 << 20) - 1;
 
-/// A move that fits the 8-bit move field of a [`SharedTable`] entry.
+/// Bits of the move field of a data word.
+const MOVE_BITS: u32 = 10;
+
+/// Largest code of [`PackedMove::pack`]: the move field holds the code plus one (0 = none).
+pub const MAX_MOVE_CODE: u16 = (1 << MOVE_BITS) - 2;
+
+/// A move as a code of the 10-bit move field of a [`SharedTable`] entry, so that any game can
+/// be searched on several threads.
 ///
-/// Connect Four's moves are columns, Triangle War's are segment numbers: both fit a byte.
+/// Connect Four's moves are columns, Triangle War's segment numbers, the grid games' cells. A
+/// move without a code (`None`) is stored as no best move: the TT's move is only an ordering
+/// hint, so that costs time, never correctness.
 pub trait PackedMove: Copy {
-    /// The move as a code below 255 (255 is reserved).
-    fn pack(self) -> u8;
+    /// The move as a code at most [`MAX_MOVE_CODE`], or `None` if it has none.
+    fn pack(self) -> Option<u16>;
     /// The move whose [`PackedMove::pack`] is `code`.
-    fn unpack(code: u8) -> Self;
+    fn unpack(code: u16) -> Self;
 }
 
 impl PackedMove for u8 {
     #[inline]
-    fn pack(self) -> u8 {
-        self
+    fn pack(self) -> Option<u16> {
+        Some(u16::from(self))
     }
     #[inline]
-    fn unpack(code: u8) -> Self {
-        code
+    fn unpack(code: u16) -> Self {
+        code as u8
     }
 }
 
 /// Two entries and the version that guards them (see the module documentation).
-#[derive(Debug, Default)]
-struct Bucket {
+#[derive(Debug)]
+struct Bucket<K: TtKey> {
     version: AtomicU64,
-    keys: [AtomicU64; 2],
+    keys: [K::Atoms; 2],
     data: [AtomicU64; 2],
 }
 
-/// A transposition table of exact `u64` keys shared by threads (`&SharedTable` is `Sync`): the
-/// same probes and stores as [`crate::TranspositionTable`], through `&self`.
+impl<K: TtKey> Default for Bucket<K> {
+    fn default() -> Self {
+        Bucket { version: AtomicU64::new(0), keys: Default::default(), data: Default::default() }
+    }
+}
+
+/// A transposition table of exact keys shared by threads (`&SharedTable` is `Sync`): the same
+/// probes and stores as [`crate::TranspositionTable`], through `&self`.
 #[derive(Debug)]
-pub struct SharedTable<M> {
-    buckets: Vec<Bucket>,
+pub struct SharedTable<K: TtKey, M> {
+    buckets: Vec<Bucket<K>>,
     /// `64 - log2(number of buckets)`.
     shift: u32,
     _moves: PhantomData<fn() -> M>,
 }
 
-impl<M: PackedMove> SharedTable<M> {
-    /// A table of `2^bits` entries (`bits` at most [`MAX_TT_BITS`]), 20 bytes each; `bits == 0`
+impl<K: TtKey, M: PackedMove> SharedTable<K, M> {
+    /// A table of `2^bits` entries (`bits` at most [`MAX_TT_BITS`]), 20 bytes each (28 for
+    /// `u128` keys); `bits == 0`
     /// gives a disabled table that stores nothing.
     #[must_use]
     pub fn with_bits(bits: u32) -> Self {
@@ -94,12 +111,12 @@ impl<M: PackedMove> SharedTable<M> {
     /// Bytes one entry takes (the table takes `2^bits` of them).
     #[must_use]
     pub const fn entry_bytes() -> usize {
-        std::mem::size_of::<Bucket>() / 2
+        std::mem::size_of::<Bucket<K>>() / 2
     }
 
     #[inline]
-    fn bucket(&self, key: u64) -> &Bucket {
-        let h = key.wrapping_mul(FIBONACCI);
+    fn bucket(&self, key: K) -> &Bucket<K> {
+        let h = key.hash64().wrapping_mul(FIBONACCI);
         &self.buckets[h.checked_shr(self.shift).unwrap_or(0) as usize]
     }
 
@@ -107,7 +124,7 @@ impl<M: PackedMove> SharedTable<M> {
     /// same moment).
     #[inline]
     #[must_use]
-    pub fn probe(&self, key: u64) -> Option<TtEntry<u64, M>> {
+    pub fn probe(&self, key: K) -> Option<TtEntry<K, M>> {
         if self.buckets.is_empty() {
             return None;
         }
@@ -117,8 +134,8 @@ impl<M: PackedMove> SharedTable<M> {
             return None;
         }
         let words = [
-            (b.keys[0].load(Ordering::Relaxed), b.data[0].load(Ordering::Relaxed)),
-            (b.keys[1].load(Ordering::Relaxed), b.data[1].load(Ordering::Relaxed)),
+            (K::load(&b.keys[0]), b.data[0].load(Ordering::Relaxed)),
+            (K::load(&b.keys[1]), b.data[1].load(Ordering::Relaxed)),
         ];
         // Orders the loads above before the second version load: if they saw any word of a
         // later write, this load sees that writer's odd (or a later) version.
@@ -129,11 +146,11 @@ impl<M: PackedMove> SharedTable<M> {
         words.into_iter().find(|&(k, d)| k == key && d != 0).map(|(k, d)| unpack(k, d))
     }
 
-    /// Every entry whose subtree took at least `min_work` nodes (capped at `2^22 - 1`, where
+    /// Every entry whose subtree took at least `min_work` nodes (capped at `2^20 - 1`, where
     /// stored works saturate), read bucket by bucket; a bucket that a writer is changing
     /// at the same moment is skipped.
     #[must_use]
-    pub fn heavy_entries(&self, min_work: u32) -> Vec<TtEntry<u64, M>> {
+    pub fn heavy_entries(&self, min_work: u32) -> Vec<TtEntry<K, M>> {
         let min_work = u64::from(min_work).min(MAX_WORK);
         let mut out = Vec::new();
         for b in &self.buckets {
@@ -142,15 +159,18 @@ impl<M: PackedMove> SharedTable<M> {
                 continue;
             }
             let words = [
-                (b.keys[0].load(Ordering::Relaxed), b.data[0].load(Ordering::Relaxed)),
-                (b.keys[1].load(Ordering::Relaxed), b.data[1].load(Ordering::Relaxed)),
+                (K::load(&b.keys[0]), b.data[0].load(Ordering::Relaxed)),
+                (K::load(&b.keys[1]), b.data[1].load(Ordering::Relaxed)),
             ];
             fence(Ordering::Acquire);
             if b.version.load(Ordering::Relaxed) != v1 {
                 continue;
             }
             out.extend(
-                words.into_iter().filter(|&(_, d)| d != 0 && d >> 42 >= min_work).map(|(k, d)| unpack(k, d)),
+                words
+                    .into_iter()
+                    .filter(|&(_, d)| d != 0 && d >> WORK_SHIFT >= min_work)
+                    .map(|(k, d)| unpack(k, d)),
             );
         }
         out
@@ -160,7 +180,7 @@ impl<M: PackedMove> SharedTable<M> {
     /// another thread is writing the same bucket (then the entry is dropped) or the value does
     /// not fit 32 bits.
     #[inline]
-    pub fn store(&self, entry: TtEntry<u64, M>) {
+    pub fn store(&self, entry: TtEntry<K, M>) {
         if self.buckets.is_empty() {
             return;
         }
@@ -172,9 +192,9 @@ impl<M: PackedMove> SharedTable<M> {
         }
         // The odd version is visible before any word written below.
         fence(Ordering::Release);
-        let slot = |i: usize| (b.keys[i].load(Ordering::Relaxed), b.data[i].load(Ordering::Relaxed));
+        let slot = |i: usize| (K::load(&b.keys[i]), b.data[i].load(Ordering::Relaxed));
         let (first, second) = (slot(0), slot(1));
-        let work = |d: u64| d >> 42;
+        let work = |d: u64| d >> WORK_SHIFT;
         let target = if first.0 == entry.key && first.1 != 0 {
             0
         } else if second.0 == entry.key && second.1 != 0 {
@@ -183,13 +203,13 @@ impl<M: PackedMove> SharedTable<M> {
             0
         } else if work(data) >= work(first.1) {
             // Demote the old preferred entry to the always-replace slot.
-            b.keys[1].store(first.0, Ordering::Relaxed);
+            first.0.store(&b.keys[1]);
             b.data[1].store(first.1, Ordering::Relaxed);
             0
         } else {
             1
         };
-        b.keys[target].store(entry.key, Ordering::Relaxed);
+        entry.key.store(&b.keys[target]);
         b.data[target].store(data, Ordering::Relaxed);
         b.version.store(v + 2, Ordering::Release);
     }
@@ -197,36 +217,36 @@ impl<M: PackedMove> SharedTable<M> {
 
 /// The data word of `e`, or `None` if its value does not fit 32 bits.
 #[inline]
-fn pack<M: PackedMove>(e: &TtEntry<u64, M>) -> Option<u64> {
+fn pack<K, M: PackedMove>(e: &TtEntry<K, M>) -> Option<u64> {
     let value = i32::try_from(e.value).ok()?;
     let bound: u64 = match e.bound {
         Bound::Exact => 1,
         Bound::Lower => 2,
         Bound::Upper => 3,
     };
-    let mv = e.best.map_or(0, |m| {
-        let code = m.pack();
-        debug_assert!(code < u8::MAX, "PackedMove code 255 is reserved");
-        u64::from(code) + 1
-    });
+    let mv =
+        e.best.and_then(PackedMove::pack).filter(|&c| c <= MAX_MOVE_CODE).map_or(0, |c| u64::from(c) + 1);
     let work = u64::from(e.work).min(MAX_WORK);
-    Some(u64::from(value as u32) | bound << 32 | mv << 34 | work << 42)
+    Some(u64::from(value as u32) | bound << 32 | mv << 34 | work << WORK_SHIFT)
 }
 
+/// Where the work field starts in a data word.
+const WORK_SHIFT: u32 = 34 + MOVE_BITS;
+
 #[inline]
-fn unpack<M: PackedMove>(key: u64, d: u64) -> TtEntry<u64, M> {
+fn unpack<K, M: PackedMove>(key: K, d: u64) -> TtEntry<K, M> {
     let bound = match (d >> 32) & 3 {
         1 => Bound::Exact,
         2 => Bound::Lower,
         _ => Bound::Upper,
     };
-    let mv = ((d >> 34) & 0xFF) as u8;
+    let mv = ((d >> 34) & ((1 << MOVE_BITS) - 1)) as u16;
     TtEntry {
         key,
         value: Value::from(d as u32 as i32),
         bound,
         best: mv.checked_sub(1).map(M::unpack),
-        work: (d >> 42) as u32,
+        work: (d >> WORK_SHIFT) as u32,
     }
 }
 
@@ -240,7 +260,7 @@ mod tests {
 
     #[test]
     fn entries_round_trip_through_the_packing() {
-        let tt = SharedTable::<u8>::with_bits(10);
+        let tt = SharedTable::<u64, u8>::with_bits(10);
         let cases = [
             entry(0, 0, Bound::Exact, None, 0),
             entry(1, -1, Bound::Lower, Some(0), 1),
@@ -257,12 +277,12 @@ mod tests {
 
     #[test]
     fn values_outside_32_bits_are_not_stored_and_other_keys_miss() {
-        let tt = SharedTable::<u8>::with_bits(4);
+        let tt = SharedTable::<u64, u8>::with_bits(4);
         tt.store(entry(5, 1 << 40, Bound::Exact, None, 1));
         assert!(tt.probe(5).is_none());
         tt.store(entry(5, 3, Bound::Exact, None, 1));
         assert!(tt.probe(6).is_none());
-        let off = SharedTable::<u8>::with_bits(0);
+        let off = SharedTable::<u64, u8>::with_bits(0);
         off.store(entry(5, 3, Bound::Exact, None, 1));
         assert!(off.probe(5).is_none());
     }
@@ -270,7 +290,7 @@ mod tests {
     /// The same two-tier replacement as the one-thread table: the larger subtree stays.
     #[test]
     fn replacement_keeps_the_larger_subtree() {
-        let tt = SharedTable::<u8>::with_bits(1); // one bucket, two slots
+        let tt = SharedTable::<u64, u8>::with_bits(1); // one bucket, two slots
         tt.store(entry(1, 1, Bound::Exact, None, 100));
         tt.store(entry(2, 2, Bound::Exact, None, 5));
         tt.store(entry(3, 3, Bound::Exact, None, 7));
@@ -288,7 +308,7 @@ mod tests {
     /// every probe that hits returns a consistent entry, never a mix of two writes.
     #[test]
     fn concurrent_writers_never_yield_a_torn_entry() {
-        let tt = SharedTable::<u8>::with_bits(1);
+        let tt = SharedTable::<u64, u8>::with_bits(1);
         let make = |k: u64| entry(k, (k as i64) * 3 - 7, Bound::Lower, Some((k % 200) as u8), k as u32);
         std::thread::scope(|s| {
             for t in 0..4u64 {

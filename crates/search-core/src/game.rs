@@ -1,6 +1,9 @@
 //! The [`Game`] trait, the [`Player`] enum and the [`Value`] type.
 
 use std::fmt::Debug;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::PackedMove;
 
 /// A game value: a margin in the game's own points (triangles, stones' scores, CCF points, …).
 ///
@@ -57,11 +60,15 @@ impl Player {
 ///   absolute player) and may canonicalise symmetries; the TT's remembered move is then only an
 ///   ordering hint, used only if it is among the position's legal moves.
 /// - Values are integers; the game must end on every line of play.
-pub trait Game {
+///
+/// A game, its positions and moves can be shared by threads (`Sync`, `Send`), and a move packs
+/// into the shared TT's 10-bit field ([`PackedMove`]), so that any game can be searched on any
+/// number of threads.
+pub trait Game: Sync {
     /// A position: everything needed to continue the game. Small and `Copy`.
-    type Position: Copy + Debug;
+    type Position: Copy + Debug + Send + Sync;
     /// A move. Small and `Copy`; compared for equality when the TT suggests a best move.
-    type Move: Copy + Eq + Debug;
+    type Move: Copy + Eq + Debug + Send + Sync + PackedMove;
     /// The TT key: `u64`, or `u128` for games whose positions need more bits (an m,n,k board
     /// larger than 40 cells in base 3).
     type Key: TtKey;
@@ -125,28 +132,60 @@ pub trait Game {
     }
 }
 
-/// A TT key type: compared in full on every probe, hashed to 64 bits to pick a bucket.
+/// A TT key type: compared in full on every probe, hashed to 64 bits to pick a bucket, and
+/// stored in atomic words in the table that threads share ([`crate::SharedTable`]).
 ///
-/// Implemented for `u64` and `u128`.
-pub trait TtKey: Copy + Eq + std::hash::Hash + Debug {
+/// Implemented for `u64` (one word) and `u128` (two words).
+pub trait TtKey: Copy + Eq + std::hash::Hash + Debug + Send + Sync {
+    /// The atomic words that hold a key in the shared table.
+    type Atoms: Default + Debug + Send + Sync;
+
     /// 64 bits that depend on every bit of the key (the TT multiplies them by a Fibonacci
     /// constant and keeps the top bits).
     fn hash64(self) -> u64;
+
+    /// Reads a key from its words (relaxed loads; the shared table's version check orders
+    /// them).
+    fn load(atoms: &Self::Atoms) -> Self;
+
+    /// Writes the key into its words (relaxed stores).
+    fn store(self, atoms: &Self::Atoms);
 }
 
 impl TtKey for u64 {
+    type Atoms = AtomicU64;
+
     #[inline]
     fn hash64(self) -> u64 {
         self
     }
+    #[inline]
+    fn load(atoms: &AtomicU64) -> u64 {
+        atoms.load(Ordering::Relaxed)
+    }
+    #[inline]
+    fn store(self, atoms: &AtomicU64) {
+        atoms.store(self, Ordering::Relaxed);
+    }
 }
 
 impl TtKey for u128 {
+    type Atoms = [AtomicU64; 2];
+
     #[inline]
     fn hash64(self) -> u64 {
         // Fold the high half in with an odd multiplier, so that keys differing only in their
         // high 64 bits still differ here.
         let (lo, hi) = (self as u64, (self >> 64) as u64);
         lo ^ hi.wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+    }
+    #[inline]
+    fn load(atoms: &[AtomicU64; 2]) -> u128 {
+        u128::from(atoms[0].load(Ordering::Relaxed)) | u128::from(atoms[1].load(Ordering::Relaxed)) << 64
+    }
+    #[inline]
+    fn store(self, atoms: &[AtomicU64; 2]) {
+        atoms[0].store(self as u64, Ordering::Relaxed);
+        atoms[1].store((self >> 64) as u64, Ordering::Relaxed);
     }
 }

@@ -6,16 +6,18 @@
 //! alternate: after a move the same player may be to move again (Triangle War's extra turn after
 //! completing a triangle), and the engine handles that without any workaround.
 //!
-//! [`Solver`] then computes exact values by negamax with an alpha-beta window, a transposition
-//! table (TT) that stores exact / lower / upper bounds, a move-ordering hook, and statistics.
-//! [`Solver::principal_variation`] and [`Solver::analyze`] explain an answer; [`analyze_with`]
-//! gives the same explanation from any other source of exact values (a DP or retrograde table).
-//! [`Solver::solve_mtdf`] and [`Solver::solve_bisection`] find the exact value by null-window
-//! searches only, sharing the TT between them. [`ProofSearch`] answers the same yes/no questions
-//! by depth-first proof-number search (df-pn), a second exact algorithm. [`minimax`] is the
-//! textbook reference (no pruning, no TT) used to cross-check the engine in tests.
-//! [`ParallelSolver`] runs the same search on several threads (lazy SMP over a lock-free
-//! [`SharedTable`]); [`WindowSearch`] is what both solvers offer the null-window drivers.
+//! The one [`Engine`] then computes exact values by negamax with an alpha-beta window, a
+//! transposition table (TT) that stores exact / lower / upper bounds, a move-ordering hook, and
+//! statistics, on [`SearchOptions::threads`] threads (one: a [`TranspositionTable`]; more: lazy
+//! SMP over a lock-free [`SharedTable`]; the negamax is written once over the [`Table`] trait).
+//! The drivers are written once over it: the exact value by one full window, MTD(f) or
+//! bisection ([`Driver`]), clamped to a window ([`Engine::solve_within`], win / draw / loss),
+//! every move's value, the principal variation and [`Engine::analyze`], the root driver with
+//! checkpoints ([`Engine::solve_root`]); [`analyze_with`] gives the same explanation from any
+//! other source of exact values (a DP or retrograde table). Plain searches ignore [`Limits`];
+//! the `try_` ones obey them and return [`Interrupted`] with the bounds proven so far.
+//! [`mod@reference`] holds the textbook algorithms (minimax, df-pn, a runner for comparing them)
+//! used to cross-check the engine.
 //!
 //! # Sources
 //! - Negamax and alpha-beta with fail-soft bounds: D. E. Knuth and R. W. Moore, "An analysis
@@ -41,7 +43,7 @@
 //! A game of Nim with one heap, where taking the last stone wins:
 //!
 //! ```
-//! use search_core::{Game, Player, Solver, Value};
+//! use search_core::{Engine, Game, Player, Value};
 //!
 //! struct Nim;
 //!
@@ -67,7 +69,7 @@
 //!     }
 //! }
 //!
-//! let mut solver = Solver::new(Nim, 10);
+//! let mut solver = Engine::new(Nim, 10);
 //! // Taking 1 to 3 stones a move: multiples of 4 are lost for the player to move.
 //! assert_eq!(solver.solve(&(12, Player::First)), -1);
 //! assert_eq!(solver.solve_bisection(&(13, Player::First)), 1);
@@ -75,29 +77,23 @@
 //! assert_eq!(analysis.pv[0], 1); // leave 12
 //! ```
 
-mod algorithms;
 mod analysis;
 mod atomic_tt;
+mod engine;
 mod game;
-mod minimax;
 mod null_window;
-mod parallel;
-mod pns;
+pub mod reference;
 mod root;
-mod solver;
 mod tt;
 
-pub use algorithms::{solve_with, Algorithm};
-pub use analysis::{analyze_with, Analysis, MoveValue};
-pub use atomic_tt::{PackedMove, SharedTable};
-pub use game::{Game, Player, TtKey, Value, INFINITY};
-pub use minimax::minimax;
-pub use null_window::WindowSearch;
-pub use parallel::{ParallelSolver, DEFAULT_DEFER_PLIES, DEFAULT_SOLO_NODES};
-pub use pns::{Proof, ProofSearch};
-pub use root::{
-    root_checkpoint, solve_root, tt_entries_from_text, tt_entries_to_text, Checkpoint, CheckpointError,
-    LimitedSearch, Progress, RootMove, RootResult,
+pub use analysis::{analyze_with, try_analyze_with, Analysis, MoveValue};
+pub use atomic_tt::{PackedMove, SharedTable, MAX_MOVE_CODE};
+pub use engine::{
+    Driver, Engine, Interrupted, Limits, SearchOptions, Stats, Table, DEFAULT_DEFER_PLIES, DEFAULT_SOLO_NODES,
 };
-pub use solver::{Interrupted, Limits, SearchOptions, Solver, Stats};
+pub use game::{Game, Player, TtKey, Value, INFINITY};
+pub use root::{
+    root_checkpoint, tt_entries_from_text, tt_entries_to_text, Checkpoint, CheckpointError, Progress,
+    RootMove, RootResult,
+};
 pub use tt::{Bound, TranspositionTable, TtEntry, MAX_TT_BITS};

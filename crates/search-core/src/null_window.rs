@@ -1,5 +1,6 @@
-//! Null-window drivers: the exact value of a position by a sequence of null-window searches
-//! over the margin, all sharing the solver's TT.
+//! The drivers that turn fail-soft searches into exact values, written once over the
+//! [`Engine`]: one full-window search, MTD(f), bisection (optionally leaning towards 0), each
+//! optionally clamped to a window (the win / draw / loss question), all sharing the engine's TT.
 //!
 //! A null window `(t, t + 1)` only answers "is the value above `t`?", but it cuts far more of
 //! the tree than a wide window. With fail-soft results each answer also moves a bound by as
@@ -8,101 +9,133 @@
 //! # Sources
 //! - MTD(f): A. Plaat, J. Schaeffer, W. Pijls and A. de Bruin, "Best-first fixed-depth minimax
 //!   algorithms", *Artificial Intelligence* 87 (1996).
-//! - Bisection over the score with null windows, as in exact Connect Four solvers (J. Tromp's
-//!   Fhourstones; P. Pons, "Solving Connect 4: how to build a perfect AI", 2019).
+//! - Bisection over the score with null windows, leaning towards 0, as in exact Connect Four
+//!   solvers (J. Tromp's Fhourstones; P. Pons, "Solving Connect 4: how to build a perfect AI",
+//!   2019).
 
-use crate::{Game, Solver, Stats, Value, INFINITY};
+use crate::engine::finished;
+use crate::{Driver, Engine, Game, Interrupted, Value, INFINITY};
 
 /// A finite stand-in for an unknown bound, so that midpoints cannot overflow.
 const UNKNOWN: Value = INFINITY / 2;
 
-/// An exact fail-soft alpha-beta search over one game: what the null-window drivers need.
-/// Implemented by the one-thread [`Solver`] and by the parallel [`crate::ParallelSolver`], so
-/// that a game's own driver (e.g. Connect Four's bisection) is written once for both.
-pub trait WindowSearch<G: Game> {
-    /// The game searched.
-    fn game(&self) -> &G;
-
-    /// Fail-soft alpha-beta search of `pos` with the window `(alpha, beta)`, `alpha < beta`,
-    /// with [`Solver::search`]'s contract: with `v` the true value and `r` the result, `r <=
-    /// alpha` implies `v <= r`, `r >= beta` implies `v >= r`, otherwise `r == v`.
-    fn search(&mut self, pos: &G::Position, alpha: Value, beta: Value) -> Value;
-
-    /// Statistics accumulated so far (all threads together for a parallel search).
-    fn stats(&self) -> Stats;
-
-    /// Whether the value of `pos` (side to move) is greater than `threshold`: a null-window
-    /// search.
-    fn value_exceeds(&mut self, pos: &G::Position, threshold: Value) -> bool {
-        self.search(pos, threshold, threshold + 1) > threshold
+impl<G: Game> Engine<G> {
+    /// The exact value of `pos`: the margin of the remaining play under perfect play, from the
+    /// side to move of `pos`, found by the engine's [`Driver`] ([`crate::SearchOptions::driver`]).
+    pub fn solve(&mut self, pos: &G::Position) -> Value {
+        finished(self.drive(pos, self.options().driver, None, false))
     }
 
-    /// The exact value of `pos` (side to move) by MTD(f): null-window searches around `guess`,
+    /// [`Engine::solve`] under the engine's limits.
+    ///
+    /// # Errors
+    /// [`Interrupted`] with the bounds proven on `pos` when a limit stopped the search.
+    pub fn try_solve(&mut self, pos: &G::Position) -> Result<Value, Interrupted> {
+        self.drive(pos, self.options().driver, None, true)
+    }
+
+    /// The exact value of `pos` by `driver` instead of the engine's own.
+    pub fn solve_by(&mut self, pos: &G::Position, driver: Driver) -> Value {
+        finished(self.drive(pos, driver, None, false))
+    }
+
+    /// The exact value of `pos` by MTD(f) from `guess`: null-window searches around `guess`,
     /// each fail-soft result becoming the next test, until the lower and upper bounds meet.
-    /// Few searches when `guess` is close (e.g. the previous iteration's value); the bounds of
-    /// [`Game::value_bounds`] start the interval.
-    fn solve_mtdf(&mut self, pos: &G::Position, guess: Value) -> Value {
-        let (mut lo, mut hi) = start_bounds(self.game(), pos);
-        let mut g = guess.clamp(lo, hi);
-        while lo < hi {
-            // Test "value > beta - 1": beta is g, unless g is already the proven lower bound.
-            let beta = if g == lo { g + 1 } else { g };
-            g = self.search(pos, beta - 1, beta);
-            if g < beta {
-                hi = g;
-            } else {
-                lo = g;
-            }
-        }
-        lo
-    }
-
-    /// The exact value of `pos` (side to move) by bisection: each null-window search tests the
-    /// midpoint of the interval still open, starting from [`Game::value_bounds`]; fail-soft
-    /// results narrow it further. At most about `log2(hi - lo)` searches; the first one
-    /// (threshold 0 on a symmetric interval) decides who wins.
-    fn solve_bisection(&mut self, pos: &G::Position) -> Value {
-        let (mut lo, mut hi) = start_bounds(self.game(), pos);
-        while lo < hi {
-            // The midpoint, rounded towards lo; the test is "value > mid".
-            let mid = lo + (hi - lo) / 2;
-            let r = self.search(pos, mid, mid + 1);
-            if r > mid {
-                lo = r;
-            } else {
-                hi = r;
-            }
-        }
-        lo
-    }
-}
-
-impl<G: Game> WindowSearch<G> for Solver<G> {
-    fn game(&self) -> &G {
-        Solver::game(self)
-    }
-    fn search(&mut self, pos: &G::Position, alpha: Value, beta: Value) -> Value {
-        Solver::search(self, pos, alpha, beta)
-    }
-    fn stats(&self) -> Stats {
-        Solver::stats(self)
-    }
-}
-
-impl<G: Game> Solver<G> {
-    /// The exact value of `pos` by MTD(f) from `guess`: [`WindowSearch::solve_mtdf`].
     pub fn solve_mtdf(&mut self, pos: &G::Position, guess: Value) -> Value {
-        WindowSearch::solve_mtdf(self, pos, guess)
+        self.solve_by(pos, Driver::Mtdf { guess })
     }
 
-    /// The exact value of `pos` by bisection over the margin: [`WindowSearch::solve_bisection`].
+    /// The exact value of `pos` by bisection: each null-window search tests the midpoint of the
+    /// interval still open, starting from [`Game::value_bounds`]. At most about
+    /// `log2(hi - lo)` searches.
     pub fn solve_bisection(&mut self, pos: &G::Position) -> Value {
-        WindowSearch::solve_bisection(self, pos)
+        self.solve_by(pos, Driver::Bisection)
+    }
+
+    /// The value of `pos` clamped to `[lo, hi]` (`lo <= hi`), by the engine's driver on that
+    /// interval only: e.g. `(-1, 1)` answers win / draw / loss of a game scored by margins,
+    /// far faster than the exact margin.
+    pub fn solve_within(&mut self, pos: &G::Position, lo: Value, hi: Value) -> Value {
+        finished(self.drive(pos, self.options().driver, Some((lo, hi)), false))
+    }
+
+    /// [`Engine::solve_within`] under the engine's limits.
+    ///
+    /// # Errors
+    /// [`Interrupted`] with the bounds proven on `pos` when a limit stopped the search.
+    pub fn try_solve_within(
+        &mut self,
+        pos: &G::Position,
+        lo: Value,
+        hi: Value,
+    ) -> Result<Value, Interrupted> {
+        self.drive(pos, self.options().driver, Some((lo, hi)), true)
+    }
+
+    /// The value of `pos` by `driver`, clamped to `clamp` if given, obeying the limits if
+    /// `limited`.
+    pub(crate) fn drive(
+        &mut self,
+        pos: &G::Position,
+        driver: Driver,
+        clamp: Option<(Value, Value)>,
+        limited: bool,
+    ) -> Result<Value, Interrupted> {
+        let (mut lo, mut hi) = start_bounds(self.game(), pos);
+        if let Some((a, b)) = clamp {
+            debug_assert!(a <= b, "empty clamp interval");
+            (lo, hi) = (lo.clamp(a, b), hi.clamp(a, b));
+        }
+        if lo == hi {
+            return Ok(lo);
+        }
+        match driver {
+            Driver::FullWindow => {
+                let window = if clamp.is_some() { (lo - 1, hi + 1) } else { (-INFINITY, INFINITY) };
+                let v = self.search_as(pos, window.0, window.1, limited)?;
+                Ok(v.clamp(lo, hi))
+            }
+            Driver::Mtdf { guess } => {
+                let mut g = guess.clamp(lo, hi);
+                while lo < hi {
+                    // Test "value > beta - 1": beta is g, unless g is already the proven lower
+                    // bound.
+                    let beta = if g == lo { g + 1 } else { g };
+                    g = self.search_as(pos, beta - 1, beta, limited)?;
+                    if g < beta {
+                        hi = g.max(lo);
+                    } else {
+                        lo = g.min(hi);
+                    }
+                }
+                Ok(lo)
+            }
+            Driver::Bisection | Driver::BisectionTowardZero => {
+                while lo < hi {
+                    // The midpoint, rounded towards lo; the test is "value > mid".
+                    let mut mid = lo + (hi - lo) / 2;
+                    if driver == Driver::BisectionTowardZero {
+                        if mid <= 0 && lo / 2 < mid {
+                            mid = lo / 2;
+                        } else if mid >= 0 && hi / 2 > mid {
+                            mid = hi / 2;
+                        }
+                    }
+                    let r = self.search_as(pos, mid, mid + 1, limited)?;
+                    if r > mid {
+                        lo = r.min(hi);
+                    } else {
+                        hi = r.max(lo);
+                    }
+                }
+                Ok(lo)
+            }
+        }
     }
 }
 
 /// `[lo, hi]` containing the value of `pos`: the game's bounds, or a wide finite interval.
-fn start_bounds<G: Game>(game: &G, pos: &G::Position) -> (Value, Value) {
+pub(crate) fn start_bounds<G: Game>(game: &G, pos: &G::Position) -> (Value, Value) {
     if let Some(v) = game.terminal_value(pos) {
         return (v, v);
     }

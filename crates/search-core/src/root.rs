@@ -5,17 +5,16 @@
 //!
 //! The checkpoint records, for every root move, an interval known to contain the move's exact
 //! value (from the root's side to move, the move's own gain included). Every step of
-//! [`solve_root`] is one null-window search of one child; a finished step narrows one
+//! [`Engine::solve_root`] is one null-window search of one child; a finished step narrows one
 //! interval and is never lost, an interrupted step is simply repeated on resume.
 //!
-//! The driver is written once, over [`LimitedSearch`]: the one-thread [`Solver`] and the
-//! parallel [`crate::ParallelSolver`] both run it ([`Solver::solve_root`] forwards to it).
+//! The driver is written once, as [`Engine::solve_root`], on any number of threads.
 
 use std::fmt::Display;
 use std::str::FromStr;
 use std::time::{Duration, Instant};
 
-use crate::{Bound, Game, Interrupted, Solver, TtEntry, Value, WindowSearch, INFINITY};
+use crate::{Bound, Engine, Game, TtEntry, Value, INFINITY};
 
 /// Bounds proven on one root move's value, from the root's side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -111,7 +110,7 @@ impl<M: Copy + Eq + Display + FromStr> Checkpoint<M> {
     }
 }
 
-/// A progress report of [`solve_root`], after each null-window search at the root and
+/// A progress report of [`Engine::solve_root`], after each null-window search at the root and
 /// when it stops.
 #[derive(Clone, Debug)]
 pub struct Progress<M> {
@@ -137,7 +136,7 @@ impl<M> Progress<M> {
     }
 }
 
-/// What [`solve_root`] proved: the root's value, or bounds if a limit stopped it.
+/// What [`Engine::solve_root`] proved: the root's value, or bounds if a limit stopped it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RootResult<M> {
     /// Bounds on the root's value from its side to move; equal when solved.
@@ -147,45 +146,6 @@ pub struct RootResult<M> {
     pub finished: bool,
     /// The state to save and resume from.
     pub checkpoint: Checkpoint<M>,
-}
-
-/// A [`WindowSearch`] that obeys limits ([`crate::Limits`]): what the root driver
-/// [`solve_root`] needs. Implemented by [`Solver`] and [`crate::ParallelSolver`].
-pub trait LimitedSearch<G: Game>: WindowSearch<G> {
-    /// [`WindowSearch::search`] under the engine's limits: `Err(Interrupted)` if a limit
-    /// stopped it, the TT then keeping only results proven before the stop.
-    ///
-    /// # Errors
-    /// [`Interrupted`] when the stop flag was raised, the node budget was spent or the time
-    /// limit passed.
-    fn try_search(&mut self, pos: &G::Position, alpha: Value, beta: Value) -> Result<Value, Interrupted>;
-
-    /// The time limit counts again from the next [`LimitedSearch::try_search`].
-    fn restart_clock(&mut self);
-
-    /// The TT entries whose subtrees took at least `min_work` nodes: the expensive proven
-    /// bounds, worth saving beside a [`Checkpoint`] so that a resumed solve does not redo
-    /// the work of an interrupted step.
-    fn heavy_entries(&self, min_work: u32) -> Vec<TtEntry<G::Key, G::Move>>;
-
-    /// Stores `entries` (from [`LimitedSearch::heavy_entries`] of an earlier run on the same
-    /// game) in the TT.
-    fn seed_tt(&mut self, entries: &[TtEntry<G::Key, G::Move>]);
-}
-
-impl<G: Game> LimitedSearch<G> for Solver<G> {
-    fn try_search(&mut self, pos: &G::Position, alpha: Value, beta: Value) -> Result<Value, Interrupted> {
-        Solver::try_search(self, pos, alpha, beta)
-    }
-    fn restart_clock(&mut self) {
-        Solver::restart_clock(self);
-    }
-    fn heavy_entries(&self, min_work: u32) -> Vec<TtEntry<G::Key, G::Move>> {
-        Solver::heavy_entries(self, min_work)
-    }
-    fn seed_tt(&mut self, entries: &[TtEntry<G::Key, G::Move>]) {
-        Solver::seed_tt(self, entries);
-    }
 }
 
 /// TT entries as text, one `key value bound best work` line each (`bound` is `exact`,
@@ -269,105 +229,85 @@ pub fn root_checkpoint<G: Game>(game: &G, pos: &G::Position) -> Checkpoint<G::Mo
     Checkpoint { moves }
 }
 
-/// Solves the non-terminal `pos` move by move with `engine` under its limits, starting from
-/// `checkpoint` (or a fresh one), calling `progress` after every null-window search. Each
-/// step tests one root move against a threshold with a null window: a move whose upper bound
-/// is not above the best proven lower bound is settled; otherwise its interval is bisected.
-/// With `exact_all`, every move's value is made exact (for analysis); otherwise only the best.
-///
-/// When a limit stops the search, the result has the bounds proven so far and
-/// `finished == false`; calling again with its checkpoint continues and ends with the same
-/// values as an uninterrupted solve. The engine's clock ([`LimitedSearch::restart_clock`])
-/// restarts at the call.
-///
-/// # Errors
-/// [`CheckpointError::WrongPosition`] if `checkpoint`'s moves are not the legal moves of `pos`.
-pub fn solve_root<G: Game, E: LimitedSearch<G> + ?Sized>(
-    engine: &mut E,
-    pos: &G::Position,
-    checkpoint: Option<Checkpoint<G::Move>>,
-    exact_all: bool,
-    mut progress: impl FnMut(&Progress<G::Move>),
-) -> Result<RootResult<G::Move>, CheckpointError> {
-    let fresh = root_checkpoint(engine.game(), pos);
-    let mut cp = match checkpoint {
-        Some(cp) => {
-            let same = cp.moves.len() == fresh.moves.len()
-                && cp.moves.iter().zip(&fresh.moves).all(|(a, b)| a.mv == b.mv);
-            if !same {
-                return Err(CheckpointError::WrongPosition);
-            }
-            cp
-        }
-        None => fresh,
-    };
-    let me = engine.game().to_move(pos);
-    let start = Instant::now();
-    let nodes0 = engine.stats().nodes;
-    engine.restart_clock();
-    let n = cp.moves.len();
-    let mut finished = true;
-    'moves: for i in 0..n {
-        loop {
-            let RootMove { mv, lo, hi } = cp.moves[i];
-            let best_lo = cp.bounds().0;
-            // Settled: exact, or (not exact_all) unable to beat the best proven move.
-            if lo == hi || (!exact_all && hi <= best_lo) {
-                break;
-            }
-            // Threshold: "is the move's value > t?" First against the best proven lower
-            // bound (can it be better?), then bisection of its own interval.
-            let t = if !exact_all && best_lo > lo && best_lo < hi { best_lo } else { lo + (hi - lo) / 2 };
-            let (child, gain) = engine.game().play(pos, mv);
-            let same = engine.game().to_move(&child) == me;
-            // Move value m = gain + v (same) or gain - v (other side to move).
-            let c = if same { t - gain } else { gain - t - 1 };
-            let Ok(r) = engine.try_search(&child, c, c + 1) else {
-                finished = false;
-                break 'moves;
-            };
-            let m = &mut cp.moves[i];
-            match (same, r > c) {
-                (true, true) => m.lo = m.lo.max(gain + r),
-                (true, false) => m.hi = m.hi.min(gain + r),
-                (false, true) => m.hi = m.hi.min(gain - r),
-                (false, false) => m.lo = m.lo.max(gain - r),
-            }
-            progress(&Progress {
-                move_index: i,
-                moves: n,
-                checkpoint: cp.clone(),
-                bounds: cp.bounds(),
-                nodes: engine.stats().nodes - nodes0,
-                elapsed: start.elapsed(),
-            });
-        }
-    }
-    let bounds = cp.bounds();
-    let finished = finished && bounds.0 == bounds.1 && (!exact_all || cp.moves.iter().all(|m| m.lo == m.hi));
-    Ok(RootResult { bounds, finished, checkpoint: cp })
-}
-
-impl<G: Game> Solver<G> {
-    /// A fresh checkpoint for the non-terminal `pos`: [`root_checkpoint`].
-    pub fn root_checkpoint(&self, pos: &G::Position) -> Checkpoint<G::Move> {
-        root_checkpoint(self.game(), pos)
-    }
-
-    /// Solves the non-terminal `pos` move by move under the solver's [`Limits`](crate::Limits),
-    /// starting from `checkpoint` (or a fresh one), calling `progress` after every null-window
-    /// search: [`solve_root`] on this solver.
+impl<G: Game> Engine<G> {
+    /// Solves the non-terminal `pos` move by move under the engine's limits, starting from
+    /// `checkpoint` (or a fresh one), calling `progress` after every null-window search. Each
+    /// step tests one root move against a threshold with a null window: a move whose upper bound
+    /// is not above the best proven lower bound is settled; otherwise its interval is bisected.
+    /// With `exact_all`, every move's value is made exact (for analysis); otherwise only the best.
+    ///
+    /// When a limit stops the search, the result has the bounds proven so far and
+    /// `finished == false`; calling again with its checkpoint continues and ends with the same
+    /// values as an uninterrupted solve. The engine's clock ([`Engine::restart_clock`]) restarts
+    /// at the call.
     ///
     /// # Errors
-    /// [`crate::CheckpointError::WrongPosition`] if `checkpoint`'s moves are not the legal
-    /// moves of `pos`.
+    /// [`CheckpointError::WrongPosition`] if `checkpoint`'s moves are not the legal moves of `pos`.
     pub fn solve_root(
         &mut self,
         pos: &G::Position,
         checkpoint: Option<Checkpoint<G::Move>>,
         exact_all: bool,
-        progress: impl FnMut(&Progress<G::Move>),
+        mut progress: impl FnMut(&Progress<G::Move>),
     ) -> Result<RootResult<G::Move>, CheckpointError> {
-        solve_root(self, pos, checkpoint, exact_all, progress)
+        let engine = self;
+        let fresh = root_checkpoint(engine.game(), pos);
+        let mut cp = match checkpoint {
+            Some(cp) => {
+                let same = cp.moves.len() == fresh.moves.len()
+                    && cp.moves.iter().zip(&fresh.moves).all(|(a, b)| a.mv == b.mv);
+                if !same {
+                    return Err(CheckpointError::WrongPosition);
+                }
+                cp
+            }
+            None => fresh,
+        };
+        let me = engine.game().to_move(pos);
+        let start = Instant::now();
+        let nodes0 = engine.stats().nodes;
+        engine.restart_clock();
+        let n = cp.moves.len();
+        let mut finished = true;
+        'moves: for i in 0..n {
+            loop {
+                let RootMove { mv, lo, hi } = cp.moves[i];
+                let best_lo = cp.bounds().0;
+                // Settled: exact, or (not exact_all) unable to beat the best proven move.
+                if lo == hi || (!exact_all && hi <= best_lo) {
+                    break;
+                }
+                // Threshold: "is the move's value > t?" First against the best proven lower
+                // bound (can it be better?), then bisection of its own interval.
+                let t = if !exact_all && best_lo > lo && best_lo < hi { best_lo } else { lo + (hi - lo) / 2 };
+                let (child, gain) = engine.game().play(pos, mv);
+                let same = engine.game().to_move(&child) == me;
+                // Move value m = gain + v (same) or gain - v (other side to move).
+                let c = if same { t - gain } else { gain - t - 1 };
+                let Ok(r) = engine.try_search(&child, c, c + 1) else {
+                    finished = false;
+                    break 'moves;
+                };
+                let m = &mut cp.moves[i];
+                match (same, r > c) {
+                    (true, true) => m.lo = m.lo.max(gain + r),
+                    (true, false) => m.hi = m.hi.min(gain + r),
+                    (false, true) => m.hi = m.hi.min(gain - r),
+                    (false, false) => m.lo = m.lo.max(gain - r),
+                }
+                progress(&Progress {
+                    move_index: i,
+                    moves: n,
+                    checkpoint: cp.clone(),
+                    bounds: cp.bounds(),
+                    nodes: engine.stats().nodes - nodes0,
+                    elapsed: start.elapsed(),
+                });
+            }
+        }
+        let bounds = cp.bounds();
+        let finished =
+            finished && bounds.0 == bounds.1 && (!exact_all || cp.moves.iter().all(|m| m.lo == m.hi));
+        Ok(RootResult { bounds, finished, checkpoint: cp })
     }
 }

@@ -2,7 +2,8 @@
 //! on random game trees whose turns do not simply alternate and whose positions transpose.
 
 use rand::{rngs::SmallRng, Rng, SeedableRng};
-use search_core::{analyze_with, minimax, Game, Player, SearchOptions, Solver, Value};
+use search_core::reference::minimax;
+use search_core::{analyze_with, Engine, Game, Player, SearchOptions, Value};
 
 /// A random game tree: positions are `(depth, id)`, ids folded into a small key space so that
 /// many lines transpose; moves bank small gains; some moves keep the turn.
@@ -102,8 +103,12 @@ fn full_window_matches_minimax() {
         // A tiny TT forces replacements; a large one keeps everything. With and without PVS.
         for bits in [2, 16] {
             for pvs in [true, false] {
-                let options = SearchOptions { principal_variation_search: pvs, tt_bits: bits };
-                let mut solver = Solver::with_options(game, options);
+                let options = SearchOptions {
+                    principal_variation_search: pvs,
+                    tt_bits: bits,
+                    ..SearchOptions::DEFAULT
+                };
+                let mut solver = Engine::with_options(game, options);
                 assert_eq!(solver.solve(&game.root()), expected, "seed {} bits {bits} pvs {pvs}", game.seed);
             }
         }
@@ -116,8 +121,12 @@ fn narrow_windows_respect_fail_soft_contract_with_shared_tt() {
     for game in trees() {
         let root = game.root();
         let exact = minimax(&game, &root);
-        let options = SearchOptions { principal_variation_search: game.seed % 3 != 0, tt_bits: 10 };
-        let mut solver = Solver::with_options(game, options);
+        let options = SearchOptions {
+            principal_variation_search: game.seed % 3 != 0,
+            tt_bits: 10,
+            ..SearchOptions::DEFAULT
+        };
+        let mut solver = Engine::with_options(game, options);
         for _ in 0..40 {
             let a: Value = rng.gen_range(-12..12);
             let b = a + rng.gen_range(1..4);
@@ -140,7 +149,7 @@ fn every_interior_position_matches_minimax() {
     // Walk random lines and compare at each position, reusing one solver (and TT) per game.
     let mut rng = SmallRng::seed_from_u64(7);
     for game in trees().take(20) {
-        let mut solver = Solver::new(game, 12);
+        let mut solver = Engine::new(game, 12);
         for _ in 0..10 {
             let mut pos = game.root();
             let mut moves = Vec::new();
@@ -158,7 +167,7 @@ fn every_interior_position_matches_minimax() {
 fn analysis_is_consistent_and_pv_replays_to_value() {
     for game in trees() {
         let root = game.root();
-        let mut solver = Solver::new(game, 12);
+        let mut solver = Engine::new(game, 12);
         let a = solver.analyze(&root);
         assert_eq!(a.value, minimax(&game, &root), "root side is First, nothing banked");
         // The best move value for the side to move is the value.
@@ -190,7 +199,7 @@ fn null_window_drivers_match_minimax() {
         let root = game.root();
         let exact = minimax(&game, &root);
         for bits in [2, 12] {
-            let mut solver = Solver::new(game, bits);
+            let mut solver = Engine::new(game, bits);
             assert_eq!(solver.solve_bisection(&root), exact, "bisection, seed {}", game.seed);
             // MTD(f) from a good, a bad and a random guess, all on the same TT.
             for guess in [exact, exact + 9, rng.gen_range(-30..30)] {
@@ -204,7 +213,7 @@ fn null_window_drivers_match_minimax() {
 fn analysis_from_an_oracle_equals_the_engines() {
     for game in trees().take(30) {
         let root = game.root();
-        let mut solver = Solver::new(game, 12);
+        let mut solver = Engine::new(game, 12);
         let engine = solver.analyze(&root);
         let mut calls = 0;
         let oracle = analyze_with(&game, &root, |p| {
@@ -249,14 +258,14 @@ impl Game for WideKeys {
 fn wide_keys_give_the_same_values() {
     for game in trees() {
         let root = game.root();
-        let mut solver = Solver::new(WideKeys(game), 8);
+        let mut solver = Engine::new(WideKeys(game), 8);
         assert_eq!(solver.solve(&root), minimax(&game, &root), "seed {}", game.seed);
     }
 }
 
 #[test]
 fn proof_number_search_matches_minimax() {
-    use search_core::{Proof, ProofSearch};
+    use search_core::reference::{Proof, ProofSearch};
     for game in trees() {
         let root = game.root();
         let exact = minimax(&game, &root);
@@ -281,7 +290,7 @@ fn proof_number_search_matches_minimax() {
 
 #[test]
 fn proof_number_search_stops_at_its_budget() {
-    use search_core::{Proof, ProofSearch};
+    use search_core::reference::{Proof, ProofSearch};
     let game = trees().find(|g| g.depth >= 9 && g.key_space > 1000).unwrap();
     let mut pns = ProofSearch::new(game);
     pns.set_node_budget(3);
@@ -291,7 +300,7 @@ fn proof_number_search_stops_at_its_budget() {
 
 #[test]
 fn every_algorithm_gives_the_exact_value() {
-    use search_core::{solve_with, Algorithm};
+    use search_core::reference::{solve_with, Algorithm};
     for game in trees() {
         let root = game.root();
         let exact = minimax(&game, &root);
@@ -316,20 +325,20 @@ fn root_driver_limits_and_checkpoints_match_minimax() {
     for game in trees() {
         let root = game.root();
         let expected = minimax(&game, &root);
-        let mut solver = Solver::new(game, 12);
+        let mut solver = Engine::new(game, 12);
         let values = solver.move_values(&root);
-        let full = Solver::new(game, 12).solve_root(&root, None, true, |_| {}).unwrap();
+        let full = Engine::new(game, 12).solve_root(&root, None, true, |_| {}).unwrap();
         assert!(full.finished);
         assert_eq!(full.bounds, (expected, expected), "seed {}", game.seed);
         for (m, (mv, v)) in full.checkpoint.moves.iter().zip(&values) {
             assert_eq!((m.mv, m.lo, m.hi), (*mv, *v, *v), "seed {}", game.seed);
         }
-        let best = Solver::new(game, 12).solve_root(&root, None, false, |_| {}).unwrap();
+        let best = Engine::new(game, 12).solve_root(&root, None, false, |_| {}).unwrap();
         assert_eq!(best.bounds, (expected, expected), "seed {}", game.seed);
 
         let mut text = None;
         for _ in 0..10_000 {
-            let mut s = Solver::new(game, 12);
+            let mut s = Engine::new(game, 12);
             s.set_limits(Limits { max_nodes: Some(4096 * 3), ..Limits::default() });
             let cp = text.as_deref().map(|t| Checkpoint::<u8>::from_text(t).unwrap());
             let r = s.solve_root(&root, cp, true, |_| {}).unwrap();
@@ -343,7 +352,7 @@ fn root_driver_limits_and_checkpoints_match_minimax() {
         assert_eq!(Checkpoint::<u8>::from_text(text.as_deref().unwrap()).unwrap(), full.checkpoint);
 
         let stop = Arc::new(AtomicBool::new(true));
-        let mut s = Solver::new(game, 12);
+        let mut s = Engine::new(game, 12);
         s.set_limits(Limits { stop: Some(stop), ..Limits::default() });
         assert!(s.try_search(&root, -100, 100).is_err());
         assert_eq!(s.solve(&root), expected, "plain search ignores limits");
@@ -355,13 +364,16 @@ fn root_driver_limits_and_checkpoints_match_minimax() {
 /// and a large one.
 #[test]
 fn parallel_solver_matches_minimax() {
-    use search_core::ParallelSolver;
     for game in trees() {
         let expected = minimax(&game, &game.root());
         for threads in [1, 2, 4] {
             for bits in [2, 16] {
-                let options = SearchOptions { principal_variation_search: game.seed % 3 != 0, tt_bits: bits };
-                let mut solver = ParallelSolver::new(game, options, threads);
+                let options = SearchOptions {
+                    principal_variation_search: game.seed % 3 != 0,
+                    tt_bits: bits,
+                    ..SearchOptions::DEFAULT
+                };
+                let mut solver = Engine::with_options(game, SearchOptions { threads, ..options });
                 solver.set_solo_nodes(0);
                 assert_eq!(
                     solver.solve(&game.root()),
@@ -375,17 +387,20 @@ fn parallel_solver_matches_minimax() {
 }
 
 /// Narrow windows on the parallel solver keep the fail-soft contract, and the null-window
-/// drivers (through [`search_core::WindowSearch`]) find the exact value, on one TT.
+/// drivers find the exact value, on one TT.
 #[test]
 fn parallel_null_windows_and_drivers_match_minimax() {
-    use search_core::{ParallelSolver, WindowSearch};
     let mut rng = SmallRng::seed_from_u64(99);
     for game in trees() {
         let root = game.root();
         let exact = minimax(&game, &root);
         for threads in [1, 2, 4] {
-            let options = SearchOptions { principal_variation_search: game.seed % 2 == 0, tt_bits: 10 };
-            let mut solver = ParallelSolver::new(game, options, threads);
+            let options = SearchOptions {
+                principal_variation_search: game.seed % 2 == 0,
+                tt_bits: 10,
+                ..SearchOptions::DEFAULT
+            };
+            let mut solver = Engine::with_options(game, SearchOptions { threads, ..options });
             solver.set_solo_nodes(if game.seed % 4 == 0 { 50 } else { 0 });
             // Classic lazy SMP (perturbed helpers) on some trees, deferral off on others.
             solver.set_perturb(game.seed % 3 == 1);
@@ -415,10 +430,12 @@ fn parallel_null_windows_and_drivers_match_minimax() {
 /// Every interior position on random lines, one parallel solver (and TT) per game.
 #[test]
 fn parallel_interior_positions_match_minimax() {
-    use search_core::ParallelSolver;
     let mut rng = SmallRng::seed_from_u64(17);
     for game in trees().take(20) {
-        let mut solver = ParallelSolver::new(game, SearchOptions { tt_bits: 8, ..SearchOptions::DEFAULT }, 2);
+        let mut solver = Engine::with_options(
+            game,
+            SearchOptions { threads: 2, ..SearchOptions { tt_bits: 8, ..SearchOptions::DEFAULT } },
+        );
         solver.set_solo_nodes(0);
         for _ in 0..5 {
             let mut pos = game.root();
@@ -440,23 +457,27 @@ fn parallel_interior_positions_match_minimax() {
 /// flag interrupts at once.
 #[test]
 fn parallel_root_driver_limits_and_checkpoints_match_the_serial_one() {
-    use search_core::{solve_root, Checkpoint, Limits, ParallelSolver};
+    use search_core::{Checkpoint, Limits};
     use std::sync::{atomic::AtomicBool, Arc};
     let mut interrupted = 0;
     for game in deep_trees() {
         let root = game.root();
         let expected = minimax(&game, &root);
-        let serial = Solver::new(game, 12).solve_root(&root, None, true, |_| {}).unwrap();
-        let options = SearchOptions { principal_variation_search: game.seed % 3 != 0, tt_bits: 12 };
+        let serial = Engine::new(game, 12).solve_root(&root, None, true, |_| {}).unwrap();
+        let options = SearchOptions {
+            principal_variation_search: game.seed % 3 != 0,
+            tt_bits: 12,
+            ..SearchOptions::DEFAULT
+        };
         let fresh = || {
-            let mut s = ParallelSolver::new(game, options, 2);
+            let mut s = Engine::with_options(game, SearchOptions { threads: 2, ..options });
             s.set_solo_nodes(0);
             s
         };
-        let full = solve_root(&mut fresh(), &root, None, true, |_| {}).unwrap();
+        let full = fresh().solve_root(&root, None, true, |_| {}).unwrap();
         assert!(full.finished);
         assert_eq!(full.checkpoint, serial.checkpoint, "seed {}", game.seed);
-        let best = solve_root(&mut fresh(), &root, None, false, |_| {}).unwrap();
+        let best = fresh().solve_root(&root, None, false, |_| {}).unwrap();
         assert_eq!(best.bounds, (expected, expected), "seed {}", game.seed);
 
         // Odd seeds keep one solver (and its TT) across the slices, even seeds start afresh.
@@ -470,7 +491,7 @@ fn parallel_root_driver_limits_and_checkpoints_match_the_serial_one() {
             let base = if keep { s.stats().nodes } else { 0 };
             s.set_limits(Limits { max_nodes: Some(base + 4096 * 2), ..Limits::default() });
             let cp = text.as_deref().map(|t| Checkpoint::<u8>::from_text(t).unwrap());
-            let r = solve_root(s, &root, cp, true, |_| {}).unwrap();
+            let r = s.solve_root(&root, cp, true, |_| {}).unwrap();
             assert!(r.bounds.0 <= expected && expected <= r.bounds.1, "seed {} slice {slice}", game.seed);
             text = Some(r.checkpoint.to_text());
             if r.finished {
@@ -495,13 +516,15 @@ fn parallel_root_driver_limits_and_checkpoints_match_the_serial_one() {
 /// interior position.
 #[test]
 fn parallel_interrupted_searches_leave_only_proven_results() {
-    use search_core::{Limits, ParallelSolver};
+    use search_core::Limits;
     let mut rng = SmallRng::seed_from_u64(5);
     let mut stopped = 0;
     for game in deep_trees() {
         let root = game.root();
-        let mut solver =
-            ParallelSolver::new(game, SearchOptions { tt_bits: 10, ..SearchOptions::DEFAULT }, 2);
+        let mut solver = Engine::with_options(
+            game,
+            SearchOptions { threads: 2, ..SearchOptions { tt_bits: 10, ..SearchOptions::DEFAULT } },
+        );
         solver.set_solo_nodes(0);
         for round in 0..4 {
             // A full window first (the largest search, on an empty TT), then null windows.
@@ -534,13 +557,10 @@ fn parallel_interrupted_searches_leave_only_proven_results() {
 /// slice with an empty TT. Serial and two-thread parallel engines.
 #[test]
 fn tt_snapshots_resume_root_solves_with_the_same_values() {
-    use search_core::{
-        solve_root, tt_entries_from_text, tt_entries_to_text, Checkpoint, LimitedSearch, Limits,
-        ParallelSolver,
-    };
-    fn slices<E: LimitedSearch<RandomTree>>(
+    use search_core::{tt_entries_from_text, tt_entries_to_text, Checkpoint, Limits};
+    fn slices(
         game: &RandomTree,
-        fresh: &dyn Fn(Limits) -> E,
+        fresh: &dyn Fn(Limits) -> Engine<RandomTree>,
         seeded: bool,
     ) -> (Checkpoint<u8>, u64, usize) {
         let root = game.root();
@@ -553,7 +573,7 @@ fn tt_snapshots_resume_root_solves_with_the_same_values() {
                 s.seed_tt(&entries);
             }
             let cp = text.as_deref().map(|t| Checkpoint::<u8>::from_text(t).unwrap());
-            let r = solve_root(&mut s, &root, cp, true, |_| {}).unwrap();
+            let r = s.solve_root(&root, cp, true, |_| {}).unwrap();
             total += s.stats().nodes;
             text = Some(r.checkpoint.to_text());
             tt_text = tt_entries_to_text(&s.heavy_entries(64));
@@ -566,9 +586,9 @@ fn tt_snapshots_resume_root_solves_with_the_same_values() {
     let (mut plain_nodes, mut seeded_nodes, mut saved) = (0, 0, 0);
     for game in deep_trees() {
         let root = game.root();
-        let full = Solver::new(game, 12).solve_root(&root, None, true, |_| {}).unwrap();
+        let full = Engine::new(game, 12).solve_root(&root, None, true, |_| {}).unwrap();
         let serial = |limits| {
-            let mut s = Solver::new(game, 12);
+            let mut s = Engine::new(game, 12);
             s.set_limits(limits);
             s
         };
@@ -580,7 +600,10 @@ fn tt_snapshots_resume_root_solves_with_the_same_values() {
         plain_nodes += plain;
         seeded_nodes += seeded;
         let parallel = |limits| {
-            let mut s = ParallelSolver::new(game, SearchOptions { tt_bits: 12, ..SearchOptions::DEFAULT }, 2);
+            let mut s = Engine::with_options(
+                game,
+                SearchOptions { threads: 2, ..SearchOptions { tt_bits: 12, ..SearchOptions::DEFAULT } },
+            );
             s.set_solo_nodes(0);
             s.set_limits(limits);
             s
@@ -590,4 +613,83 @@ fn tt_snapshots_resume_root_solves_with_the_same_values() {
     }
     assert!(saved > 0, "no heavy entry was ever saved");
     assert!(seeded_nodes < plain_nodes, "seeded {seeded_nodes} nodes, plain {plain_nodes}");
+}
+
+/// `u128` keys on two threads (the shared table keeps two words per key), with and without
+/// helpers from the first node: the same values as minimax.
+#[test]
+fn wide_keys_on_two_threads_give_the_same_values() {
+    for game in trees() {
+        let root = game.root();
+        let options = SearchOptions { tt_bits: 8, threads: 2, ..SearchOptions::DEFAULT };
+        let mut solver = Engine::with_options(WideKeys(game), options);
+        solver.set_solo_nodes(game.seed % 2 * 40);
+        assert_eq!(solver.solve(&root), minimax(&game, &root), "seed {}", game.seed);
+    }
+}
+
+/// Every driver, as the engine's own ([`SearchOptions::driver`]) and clamped to a window, on one
+/// and two threads: the exact value, and the value clamped to `[lo, hi]`.
+#[test]
+fn every_driver_and_clamp_gives_the_exact_value() {
+    use search_core::Driver;
+    let mut rng = SmallRng::seed_from_u64(23);
+    for game in trees().take(30) {
+        let root = game.root();
+        let exact = minimax(&game, &root);
+        for driver in [
+            Driver::FullWindow,
+            Driver::Mtdf { guess: rng.gen_range(-9..9) },
+            Driver::Bisection,
+            Driver::BisectionTowardZero,
+        ] {
+            for threads in [1, 2] {
+                let options = SearchOptions { tt_bits: 10, threads, driver, ..SearchOptions::DEFAULT };
+                let mut solver = Engine::with_options(game, options);
+                solver.set_solo_nodes(0);
+                assert_eq!(solver.solve(&root), exact, "seed {} {driver:?}", game.seed);
+                let lo: Value = rng.gen_range(-8..8);
+                let hi = lo + rng.gen_range(0..4);
+                assert_eq!(
+                    solver.solve_within(&root, lo, hi),
+                    exact.clamp(lo, hi),
+                    "seed {} {driver:?} clamp [{lo}, {hi}]",
+                    game.seed
+                );
+                let analysis = solver.analyze(&root);
+                assert_eq!(analysis.value, exact, "seed {} {driver:?}", game.seed);
+            }
+        }
+    }
+}
+
+/// A limited analysis stopped by its node budget returns `Interrupted` (never a value), with
+/// bounds that hold the searched position's value; without limits the same engine then
+/// analyses exactly.
+#[test]
+fn interrupted_analyses_return_an_error_with_true_bounds() {
+    use search_core::Limits;
+    let mut stopped = 0;
+    for game in deep_trees() {
+        let root = game.root();
+        let exact = minimax(&game, &root);
+        for threads in [1, 2] {
+            let options = SearchOptions { tt_bits: 10, threads, ..SearchOptions::DEFAULT };
+            let mut solver = Engine::with_options(game, options);
+            solver.set_solo_nodes(0);
+            solver.set_limits(Limits { max_nodes: Some(1), ..Limits::default() });
+            match solver.try_solve(&root) {
+                Ok(v) => assert_eq!(v, exact),
+                Err(e) => {
+                    stopped += 1;
+                    assert!(e.lo <= exact && exact <= e.hi, "seed {}: {e:?} vs {exact}", game.seed);
+                }
+            }
+            assert!(solver.try_analyze(&root).is_err(), "seed {}: the budget is spent", game.seed);
+            // Plain searches ignore the limits.
+            assert_eq!(solver.analyze(&root).value, exact + game.banked(&root), "seed {}", game.seed);
+            assert_eq!(solver.solve(&root), exact);
+        }
+    }
+    assert!(stopped > 0, "no search was stopped");
 }

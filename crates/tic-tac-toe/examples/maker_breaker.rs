@@ -5,7 +5,8 @@
 
 use std::time::{Duration, Instant};
 
-use search_core::{Limits, Proof, ProofSearch, Solver};
+use search_core::reference::{Proof, ProofSearch};
+use search_core::{Engine, Limits};
 use tic_tac_toe::{Bitboard, Geometry, MakerBreaker};
 
 fn main() {
@@ -20,7 +21,7 @@ fn main() {
     let pairing = game.pairing(&root, 10_000_000);
     println!("pairing of the empty board: {pairing:?} ({:.3} s)", start.elapsed().as_secs_f64());
 
-    let mut ab = Solver::new(game.clone(), 24);
+    let mut ab = Engine::new(game.clone(), 24);
     ab.set_limits(Limits { time: Some(Duration::from_secs(seconds)), ..Limits::default() });
     let start = Instant::now();
     let answer = match ab.try_search(&root, 0, 1) {

@@ -5,7 +5,8 @@
 
 use std::time::Instant;
 
-use search_core::{Proof, ProofSearch, Solver};
+use search_core::reference::{Proof, ProofSearch};
+use search_core::Engine;
 use tic_tac_toe::{default_tt_bits, Geometry, MnkGame, Position, Scoring};
 
 fn main() {
@@ -31,7 +32,7 @@ fn main() {
             pns.tt_len()
         );
         if budget == u64::MAX {
-            let mut ab = Solver::new(game.clone(), default_tt_bits(geometry).max(22));
+            let mut ab = Engine::new(game.clone(), default_tt_bits(geometry).max(22));
             let start = Instant::now();
             let answer = ab.value_exceeds(&root, t) == (t == 0);
             println!(

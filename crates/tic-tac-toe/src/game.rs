@@ -29,7 +29,7 @@ pub enum SolveError {
     },
 }
 
-/// The m,n,k-game of one [`Geometry`] under one [`Scoring`], for [`search_core::Solver`].
+/// The m,n,k-game of one [`Geometry`] under one [`Scoring`], for [`search_core::Engine`].
 ///
 /// Values are from the side to move: a finished position lost by the side to move (the
 /// opponent just completed a line) is worth `-1` ([`Scoring::WinLoss`]) or `-(empty + 1)`

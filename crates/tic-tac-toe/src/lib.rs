@@ -9,7 +9,7 @@
 //! - [`parse_uva`] (UVa 10111 "Find the Winning Move": `?` blocks up to `$`) and [`parse_ccf`]
 //!   (CCF CSP 201803-4 "棋局评估": T boards of `0 1 2`): lazy, validated, with line numbers and
 //!   case numbers in their [`ParseError`]s. They never panic, whatever the input.
-//! - [`MnkGame`]: the game for [`search_core::Solver`] under [`Scoring::WinLoss`] (UVa) or
+//! - [`MnkGame`]: the game for [`search_core::Engine`] under [`Scoring::WinLoss`] (UVa) or
 //!   [`Scoring::EmptyPlusOne`] (CCF: a win scores empty cells + 1), with symmetry-canonical TT
 //!   keys, cheap exact bounds and threat-first move ordering.
 //! - [`MakerBreaker`]: the Maker-Breaker game on the same lines, a fast exact prover of "this

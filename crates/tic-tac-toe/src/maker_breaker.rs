@@ -68,8 +68,8 @@ impl MbPosition {
     }
 }
 
-/// The Maker-Breaker game on the lines of one [`Geometry`], for [`search_core::Solver`] or
-/// [`search_core::ProofSearch`].
+/// The Maker-Breaker game on the lines of one [`Geometry`], for [`search_core::Engine`] or
+/// [`search_core::reference::ProofSearch`].
 ///
 /// Values are from the side to move: `+1` if it wins, `-1` if it loses (there are no draws:
 /// Breaker wins when no live line is left). Maker is [`Player::First`], Breaker
@@ -418,7 +418,7 @@ impl Game for MakerBreaker {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use search_core::minimax;
+    use search_core::reference::minimax;
 
     fn board(g: Geometry, grid: &str) -> (Bitboard, Bitboard) {
         let (mut x, mut o) = (Bitboard::EMPTY, Bitboard::EMPTY);

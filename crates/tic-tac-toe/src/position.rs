@@ -45,6 +45,18 @@ impl fmt::Display for Mark {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Cell(pub u8);
 
+/// Cells (below 64) fit the move field of search-core's shared TT.
+impl search_core::PackedMove for Cell {
+    #[inline]
+    fn pack(self) -> Option<u16> {
+        Some(u16::from(self.0))
+    }
+    #[inline]
+    fn unpack(code: u16) -> Self {
+        Cell(code as u8)
+    }
+}
+
 impl Cell {
     /// The row-major index.
     #[must_use]

@@ -1,9 +1,9 @@
-//! The two contest questions over one shared [`Solver`] per batch: [`WinningMove`] (UVa 10111)
+//! The two contest questions over one shared [`Engine`] per batch: [`WinningMove`] (UVa 10111)
 //! and [`BoardEval`] (CCF CSP 201803-4).
 
 use std::time::{Duration, Instant};
 
-use search_core::{Analysis, Game, Limits, Solver, Stats, Value};
+use search_core::{Analysis, Engine, Game, Limits, Stats, Value};
 
 use crate::{Cell, Geometry, MakerBreaker, Mark, MnkGame, Position, Scoring, SolveError};
 
@@ -22,16 +22,16 @@ pub fn default_tt_bits(geometry: Geometry) -> u32 {
 /// One solver for one geometry and scoring, shared by every position of a batch (and its TT).
 struct Shared {
     geometry: Geometry,
-    solver: Solver<MnkGame>,
+    solver: Engine<MnkGame>,
 }
 
 impl Shared {
     fn new(geometry: Geometry, scoring: Scoring, tt_bits: u32) -> Self {
-        Shared { geometry, solver: Solver::new(MnkGame::new(geometry, scoring), tt_bits) }
+        Shared { geometry, solver: Engine::new(MnkGame::new(geometry, scoring), tt_bits) }
     }
 
     /// The solver, once `pos` is known to be on its board.
-    fn prepare(&mut self, pos: &Position) -> Result<&mut Solver<MnkGame>, SolveError> {
+    fn prepare(&mut self, pos: &Position) -> Result<&mut Engine<MnkGame>, SolveError> {
         if pos.geometry != self.geometry {
             return Err(SolveError::GeometryMismatch { expected: self.geometry, found: pos.geometry });
         }
@@ -84,7 +84,7 @@ struct Reporter<'a> {
 /// at most `every` nodes each with a report between them when `reporter` is given
 /// (an interrupted search keeps what it proved in the TT, so the next one goes on from there).
 fn exceeds<G: Game>(
-    solver: &mut Solver<G>,
+    solver: &mut Engine<G>,
     pos: &G::Position,
     threshold: Value,
     question: Question,
@@ -117,7 +117,7 @@ fn exceeds<G: Game>(
 /// player never loses). Only where Maker wins does the full m,n,k search run.
 pub struct WinningMove {
     shared: Shared,
-    maker_breaker: Solver<MakerBreaker>,
+    maker_breaker: Engine<MakerBreaker>,
 }
 
 impl WinningMove {
@@ -132,7 +132,7 @@ impl WinningMove {
     pub fn with_tt_bits(geometry: Geometry, tt_bits: u32) -> Self {
         WinningMove {
             shared: Shared::new(geometry, Scoring::WinLoss, tt_bits),
-            maker_breaker: Solver::new(MakerBreaker::new(geometry), tt_bits),
+            maker_breaker: Engine::new(MakerBreaker::new(geometry), tt_bits),
         }
     }
 
@@ -223,7 +223,7 @@ impl WinningMove {
     }
 
     /// The value of `pos` for x (+1 win, 0 draw, -1 loss), every move's value and a principal
-    /// variation ([`Solver::analyze`]).
+    /// variation ([`Engine::analyze`]).
     ///
     /// # Errors
     /// As [`WinningMove::find`].
@@ -235,12 +235,6 @@ impl WinningMove {
     #[must_use]
     pub fn stats(&self) -> Stats {
         self.shared.solver.stats()
-    }
-
-    /// Search statistics of the Maker-Breaker solver.
-    #[must_use]
-    pub fn maker_breaker_stats(&self) -> Stats {
-        self.maker_breaker.stats()
     }
 }
 
@@ -272,7 +266,7 @@ impl BoardEval {
     }
 
     /// The CCF score of `pos` for x, every move's score and a principal variation
-    /// ([`Solver::analyze`]).
+    /// ([`Engine::analyze`]).
     ///
     /// # Errors
     /// As [`BoardEval::evaluate`].

@@ -18,7 +18,7 @@ use std::collections::HashMap;
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
-use search_core::{Game, Solver};
+use search_core::{Engine, Game};
 use tic_tac_toe::{
     default_tt_bits, Bitboard, Cell, Geometry, MakerBreaker, MnkGame, Position, Question, Scoring,
     WinningMove,
@@ -81,7 +81,7 @@ impl Brute {
 
 /// Whether Maker wins by the engine on the Maker-Breaker game.
 fn engine_maker_wins(
-    solver: &mut Solver<MakerBreaker>,
+    solver: &mut Engine<MakerBreaker>,
     maker: Bitboard,
     breaker: Bitboard,
     turn: bool,
@@ -110,7 +110,7 @@ fn every_3x3_position_agrees_with_brute_force() {
     for k in 1..=3 {
         let g = Geometry::new(3, 3, k).unwrap();
         let mut brute = Brute::new(3, 3, k);
-        let mut solver = Solver::new(MakerBreaker::new(g), 12);
+        let mut solver = Engine::new(MakerBreaker::new(g), 12);
         let mut checked = 0;
         for code in 0..3u32.pow(9) {
             let (mut maker, mut breaker, mut c) = (Bitboard::EMPTY, Bitboard::EMPTY, code);
@@ -143,7 +143,7 @@ fn empty_boards_agree_with_brute_force() {
         for k in 2..=rows.max(cols) {
             let g = Geometry::new(rows, cols, k).unwrap();
             let expected = Brute::new(rows, cols, k).maker_wins(0, 0, true);
-            let mut solver = Solver::new(MakerBreaker::new(g), 16);
+            let mut solver = Engine::new(MakerBreaker::new(g), 16);
             assert_eq!(
                 engine_maker_wins(&mut solver, Bitboard::EMPTY, Bitboard::EMPTY, true),
                 expected,
@@ -166,7 +166,7 @@ fn random_positions_agree_with_brute_force() {
         [(4, 4, 3, 300), (4, 4, 4, 300), (4, 5, 4, 300), (5, 5, 4, 200), (5, 5, 5, 200)]
     {
         let g = Geometry::new(rows, cols, k).unwrap();
-        let mut solver = Solver::new(MakerBreaker::new(g), 18);
+        let mut solver = Engine::new(MakerBreaker::new(g), 18);
         let cells: Vec<u32> = (0..g.cells() as u32).collect();
         for _ in 0..count {
             // Dense enough for the brute force: at most 11 empty cells.
@@ -226,7 +226,7 @@ fn legal_positions(g: Geometry) -> Vec<Position> {
 }
 
 /// The first winning cell by the full solver only (no Maker-Breaker question).
-fn full_only(solver: &mut Solver<MnkGame>, pos: &Position) -> Option<Cell> {
+fn full_only(solver: &mut Engine<MnkGame>, pos: &Position) -> Option<Cell> {
     if pos.is_over() || !solver.value_exceeds(pos, 0) {
         return None;
     }
@@ -235,7 +235,7 @@ fn full_only(solver: &mut Solver<MnkGame>, pos: &Position) -> Option<Cell> {
 
 fn check_sound(positions: &[Position], g: Geometry) -> (usize, usize) {
     let mut wm = WinningMove::new(g);
-    let mut full = Solver::new(MnkGame::new(g, Scoring::WinLoss), default_tt_bits(g));
+    let mut full = Engine::new(MnkGame::new(g, Scoring::WinLoss), default_tt_bits(g));
     let (mut no_line, mut total) = (0, 0);
     for pos in positions.iter().filter(|p| !p.is_over()) {
         total += 1;

@@ -19,7 +19,7 @@ fn main() {
     let rules = if arg(3, "on") == "on" { Rules::ALL } else { Rules::NONE };
     let pvs = arg(4, "on") == "on";
     let geometry = Geometry::new(side).expect("side 1 to 6");
-    let options = SearchOptions { tt_bits, principal_variation_search: pvs };
+    let options = SearchOptions { tt_bits, principal_variation_search: pvs, ..SearchOptions::DEFAULT };
     let threads: usize = arg(5, "1").parse().expect("threads");
     let mut solver = Solver::with_options(geometry, rules, options).with_threads(threads, options);
     let start = Position::start();

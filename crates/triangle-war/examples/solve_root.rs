@@ -26,7 +26,7 @@ fn main() {
     let mut solver = Solver::with_options(
         geometry,
         Rules::ALL,
-        SearchOptions { tt_bits, principal_variation_search: true },
+        SearchOptions { tt_bits, principal_variation_search: true, ..SearchOptions::DEFAULT },
     );
     solver.engine().set_limits(Limits { time: seconds.map(Duration::from_secs), ..Limits::default() });
     let checkpoint =

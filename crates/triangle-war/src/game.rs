@@ -1,6 +1,6 @@
 //! Triangle War as a search-core [`Game`], and a [`Solver`] for batches.
 
-use search_core::{Analysis, Game, Player, SearchOptions, Stats, Value, WindowSearch, INFINITY};
+use search_core::{Analysis, Engine, Game, Player, SearchOptions, Stats, Value, INFINITY};
 
 use crate::{Geometry, Outcome, Position, SegmentSet};
 
@@ -171,15 +171,6 @@ impl TriangleWar {
     #[must_use]
     pub fn rules(&self) -> Rules {
         self.rules
-    }
-
-    /// A segment of `drawn` that the forced-capture rule ([`Rules::capture`]) says to draw now,
-    /// if any.
-    #[inline]
-    #[must_use]
-    pub fn forced_capture(&self, drawn: u64) -> Option<u8> {
-        let capturing = self.capturing(drawn);
-        SegmentSet(capturing).iter().find(|&s| self.hang(drawn, s) == Hang::Free).map(|s| s as u8)
     }
 
     /// The undrawn segments that complete at least one triangle of `drawn`.
@@ -465,79 +456,51 @@ impl Game for TriangleWar {
     }
 }
 
-/// A Triangle War solver for one board: the search-core engine with a TT that persists across
-/// positions, so a batch of games shares work. With [`Solver::with_threads`] above 1, the
-/// margins, outcomes and analyses come from search-core's parallel solver (lazy SMP over a
-/// shared TT; same values); [`Solver::engine`] stays the one-thread engine.
+/// A Triangle War solver for one board: the search-core [`Engine`] with a TT that persists
+/// across positions, so a batch of games shares work, on one thread or several
+/// ([`Solver::with_threads`]; same values), and the questions a judge asks of it.
 pub struct Solver {
-    inner: search_core::Solver<TriangleWar>,
-    parallel: Option<search_core::ParallelSolver<TriangleWar>>,
+    engine: Engine<TriangleWar>,
 }
 
 impl Solver {
     /// A solver for `geometry` with a TT of `2^tt_bits` entries (about 32 bytes each).
     #[must_use]
     pub fn new(geometry: Geometry, tt_bits: u32) -> Self {
-        Solver { inner: search_core::Solver::new(TriangleWar::new(geometry), tt_bits), parallel: None }
+        Solver { engine: Engine::new(TriangleWar::new(geometry), tt_bits) }
     }
 
-    /// A solver for `geometry` with the pruning `rules` and the engine's `options`.
+    /// A solver for `geometry` with the pruning `rules` and the engine's `options` (threads
+    /// included).
     #[must_use]
     pub fn with_options(geometry: Geometry, rules: Rules, options: SearchOptions) -> Self {
-        Solver {
-            inner: search_core::Solver::with_options(TriangleWar::with_rules(geometry, rules), options),
-            parallel: None,
-        }
+        Solver { engine: Engine::with_options(TriangleWar::with_rules(geometry, rules), options) }
     }
 
-    /// This solver searching on `threads` threads: above 1, a parallel engine with its own TT
-    /// of the same size (`options`) answers [`Solver::final_margin`],
-    /// [`Solver::final_margin_bisection`], [`Solver::outcome`] and [`Solver::analyze`]; the
-    /// one-thread engine is then shrunk to a tiny TT.
+    /// This solver searching on `threads` threads with `options` (a fresh TT).
     #[must_use]
     pub fn with_threads(self, threads: usize, options: SearchOptions) -> Self {
-        if threads <= 1 {
-            return self;
-        }
-        let game = self.inner.game().clone();
-        let inner = search_core::Solver::with_options(game.clone(), SearchOptions { tt_bits: 1, ..options });
-        Solver { inner, parallel: Some(search_core::ParallelSolver::new(game, options, threads)) }
+        let game = self.engine.game().clone();
+        Solver { engine: Engine::with_options(game, SearchOptions { threads, ..options }) }
     }
 
-    /// The parallel engine, if [`Solver::with_threads`] asked for more than one thread (e.g.
-    /// to tune when the helper threads start).
-    pub fn parallel_engine(&mut self) -> Option<&mut search_core::ParallelSolver<TriangleWar>> {
-        self.parallel.as_mut()
-    }
-
-    /// Statistics of the engine that answers (all threads together for the parallel one).
+    /// Statistics of the engine (all threads together).
     #[must_use]
     pub fn stats(&self) -> Stats {
-        match &self.parallel {
-            Some(p) => p.stats(),
-            None => self.inner.stats(),
-        }
-    }
-
-    /// The engine that answers: the parallel one if there is one.
-    fn answering(&mut self) -> &mut dyn WindowSearch<TriangleWar> {
-        match &mut self.parallel {
-            Some(p) => p,
-            None => &mut self.inner,
-        }
+        self.engine.stats()
     }
 
     /// The final margin of `pos` as [`Solver::final_margin`], by bisection over the margin with
     /// null-window searches (the first search decides who wins; see
-    /// [`search_core::Solver::solve_bisection`]).
+    /// [`Engine::solve_bisection`]).
     pub fn final_margin_bisection(&mut self, pos: &Position) -> i64 {
-        pos.margin() + pos.to_move().sign() * self.answering().solve_bisection(pos)
+        pos.margin() + pos.to_move().sign() * self.engine.solve_bisection(pos)
     }
 
     /// The final margin (A's triangles minus B's) of `pos` under perfect play, counting the
     /// triangles already owned.
     pub fn final_margin(&mut self, pos: &Position) -> i64 {
-        pos.margin() + pos.to_move().sign() * self.answering().search(pos, -INFINITY, INFINITY)
+        pos.margin() + pos.to_move().sign() * self.engine.search(pos, -INFINITY, INFINITY)
     }
 
     /// Who wins `pos` under perfect play, by one search with the window of width 2 around the
@@ -549,7 +512,7 @@ impl Solver {
         // final = margin + sign * v, with v the value for the side to move; level at v = e.
         let (margin, sign) = (pos.margin(), pos.to_move().sign());
         let e = -margin * sign;
-        let r = self.answering().search(pos, e - 1, e + 1);
+        let r = self.engine.search(pos, e - 1, e + 1);
         // Fail-soft: r > e proves v > e, r < e proves v < e, and r == e is exact.
         let above = match r.cmp(&e) {
             std::cmp::Ordering::Greater => 1,
@@ -564,46 +527,38 @@ impl Solver {
     /// Every legal move is listed, also where a pruning rule would search only one; values come
     /// from full-window searches sharing the TT.
     pub fn analyze(&mut self, pos: &Position) -> Analysis<u8> {
-        let all = TriangleWar::with_rules(self.inner.game().geometry().clone(), Rules::NONE);
-        let engine = self.answering();
-        let before = engine.stats();
+        let all = TriangleWar::with_rules(self.engine.game().geometry().clone(), Rules::NONE);
+        let before = self.engine.stats();
+        let engine = &mut self.engine;
         let mut a = search_core::analyze_with(&all, pos, |p| engine.search(p, -INFINITY, INFINITY));
-        let after = engine.stats();
-        a.stats = Stats {
-            nodes: after.nodes - before.nodes,
-            tt_probes: after.tt_probes - before.tt_probes,
-            tt_hits: after.tt_hits - before.tt_hits,
-            cutoffs: after.cutoffs - before.cutoffs,
-            elapsed: after.elapsed - before.elapsed,
-        };
+        a.stats = self.engine.stats().since(&before);
         a
     }
 
-    /// The engine that runs limited searches: the parallel one if there is one.
-    fn limited(&mut self) -> &mut dyn search_core::LimitedSearch<TriangleWar> {
-        match &mut self.parallel {
-            Some(p) => p,
-            None => &mut self.inner,
-        }
+    /// [`Solver::analyze`] under the engine's limits ([`Solver::set_limits`]).
+    ///
+    /// # Errors
+    /// [`search_core::Interrupted`] when a limit stopped one of its searches.
+    pub fn try_analyze(&mut self, pos: &Position) -> Result<Analysis<u8>, search_core::Interrupted> {
+        let all = TriangleWar::with_rules(self.engine.game().geometry().clone(), Rules::NONE);
+        let before = self.engine.stats();
+        let engine = &mut self.engine;
+        let mut a = search_core::try_analyze_with(&all, pos, |p| engine.try_search(p, -INFINITY, INFINITY))?;
+        a.stats = self.engine.stats().since(&before);
+        Ok(a)
     }
 
-    /// Sets the limits (stop flag, node budget, time) that [`Solver::solve_root`] obeys, on
-    /// both engines (see [`search_core::Solver::set_limits`] and
-    /// [`search_core::ParallelSolver::set_limits`]: with several threads the node budget
-    /// counts all of them, checked every few thousand nodes of each).
+    /// Sets the limits (stop flag, node budget, time) that [`Solver::solve_root`] and
+    /// [`Solver::try_analyze`] obey (see [`Engine::set_limits`]: with several threads the node
+    /// budget counts all of them, checked every few thousand nodes of each).
     pub fn set_limits(&mut self, limits: search_core::Limits) {
-        if let Some(p) = &mut self.parallel {
-            p.set_limits(limits.clone());
-        }
-        self.inner.set_limits(limits);
+        self.engine.set_limits(limits);
     }
 
     /// Solves the non-terminal `pos` move by move at the root under the limits of
     /// [`Solver::set_limits`], from `checkpoint` if given, calling `progress` after every
-    /// null-window search: [`search_core::solve_root`] on the parallel engine when
-    /// [`Solver::with_threads`] asked for more than one thread, on the one-thread engine
-    /// otherwise. Values are the engine's, from the side to move of `pos` (without the
-    /// triangles already owned).
+    /// null-window search ([`Engine::solve_root`]). Values are the engine's, from the side to
+    /// move of `pos` (without the triangles already owned).
     ///
     /// # Errors
     /// [`search_core::CheckpointError::WrongPosition`] if `checkpoint`'s moves are not the
@@ -615,26 +570,26 @@ impl Solver {
         exact_all: bool,
         progress: impl FnMut(&search_core::Progress<u8>),
     ) -> Result<search_core::RootResult<u8>, search_core::CheckpointError> {
-        search_core::solve_root(self.limited(), pos, checkpoint, exact_all, progress)
+        self.engine.solve_root(pos, checkpoint, exact_all, progress)
     }
 
-    /// The TT entries of the answering engine whose subtrees took at least `min_work` nodes:
-    /// what a checkpoint keeps of the TT ([`search_core::LimitedSearch::heavy_entries`]).
+    /// The TT entries whose subtrees took at least `min_work` nodes: what a checkpoint keeps of
+    /// the TT ([`Engine::heavy_entries`]).
     #[must_use]
     pub fn heavy_entries(&mut self, min_work: u32) -> Vec<search_core::TtEntry<u64, u8>> {
-        self.limited().heavy_entries(min_work)
+        self.engine.heavy_entries(min_work)
     }
 
     /// Stores `entries` (from [`Solver::heavy_entries`] of an earlier run on the same board) in
-    /// the answering engine's TT. Entries are proven bounds on the value of the remaining play,
-    /// so they hold whatever [`Rules`] either run used.
+    /// the TT. Entries are proven bounds on the value of the remaining play, so they hold
+    /// whatever [`Rules`] either run used.
     pub fn seed_tt(&mut self, entries: &[search_core::TtEntry<u64, u8>]) {
-        self.limited().seed_tt(entries);
+        self.engine.seed_tt(entries);
     }
 
-    /// The underlying engine (statistics, raw searches).
-    pub fn engine(&mut self) -> &mut search_core::Solver<TriangleWar> {
-        &mut self.inner
+    /// The underlying engine (statistics, raw searches, thread tuning).
+    pub fn engine(&mut self) -> &mut Engine<TriangleWar> {
+        &mut self.engine
     }
 }
 

@@ -14,12 +14,10 @@ fn random_position(g: &Geometry, rng: &mut SmallRng, drawn: usize) -> Position {
 }
 
 fn parallel(g: &Geometry, threads: usize, tt_bits: u32) -> Solver {
-    let options = SearchOptions { tt_bits, principal_variation_search: true };
+    let options = SearchOptions { tt_bits, principal_variation_search: true, ..SearchOptions::DEFAULT };
     let mut s = Solver::with_options(g.clone(), Rules::ALL, options).with_threads(threads, options);
-    if let Some(p) = s.parallel_engine() {
-        // Helpers from the first node: these searches are small.
-        p.set_solo_nodes(0);
-    }
+    // Helpers from the first node: these searches are small.
+    s.engine().set_solo_nodes(0);
     s
 }
 

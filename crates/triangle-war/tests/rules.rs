@@ -86,7 +86,11 @@ impl<'a> Memo<'a> {
 }
 
 fn solver(g: &Geometry, rules: Rules, pvs: bool) -> Solver {
-    Solver::with_options(g.clone(), rules, SearchOptions { tt_bits: 18, principal_variation_search: pvs })
+    Solver::with_options(
+        g.clone(),
+        rules,
+        SearchOptions { tt_bits: 18, principal_variation_search: pvs, ..SearchOptions::DEFAULT },
+    )
 }
 
 #[test]
@@ -298,13 +302,11 @@ fn interrupted_side4_solves_resume(threads: usize, seed: u64) {
     let g = Geometry::new(4).unwrap();
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut interrupted_rounds = 0;
-    let options = SearchOptions { tt_bits: 18, principal_variation_search: true };
+    let options = SearchOptions { tt_bits: 18, principal_variation_search: true, ..SearchOptions::DEFAULT };
     // Helpers start at once: these searches are small.
     let fresh = || {
         let mut s = Solver::with_options(g.clone(), Rules::ALL, options).with_threads(threads, options);
-        if let Some(p) = s.parallel_engine() {
-            p.set_solo_nodes(0);
-        }
+        s.engine().set_solo_nodes(0);
         s
     };
     for round in 0..10 {

@@ -2,7 +2,8 @@
 //! brute force written here from the problem statement's own segment and triangle lists.
 
 use rand::{rngs::SmallRng, seq::SliceRandom, Rng, SeedableRng};
-use search_core::{minimax, Game};
+use search_core::reference::minimax;
+use search_core::Game;
 use triangle_war::{
     parse_games, Geometry, Player, Position, RetrogradeTable, SegmentSet, Solver, TriangleWar,
 };
@@ -142,7 +143,7 @@ fn engine_matches_minimax_under_narrow_windows() {
     for side in [2u8, 3] {
         let g = Geometry::new(side).unwrap();
         let game = TriangleWar::new(g.clone());
-        let mut engine = search_core::Solver::new(game.clone(), 12);
+        let mut engine = search_core::Engine::new(game.clone(), 12);
         let mut rng = SmallRng::seed_from_u64(u64::from(side));
         for _ in 0..150 {
             let drawn = g.segments().len().saturating_sub(rng.gen_range(1..=9));

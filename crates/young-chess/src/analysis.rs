@@ -8,7 +8,7 @@ use search_core::{analyze_with, Analysis, Stats};
 use crate::dp::{DpError, DpTable, MAX_DP_SIDE_SUM};
 use crate::{Board, Cell, Memo, YoungGame};
 
-/// Analyses the empty board exactly, as [`search_core::Solver::analyze`] would: the value
+/// Analyses the empty board exactly, as [`search_core::Engine::analyze`] would: the value
 /// (Black's score minus White's under perfect play), every legal first move with its value
 /// (best first for Black; ties in move-generation order, bottom-left first), and a principal
 /// variation to the end of the game (at each step the first move in generation order that keeps

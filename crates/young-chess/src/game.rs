@@ -1,6 +1,6 @@
 //! [`Board`] (the two value matrices) and [`YoungGame`], the [`search_core::Game`] impl.
 
-use search_core::{Game, Player, SearchOptions, Solver, Value};
+use search_core::{Engine, Game, Player, SearchOptions, Value};
 use thiserror::Error;
 
 use crate::{Cell, Staircase};
@@ -183,12 +183,12 @@ impl<'a> YoungGame<'a> {
     /// by gain is weak and values spread widely, so null-window re-searches cost more than they
     /// save: 10x10, 47M nodes with PVS, 3.7M without), a TT of 2^20 entries.
     pub const SEARCH_OPTIONS: SearchOptions =
-        SearchOptions { principal_variation_search: false, tt_bits: 20 };
+        SearchOptions { principal_variation_search: false, tt_bits: 20, ..SearchOptions::DEFAULT };
 
-    /// A search-core solver for this game with [`YoungGame::SEARCH_OPTIONS`].
+    /// A search-core engine for this game with [`YoungGame::SEARCH_OPTIONS`].
     #[must_use]
-    pub fn solver(self) -> Solver<Self> {
-        Solver::with_options(self, Self::SEARCH_OPTIONS)
+    pub fn solver(self) -> Engine<Self> {
+        Engine::with_options(self, Self::SEARCH_OPTIONS)
     }
 }
 

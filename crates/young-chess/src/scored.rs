@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use search_core::{Game, Player, Solver, Value};
+use search_core::{Engine, Game, Player, Value};
 
 use crate::{Board, Cell, Staircase, YoungGame};
 
@@ -59,7 +59,7 @@ pub struct TooManyCells {
 
 /// The Young-diagram game on one board for a whole game's play (e.g. `games-cli play`): the
 /// same moves, values and TT key as [`YoungGame`], with [`Game::banked`] reporting the score so
-/// far, so that [`Solver::analyze`] gives final results. Owns its board (shared by clones).
+/// far, so that [`Engine::analyze`] gives final results. Owns its board (shared by clones).
 #[derive(Clone, Debug)]
 pub struct ScoredGame {
     board: Arc<Board>,
@@ -92,8 +92,8 @@ impl ScoredGame {
 
     /// A search-core solver for this game, with [`YoungGame::SEARCH_OPTIONS`].
     #[must_use]
-    pub fn solver(self) -> Solver<Self> {
-        Solver::with_options(self, YoungGame::SEARCH_OPTIONS)
+    pub fn solver(self) -> Engine<Self> {
+        Engine::with_options(self, YoungGame::SEARCH_OPTIONS)
     }
 
     fn inner(&self) -> YoungGame<'_> {

@@ -13,6 +13,21 @@ pub struct Cell {
     pub col: u8,
 }
 
+/// Cells of rows and columns below 32 pack into search-core's shared TT as `row * 32 + col`;
+/// others (boards of a side above 31) are stored without a best move.
+impl search_core::PackedMove for Cell {
+    #[inline]
+    fn pack(self) -> Option<u16> {
+        (self.row < 32 && self.col < 32)
+            .then(|| u16::from(self.row) * 32 + u16::from(self.col))
+            .filter(|&c| c <= search_core::MAX_MOVE_CODE)
+    }
+    #[inline]
+    fn unpack(code: u16) -> Self {
+        Cell { row: (code / 32) as u8, col: (code % 32) as u8 }
+    }
+}
+
 impl fmt::Display for Cell {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{},{}", self.row, self.col)

@@ -4,7 +4,7 @@
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use search_core::minimax;
+use search_core::reference::minimax;
 use young_chess::dp::{self, DpTable};
 use young_chess::{parse, Board, Memo, Staircase, YoungGame};
 

@@ -1,11 +1,11 @@
-//! Property tests of `Solver::analyze` on random mid-game staircases: the best move value for
+//! Property tests of `Engine::analyze` on random mid-game staircases: the best move value for
 //! the side to move is the value, the PV starts with a best move, and replaying the PV banks
 //! exactly the value. Analysed values here are margins of the remaining play (Black's side):
 //! a staircase does not record who filled which cell.
 
 use proptest::prelude::*;
 use rand::{rngs::SmallRng, Rng, SeedableRng};
-use search_core::{Game, Player, SearchOptions, Solver};
+use search_core::{Engine, Game, Player, SearchOptions};
 use young_chess::{Board, YoungGame};
 
 proptest! {
@@ -25,7 +25,7 @@ proptest! {
             game.generate_moves(&pos, &mut moves);
             pos = game.play(&pos, moves[rng.gen_range(0..moves.len())]).0;
         }
-        let mut solver = Solver::with_options(game, SearchOptions { tt_bits: 12, ..YoungGame::SEARCH_OPTIONS });
+        let mut solver = Engine::with_options(game, SearchOptions { tt_bits: 12, ..YoungGame::SEARCH_OPTIONS });
         let a = solver.analyze(&pos);
         let pick = |v: i64| if a.to_move == Player::First { v } else { -v };
         if pos.is_full() {

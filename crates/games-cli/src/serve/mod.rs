@@ -19,14 +19,14 @@
 //!
 //! Every solve runs on a blocking thread, at most one per core at a time, under a budget: a
 //! stop flag raised by a timer after `--time-budget` seconds and an optional node budget, both
-//! obeyed by the engine's searches through [`Front::set_limits`]. A position over budget gets
+//! obeyed by the engine's searches through [`Front::try_analyze`]. A position over budget gets
 //! HTTP 422 with `{"error": "position too large for the budget of …"}`; bad input gets 400 with
 //! the parser's message (line and column), bodies over [`BODY_LIMIT`] 413, a panic 500: every
-//! error is `{"error": message}`.
+//! error is `{"error": message}`. A solve stopped by the budget returns
+//! [`search_core::Interrupted`] from [`Front::try_analyze`]: no panic is involved.
 
 pub mod sketch;
 
-use std::cell::RefCell;
 use std::io::Write;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -201,15 +201,8 @@ fn analyze_front<F: Front>(
         "moves": texts(&played),
     });
     if request.analyze {
-        front.set_limits(
-            &mut solver,
-            Limits { stop: Some(stop.clone()), max_nodes: budget.nodes, time: None },
-        );
-        let analysis = front.analyze(&mut solver, &pos);
-        let spent = budget.nodes.is_some_and(|n| analysis.stats.nodes >= n);
-        if stop.load(Ordering::Relaxed) || spent {
-            return Err(over_budget(budget));
-        }
+        let limits = Limits { stop: Some(stop.clone()), max_nodes: budget.nodes, time: None };
+        let analysis = front.try_analyze(&mut solver, &pos, limits).map_err(|_| over_budget(budget))?;
         let report = CaseReport::new(&front, 1, front.result_text(analysis.value), &analysis);
         reply["report"] = json!(report);
     }
@@ -333,23 +326,6 @@ fn analyze(request: &Request, stop: &Arc<AtomicBool>, budget: &Budget) -> Result
     }
 }
 
-thread_local! {
-    /// The stop flag of the solve running on this thread: a panic after it was raised is the
-    /// budget's doing (a search cut short), not a bug, and is not printed.
-    static STOP: RefCell<Option<Arc<AtomicBool>>> = const { RefCell::new(None) };
-}
-
-/// Installs a panic hook that stays quiet for panics of solves stopped by their budget.
-fn quiet_budget_panics() {
-    let default = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| {
-        let stopped = STOP.with(|s| s.borrow().as_ref().is_some_and(|f| f.load(Ordering::Relaxed)));
-        if !stopped {
-            default(info);
-        }
-    }));
-}
-
 /// The server's shared state.
 #[derive(Clone)]
 struct Shared {
@@ -375,21 +351,12 @@ async fn api_analyze(
     let budget = shared.budget;
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();
-    let mut job = tokio::task::spawn_blocking(move || {
-        STOP.with(|s| *s.borrow_mut() = Some(flag.clone()));
-        let result =
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| analyze(&request, &flag, &budget)));
-        STOP.with(|s| *s.borrow_mut() = None);
-        match result {
-            Ok(r) => r,
-            Err(_) if flag.load(Ordering::Relaxed) => Err(over_budget(&budget)),
-            Err(_) => Err((StatusCode::INTERNAL_SERVER_ERROR, "internal error while solving".to_string())),
-        }
-    });
+    let mut job = tokio::task::spawn_blocking(move || analyze(&request, &flag, &budget));
     let result = match tokio::time::timeout(budget.time, &mut job).await {
         Ok(r) => r,
         Err(_) => {
-            // Over time: the searches see the flag within a few thousand nodes and unwind.
+            // Over time: the searches see the flag within a few thousand nodes and return
+            // `Interrupted`.
             stop.store(true, Ordering::Relaxed);
             job.await
         }
@@ -522,7 +489,6 @@ pub fn router(budget: Budget, guard_: Guard) -> Router {
 /// # Errors
 /// The address cannot be bound, or the runtime cannot start.
 pub fn run(args: &Args, out: &mut impl Write) -> Result<()> {
-    quiet_budget_panics();
     let budget = Budget { time: Duration::from_secs_f64(args.time_budget), nodes: args.node_budget };
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(async {

@@ -3,7 +3,7 @@
 use crate::{Game, Value};
 
 /// The exact value of `pos` from its side to move by plain negamax over the full game tree: no
-/// alpha-beta window, no TT, no move ordering. Exponential; for cross-checking [`crate::Solver`]
+/// alpha-beta window, no TT, no move ordering. Exponential; for cross-checking [`crate::Engine`]
 /// on small positions only.
 pub fn minimax<G: Game>(game: &G, pos: &G::Position) -> Value {
     minimax_counting(game, pos, &mut 0)

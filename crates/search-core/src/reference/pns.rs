@@ -85,7 +85,7 @@ impl<G: Game> ProofSearch<G> {
     }
 
     /// Whether the value of `pos` for its side to move (the margin of the remaining play, as
-    /// [`crate::Solver::solve`] gives it) is greater than `threshold`.
+    /// [`crate::Engine::solve`] gives it) is greater than `threshold`.
     pub fn value_exceeds(&mut self, pos: &G::Position, threshold: Value) -> Proof {
         let start = std::time::Instant::now();
         let attacker = self.game.to_move(pos);

@@ -4,8 +4,9 @@
 
 use std::time::Instant;
 
-use crate::minimax::minimax_counting;
-use crate::{Game, Proof, ProofSearch, SearchOptions, Solver, Stats, Value, INFINITY};
+use super::minimax::minimax_counting;
+use super::{Proof, ProofSearch};
+use crate::{Engine, Game, SearchOptions, Stats, Value, INFINITY};
 
 /// A search algorithm, from the textbook's first to the engine's own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -51,17 +52,19 @@ impl Algorithm {
 }
 
 /// The exact value of `pos` from its side to move (the margin of the remaining play, as
-/// [`Solver::solve`] gives it) by `algorithm`, and what it cost. TT-based algorithms get
+/// [`Engine::solve`] gives it) by `algorithm`, and what it cost. TT-based algorithms get
 /// `2^tt_bits` entries. df-pn bisects the interval of [`Game::value_bounds`] (widened by
 /// doubling when the game gives none) with one proof search per question.
-pub fn solve_with<G: Game + Clone>(
-    algorithm: Algorithm,
-    game: &G,
-    pos: &G::Position,
-    tt_bits: u32,
-) -> (Value, Stats) {
+pub fn solve_with<G>(algorithm: Algorithm, game: &G, pos: &G::Position, tt_bits: u32) -> (Value, Stats)
+where
+    G: Game + Clone,
+{
     let start = Instant::now();
-    let options = |pvs: bool, tt_bits: u32| SearchOptions { principal_variation_search: pvs, tt_bits };
+    let options = |pvs: bool, tt_bits: u32| SearchOptions {
+        principal_variation_search: pvs,
+        tt_bits,
+        ..SearchOptions::DEFAULT
+    };
     let (value, mut stats) = match algorithm {
         Algorithm::Minimax => {
             let mut nodes = 0;
@@ -74,7 +77,7 @@ pub fn solve_with<G: Game + Clone>(
                 Algorithm::AlphaBetaTt | Algorithm::Mtdf => options(false, tt_bits),
                 _ => options(true, tt_bits),
             };
-            let mut solver = Solver::with_options(game.clone(), opts);
+            let mut solver = Engine::with_options(game.clone(), opts);
             let v = if algorithm == Algorithm::Mtdf { solver.solve_mtdf(pos, 0) } else { solver.solve(pos) };
             (v, solver.stats())
         }

@@ -1,0 +1,843 @@
+//! [`Engine`]: the one negamax of the workspace, with an alpha-beta window and a transposition
+//! table (TT), on one thread or on several (lazy SMP over a lock-free shared TT), generic over
+//! its [`Table`]; and the limits ([`Limits`]) that stop it with a typed error ([`Interrupted`]).
+//!
+//! The negamax ([`Worker::negamax`]) is written once, generic over the TT it probes and stores
+//! ([`Table`]: the one-thread [`TranspositionTable`], or a reference to the shared
+//! [`SharedTable`] of every thread), as minimax-rs does with its `Table` trait. The number of
+//! threads is a number in [`SearchOptions::threads`], not a type the game picks.
+//!
+//! # Several threads
+//! Lazy SMP (shared-memory parallel search without split points): every thread searches the
+//! same root with the same window, all of them probing and storing one shared TT, and the
+//! search ends when the first thread finishes; the others are then stopped. Since every thread
+//! runs a complete fail-soft alpha-beta search over a TT that only ever holds correct bounds,
+//! the finished thread's result satisfies the window's contract ([`Engine::search`]) whatever
+//! the others did: values are exactly those of one thread (a fail-soft bound outside the window
+//! may differ, its meaning does not).
+//!
+//! For the threads to split the work instead of racing down the same line, a thread entering a
+//! child of a node near the root marks the child as busy in a small shared table; another
+//! thread reaching the same child as a later move of its node puts it off and searches the
+//! node's other moves first, coming back to it at the end (by then usually a TT hit). This is
+//! T. Kerrigan's simplified form of ABDADA (J.-C. Weill, "The ABDADA distributed minimax search
+//! algorithm", *ICCA Journal* 19, 1996). The classic lazy SMP alternative, helpers with a
+//! perturbed move order ([`Engine::set_perturb`]), made Connect Four search about 1.7 times the
+//! one-thread tree in total where deferral made it 1.07 times (Test_L1_R2, first 20 positions,
+//! 2 threads, TT 2^16: 618k and 375k mean nodes against 349k on one thread).
+//!
+//! Small searches do not pay for waking threads: each search first runs on the calling thread
+//! alone for [`Engine::set_solo_nodes`] nodes; only if it has not finished by then do the
+//! helpers start (on the same TT, so the first part's results are not lost). Threads are
+//! started per search ([`std::thread::scope`]), which costs tens of microseconds against
+//! searches of at least [`DEFAULT_SOLO_NODES`] nodes.
+//!
+//! # Sources
+//! - Negamax and alpha-beta with fail-soft bounds: D. E. Knuth and R. W. Moore, "An analysis
+//!   of alpha-beta pruning", *Artificial Intelligence* 6 (1975).
+//! - Principal variation search: T. A. Marsland and M. Campbell (1982); A. Reinefeld (1983).
+//! - Lazy SMP: D. Dailey's "Lazy SMP" posts (Computer Chess Club, 2013); here without depth
+//!   variation (an exact solver always searches to the end).
+//! - ABDADA: J.-C. Weill (1996), in T. Kerrigan's simplified form with a table of busy
+//!   positions.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
+
+use crate::{Bound, Game, PackedMove, SharedTable, TranspositionTable, TtEntry, TtKey, Value, INFINITY};
+
+/// Search statistics, accumulated over every search of an [`Engine`] (all threads together)
+/// until [`Engine::reset_stats`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Positions visited (every call of the negamax routine, terminal ones included).
+    pub nodes: u64,
+    /// TT look-ups.
+    pub tt_probes: u64,
+    /// TT look-ups that found an entry for the position.
+    pub tt_hits: u64,
+    /// Beta cutoffs: move loops left early because a move reached the window's upper bound.
+    pub cutoffs: u64,
+    /// Wall-clock time spent in searches.
+    pub elapsed: Duration,
+}
+
+impl Stats {
+    /// What was counted since `before` (an earlier reading of the same counters).
+    #[must_use]
+    pub fn since(&self, before: &Stats) -> Stats {
+        Stats {
+            nodes: self.nodes - before.nodes,
+            tt_probes: self.tt_probes - before.tt_probes,
+            tt_hits: self.tt_hits - before.tt_hits,
+            cutoffs: self.cutoffs - before.cutoffs,
+            elapsed: self.elapsed - before.elapsed,
+        }
+    }
+}
+
+/// Limits are checked every `LIMIT_CHECK_MASK + 1` nodes of each thread.
+pub(crate) const LIMIT_CHECK_MASK: u64 = (1 << 12) - 1;
+
+/// When a limited search (the `try_` methods of [`Engine`], [`Engine::solve_root`]) stops
+/// early. Searches without `try_` ignore limits.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Stop as soon as this flag is raised (e.g. by Ctrl-C, a client gone, another thread).
+    pub stop: Option<Arc<AtomicBool>>,
+    /// Stop once the engine's node counter ([`Stats::nodes`], all threads) reaches this total.
+    /// With several threads each checks every 4096 of its own nodes, so a search may overrun
+    /// the budget by about that much per thread.
+    pub max_nodes: Option<u64>,
+    /// Stop after this much wall-clock time since the first limited search (see
+    /// [`Engine::restart_clock`]).
+    pub time: Option<Duration>,
+}
+
+impl Limits {
+    /// Whether any limit is set.
+    #[must_use]
+    pub fn is_set(&self) -> bool {
+        self.stop.is_some() || self.max_nodes.is_some() || self.time.is_some()
+    }
+
+    /// Whether the limits are reached after `nodes` nodes in all, the clock started at
+    /// `started`.
+    fn reached(&self, started: Option<Instant>, nodes: u64) -> bool {
+        self.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
+            || self.max_nodes.is_some_and(|m| nodes >= m)
+            || self.time.is_some_and(|t| started.is_some_and(|s| s.elapsed() >= t))
+    }
+}
+
+/// A limited search was stopped by its [`Limits`] before it proved its result. Carries the
+/// bounds proven on the searched position's value when it stopped (from its side to move;
+/// `lo == -INFINITY / 2` or `hi == INFINITY / 2` when nothing is known on that side).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("search stopped by its limits before finishing (value proven in [{lo}, {hi}])")]
+pub struct Interrupted {
+    /// The value is at least this.
+    pub lo: Value,
+    /// The value is at most this.
+    pub hi: Value,
+}
+
+/// How an [`Engine`] searches: policies that change the work, never the values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchOptions {
+    /// Principal variation search (PVS): a null window for every move after the first,
+    /// re-searched only when it beats alpha. It pays when move ordering usually finds the best
+    /// move first; with weak ordering and widely spread values its re-searches cost more than
+    /// they save, so a game crate chooses its default.
+    pub principal_variation_search: bool,
+    /// The TT holds `2^tt_bits` entries (at most [`crate::MAX_TT_BITS`]); 0 switches the TT off.
+    pub tt_bits: u32,
+    /// Search threads (at least 1): one thread searches with a [`TranspositionTable`], more
+    /// with lazy SMP over a [`SharedTable`].
+    pub threads: usize,
+    /// How [`Engine::solve`] (and so move values, principal variations and analyses) finds an
+    /// exact value.
+    pub driver: Driver,
+}
+
+impl SearchOptions {
+    /// PVS on, a TT of 2^20 entries, one thread, one full-window search.
+    pub const DEFAULT: SearchOptions = SearchOptions {
+        principal_variation_search: true,
+        tt_bits: 20,
+        threads: 1,
+        driver: Driver::FullWindow,
+    };
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        Self::DEFAULT
+    }
+}
+
+/// How the exact value of a position is found from fail-soft searches ([`Engine::solve`],
+/// [`Engine::solve_within`]). Sources: MTD(f), A. Plaat, J. Schaeffer, W. Pijls and A. de
+/// Bruin, "Best-first fixed-depth minimax algorithms", *Artificial Intelligence* 87 (1996);
+/// bisection leaning towards 0, P. Pons, "Solving Connect 4: how to build a perfect AI" (2019).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Driver {
+    /// One search with the full window `(-INFINITY, INFINITY)`.
+    #[default]
+    FullWindow,
+    /// MTD(f): null-window searches around a first guess, each result the next guess.
+    Mtdf {
+        /// The first guess.
+        guess: Value,
+    },
+    /// Bisection of the interval of [`Game::value_bounds`] with null windows.
+    Bisection,
+    /// Bisection leaning towards 0, so that the sign (who wins) is settled first (P. Pons'
+    /// Connect Four solver).
+    BisectionTowardZero,
+}
+
+/// Nodes a search runs on one thread before the helpers start (see [`Engine::set_solo_nodes`]).
+pub const DEFAULT_SOLO_NODES: u64 = 1 << 15;
+
+/// Plies (from the search's root) at which moves being searched by another thread are put off
+/// (see [`Engine::set_defer_plies`]).
+pub const DEFAULT_DEFER_PLIES: usize = 16;
+
+/// log2 of the number of slots of the table of positions being searched.
+const BUSY_BITS: u32 = 14;
+
+/// A transposition table the negamax probes and stores: the one-thread
+/// [`TranspositionTable`], or `&SharedTable` (each thread holds its own reference and stores
+/// through it).
+pub trait Table<K, M> {
+    /// The entry stored for `key`, if any.
+    fn probe(&self, key: K) -> Option<TtEntry<K, M>>;
+    /// Stores `entry` (the table's replacement scheme decides what it displaces; a table may
+    /// drop it).
+    fn store(&mut self, entry: TtEntry<K, M>);
+}
+
+impl<K: TtKey, M: Copy> Table<K, M> for TranspositionTable<K, M> {
+    #[inline]
+    fn probe(&self, key: K) -> Option<TtEntry<K, M>> {
+        TranspositionTable::probe(self, key).copied()
+    }
+    #[inline]
+    fn store(&mut self, entry: TtEntry<K, M>) {
+        TranspositionTable::store(self, entry);
+    }
+}
+
+impl<K: TtKey, M: PackedMove> Table<K, M> for &SharedTable<K, M> {
+    #[inline]
+    fn probe(&self, key: K) -> Option<TtEntry<K, M>> {
+        SharedTable::probe(self, key)
+    }
+    #[inline]
+    fn store(&mut self, entry: TtEntry<K, M>) {
+        SharedTable::store(self, entry);
+    }
+}
+
+/// The TT of an engine: one thread's, or the table all threads share.
+enum Tables<K: TtKey, M: PackedMove> {
+    Serial(TranspositionTable<K, M>),
+    Shared(SharedTable<K, M>),
+}
+
+/// An exact solver for one game: negamax with an alpha-beta window, a TT storing exact / lower /
+/// upper bounds, TT-move-first ordering then [`Game::order_moves`], and pruning by
+/// [`Game::value_bounds`], on [`SearchOptions::threads`] threads.
+///
+/// The engine keeps its TT between calls, so one engine answers a batch of positions of the same
+/// game with shared work. Per node it allocates nothing: move lists live in one buffer per ply,
+/// reused.
+///
+/// Searches come in two kinds: plain ones ([`Engine::search`], [`Engine::solve`],
+/// [`Engine::analyze`], ...) ignore [`Limits`] and always finish; `try_` ones and
+/// [`Engine::solve_root`] obey the limits of [`Engine::set_limits`] and return
+/// `Err(`[`Interrupted`]`)` when stopped, the TT keeping only results proven before the stop.
+pub struct Engine<G: Game> {
+    game: G,
+    tt: Tables<G::Key, G::Move>,
+    options: SearchOptions,
+    solo_nodes: u64,
+    defer_plies: usize,
+    perturb: bool,
+    busy: Option<BusyTable>,
+    workers: Vec<Worker<G::Move>>,
+    elapsed: Duration,
+    limits: Limits,
+    /// When the current run of limited searches started (for [`Limits::time`]).
+    started: Option<Instant>,
+}
+
+/// One thread's search state: its move buffers, counters and identity. Aligned to two cache
+/// lines so that one thread's counters never share a line with another's (false sharing).
+#[repr(align(128))]
+struct Worker<M> {
+    /// 0 for the calling thread (the game's own move order), 1.. for helpers.
+    id: u64,
+    /// Whether this thread perturbs its move order (helpers only).
+    perturb: bool,
+    move_stack: Vec<Vec<M>>,
+    /// Per ply, the moves deferred because another thread is searching them.
+    defer_stack: Vec<Vec<M>>,
+    stats: Stats,
+    /// Stop once `stats.nodes` reaches this (checked with the limits).
+    budget: u64,
+    /// Set when the search was stopped: every value since is meaningless and nothing more is
+    /// stored.
+    stopped: bool,
+}
+
+/// What the threads of one search share.
+struct Ctx<'a, G: Game> {
+    game: &'a G,
+    /// Raised when the search is over for every thread (one finished, or a limit was reached).
+    stop: &'a AtomicBool,
+    pvs: bool,
+    /// Positions being searched by some thread (ABDADA's "exclusive" marks); `None` while one
+    /// thread searches alone.
+    busy: Option<&'a BusyTable>,
+    /// Deferral applies to children of nodes at plies below this.
+    defer_plies: usize,
+    /// The caller's limits, for a limited search with some set.
+    check: Option<LimitCheck<'a>>,
+}
+
+/// The caller's [`Limits`] as the threads of one search check them, each every
+/// `LIMIT_CHECK_MASK + 1` of its own nodes.
+struct LimitCheck<'a> {
+    limits: &'a Limits,
+    started: Option<Instant>,
+    /// Nodes of all threads together, approximately: the total at the start of the search plus
+    /// `LIMIT_CHECK_MASK + 1` for every block of that many nodes a thread has counted.
+    nodes: AtomicU64,
+    /// Raised when a limit stopped the search (as opposed to a thread finishing first).
+    interrupted: AtomicBool,
+}
+
+impl LimitCheck<'_> {
+    /// Counts one more block of nodes of one thread; whether a limit is reached.
+    fn block_reached(&self) -> bool {
+        let nodes = self.nodes.fetch_add(LIMIT_CHECK_MASK + 1, Ordering::Relaxed) + LIMIT_CHECK_MASK + 1;
+        self.limits.reached(self.started, nodes)
+    }
+}
+
+/// Keys (64-bit hashes) of the positions some thread is searching right now, one per slot (a
+/// lost mark only means a move is not deferred).
+struct BusyTable {
+    slots: Vec<AtomicU64>,
+    shift: u32,
+}
+
+impl BusyTable {
+    fn new(bits: u32) -> Self {
+        BusyTable { slots: (0..1usize << bits).map(|_| AtomicU64::new(0)).collect(), shift: 64 - bits }
+    }
+    #[inline]
+    fn slot(&self, key: u64) -> &AtomicU64 {
+        &self.slots[(mix(key) >> self.shift) as usize]
+    }
+    #[inline]
+    fn is_busy(&self, key: u64) -> bool {
+        self.slot(key).load(Ordering::Relaxed) == key
+    }
+    #[inline]
+    fn enter(&self, key: u64) {
+        self.slot(key).store(key, Ordering::Relaxed);
+    }
+    #[inline]
+    fn leave(&self, key: u64) {
+        let _ = self.slot(key).compare_exchange(key, 0, Ordering::Relaxed, Ordering::Relaxed);
+    }
+}
+
+/// A 64-bit mixer (the finaliser of MurmurHash3).
+#[inline]
+fn mix(mut x: u64) -> u64 {
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    x ^ (x >> 33)
+}
+
+/// Turns the result of a search that ignores limits into its value: such a search is never
+/// interrupted (only a limit interrupts, and plain searches check none).
+#[inline]
+pub(crate) fn finished(result: Result<Value, Interrupted>) -> Value {
+    match result {
+        Ok(v) => v,
+        Err(e) => unreachable!("a search without limits was interrupted: {e}"),
+    }
+}
+
+impl<G: Game> Engine<G> {
+    /// An engine for `game` with a TT of `2^tt_bits` entries (see
+    /// [`TranspositionTable::with_bits`]), principal variation search on, one thread.
+    pub fn new(game: G, tt_bits: u32) -> Self {
+        Self::with_options(game, SearchOptions { tt_bits, ..SearchOptions::DEFAULT })
+    }
+
+    /// An engine for `game` searching as `options` say (`threads` 0 counts as 1).
+    pub fn with_options(game: G, options: SearchOptions) -> Self {
+        let threads = options.threads.max(1);
+        let options = SearchOptions { threads, ..options };
+        let workers = (0..threads as u64)
+            .map(|id| Worker {
+                id,
+                perturb: false,
+                move_stack: Vec::new(),
+                defer_stack: Vec::new(),
+                stats: Stats::default(),
+                budget: u64::MAX,
+                stopped: false,
+            })
+            .collect();
+        let (tt, busy) = if threads > 1 {
+            (Tables::Shared(SharedTable::with_bits(options.tt_bits)), Some(BusyTable::new(BUSY_BITS)))
+        } else {
+            (Tables::Serial(TranspositionTable::with_bits(options.tt_bits)), None)
+        };
+        Engine {
+            game,
+            tt,
+            options,
+            solo_nodes: DEFAULT_SOLO_NODES,
+            defer_plies: DEFAULT_DEFER_PLIES,
+            perturb: false,
+            busy,
+            workers,
+            elapsed: Duration::ZERO,
+            limits: Limits::default(),
+            started: None,
+        }
+    }
+
+    /// The options the engine was built with (`threads` at least 1).
+    #[must_use]
+    pub fn options(&self) -> SearchOptions {
+        self.options
+    }
+
+    /// Number of search threads.
+    #[must_use]
+    pub fn threads(&self) -> usize {
+        self.workers.len()
+    }
+
+    /// The game being solved.
+    pub fn game(&self) -> &G {
+        &self.game
+    }
+
+    /// Sets the limits that the `try_` searches and [`Engine::solve_root`] obey; plain searches
+    /// ignore them. The time limit counts from the first limited search (see
+    /// [`Engine::restart_clock`]).
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+    }
+
+    /// Clears the start time of limited searches: [`Limits::time`] counts again from the next
+    /// one.
+    pub fn restart_clock(&mut self) {
+        self.started = None;
+    }
+
+    /// Nodes each search runs on the calling thread alone before the helpers start (default
+    /// [`DEFAULT_SOLO_NODES`]; 0 starts them at once). No effect on one thread.
+    pub fn set_solo_nodes(&mut self, nodes: u64) {
+        self.solo_nodes = nodes;
+    }
+
+    /// Moves of nodes at plies below `plies` (from the search's root) that another thread is
+    /// searching are put off until the node's other moves are searched (simplified ABDADA;
+    /// default [`DEFAULT_DEFER_PLIES`], 0 turns it off).
+    pub fn set_defer_plies(&mut self, plies: usize) {
+        self.defer_plies = plies;
+    }
+
+    /// Whether the helper threads perturb their move order (classic lazy SMP; default off).
+    pub fn set_perturb(&mut self, perturb: bool) {
+        self.perturb = perturb;
+    }
+
+    /// Statistics of all threads together since construction or the last
+    /// [`Engine::reset_stats`]; `elapsed` is wall-clock time.
+    pub fn stats(&self) -> Stats {
+        let mut s = Stats { elapsed: self.elapsed, ..Stats::default() };
+        for w in &self.workers {
+            s.nodes += w.stats.nodes;
+            s.tt_probes += w.stats.tt_probes;
+            s.tt_hits += w.stats.tt_hits;
+            s.cutoffs += w.stats.cutoffs;
+        }
+        s
+    }
+
+    /// Zeroes the statistics (the TT is kept).
+    pub fn reset_stats(&mut self) {
+        for w in &mut self.workers {
+            w.stats = Stats::default();
+        }
+        self.elapsed = Duration::ZERO;
+    }
+
+    /// The TT entries whose subtrees took at least `min_work` nodes: what a checkpoint keeps of
+    /// the TT (the shared table saturates works at `2^20 - 1`).
+    #[must_use]
+    pub fn heavy_entries(&self, min_work: u32) -> Vec<TtEntry<G::Key, G::Move>> {
+        match &self.tt {
+            Tables::Serial(tt) => tt.heavy_entries(min_work),
+            Tables::Shared(tt) => tt.heavy_entries(min_work),
+        }
+    }
+
+    /// Stores `entries` (e.g. [`Engine::heavy_entries`] of an earlier run on the same game) in
+    /// the TT. Entries must be proven bounds on positions' values of this game: the caller
+    /// verifies where they come from.
+    pub fn seed_tt(&mut self, entries: &[TtEntry<G::Key, G::Move>]) {
+        for &e in entries {
+            match &mut self.tt {
+                Tables::Serial(tt) => tt.store(e),
+                Tables::Shared(tt) => tt.store(e),
+            }
+        }
+    }
+
+    /// Fail-soft alpha-beta search of `pos` with the window `(alpha, beta)`, `alpha < beta`,
+    /// ignoring limits.
+    ///
+    /// With `v` the true value (side to move of `pos`) and `r` the result: if `r <= alpha` then
+    /// `v <= r`; if `r >= beta` then `v >= r`; otherwise `r == v`. A null window `(t, t + 1)`
+    /// answers "is `v > t`?" cheaply.
+    pub fn search(&mut self, pos: &G::Position, alpha: Value, beta: Value) -> Value {
+        finished(self.run(pos, alpha, beta, false))
+    }
+
+    /// [`Engine::search`] under the [`Limits`] of [`Engine::set_limits`].
+    ///
+    /// # Errors
+    /// [`Interrupted`] (with the bounds proven on `pos`) when the stop flag was raised, the node
+    /// budget was spent or the time limit passed; the TT then keeps only results proven before
+    /// the stop, so a later search continues from them.
+    pub fn try_search(&mut self, pos: &G::Position, alpha: Value, beta: Value) -> Result<Value, Interrupted> {
+        self.search_as(pos, alpha, beta, true)
+    }
+
+    /// A search that obeys the limits when `limited`.
+    pub(crate) fn search_as(
+        &mut self,
+        pos: &G::Position,
+        alpha: Value,
+        beta: Value,
+        limited: bool,
+    ) -> Result<Value, Interrupted> {
+        if limited {
+            if self.limits.reached(self.started, self.stats().nodes) {
+                return Err(self.proven_bounds(pos));
+            }
+            self.started.get_or_insert_with(Instant::now);
+        }
+        self.run(pos, alpha, beta, limited)
+    }
+
+    /// Whether the value of `pos` (side to move) is greater than `threshold`: a null-window
+    /// search.
+    pub fn value_exceeds(&mut self, pos: &G::Position, threshold: Value) -> bool {
+        self.search(pos, threshold, threshold + 1) > threshold
+    }
+
+    /// Bounds on the value of `pos` from the game and the TT, for an [`Interrupted`].
+    fn proven_bounds(&self, pos: &G::Position) -> Interrupted {
+        if let Some(v) = self.game.terminal_value(pos) {
+            return Interrupted { lo: v, hi: v };
+        }
+        let (lo, hi) = self.game.value_bounds(pos);
+        let (mut lo, mut hi) = (lo.max(-INFINITY / 2), hi.min(INFINITY / 2));
+        let (key, _) = self.game.canonical_key(pos);
+        let entry = match &self.tt {
+            Tables::Serial(tt) => tt.probe(key).copied(),
+            Tables::Shared(tt) => tt.probe(key),
+        };
+        if let Some(e) = entry {
+            match e.bound {
+                Bound::Exact => (lo, hi) = (e.value, e.value),
+                Bound::Lower => lo = lo.max(e.value),
+                Bound::Upper => hi = hi.min(e.value),
+            }
+        }
+        Interrupted { lo, hi }
+    }
+
+    /// The search on all threads, stopped by the limits if `limited` and some are set.
+    fn run(
+        &mut self,
+        pos: &G::Position,
+        alpha: Value,
+        beta: Value,
+        limited: bool,
+    ) -> Result<Value, Interrupted> {
+        debug_assert!(alpha < beta, "empty alpha-beta window");
+        let start = Instant::now();
+        let stop = AtomicBool::new(false);
+        let check = (limited && self.limits.is_set()).then(|| LimitCheck {
+            limits: &self.limits,
+            started: self.started,
+            nodes: AtomicU64::new(self.workers.iter().map(|w| w.stats.nodes).sum()),
+            interrupted: AtomicBool::new(false),
+        });
+        let mut ctx = Ctx {
+            game: &self.game,
+            stop: &stop,
+            pvs: self.options.principal_variation_search,
+            busy: None,
+            defer_plies: 0,
+            check,
+        };
+        let perturb = self.perturb;
+        for w in &mut self.workers {
+            w.perturb = perturb && w.id > 0;
+        }
+        let (main, helpers) = self.workers.split_first_mut().expect("at least one thread");
+        main.stopped = false;
+        main.budget =
+            if helpers.is_empty() { u64::MAX } else { main.stats.nodes.saturating_add(self.solo_nodes) };
+        let mut v = match &mut self.tt {
+            Tables::Serial(tt) => main.negamax(&ctx, tt, pos, alpha, beta, 0),
+            Tables::Shared(tt) => main.negamax(&ctx, &mut &*tt, pos, alpha, beta, 0),
+        };
+        let interrupted =
+            |ctx: &Ctx<'_, G>| ctx.check.as_ref().is_some_and(|c| c.interrupted.load(Ordering::Relaxed));
+        let mut stopped = main.stopped && interrupted(&ctx);
+        if main.stopped && !stopped {
+            // Not finished alone: every thread searches the root from here on.
+            let Tables::Shared(tt) = &self.tt else { unreachable!("one thread has no solo budget") };
+            main.stopped = false;
+            main.budget = u64::MAX;
+            ctx.busy = self.busy.as_ref();
+            ctx.defer_plies = self.defer_plies;
+            let ctx_ref = &ctx;
+            let result = OnceLock::new();
+            let pos = *pos;
+            std::thread::scope(|s| {
+                let run = |w: &mut Worker<G::Move>| {
+                    w.stopped = false;
+                    let v = w.negamax(ctx_ref, &mut &*tt, &pos, alpha, beta, 0);
+                    if !w.stopped {
+                        // The first finished thread's value; the others stop.
+                        let _ = result.set(v);
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                };
+                for w in helpers.iter_mut() {
+                    s.spawn(move || run(w));
+                }
+                run(main);
+            });
+            // A finished thread's value is exact even if a limit was reached meanwhile.
+            match result.get() {
+                Some(&r) => v = r,
+                None => {
+                    debug_assert!(
+                        interrupted(&ctx),
+                        "a search ends when a thread finished or a limit stopped it"
+                    );
+                    stopped = true;
+                }
+            }
+        }
+        self.elapsed += start.elapsed();
+        if stopped {
+            return Err(self.proven_bounds(pos));
+        }
+        Ok(v)
+    }
+}
+
+impl<M: PackedMove + Eq> Worker<M> {
+    /// The checks made every `LIMIT_CHECK_MASK + 1` nodes: the limits, the other threads'
+    /// stop, the solo budget. Whether this thread must stop.
+    #[cold]
+    fn block_check<G: Game<Move = M>>(&mut self, ctx: &Ctx<'_, G>) -> bool {
+        if let Some(check) = &ctx.check {
+            if check.block_reached() {
+                check.interrupted.store(true, Ordering::Relaxed);
+                ctx.stop.store(true, Ordering::Relaxed);
+            }
+        }
+        ctx.stop.load(Ordering::Relaxed) || self.stats.nodes >= self.budget
+    }
+
+    /// The value of the move that led to `child` and banked `gain`, from the parent's side,
+    /// searched with the parent's window; `same` if the mover moves again in `child`.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn child_value<G: Game<Move = M>, T: Table<G::Key, M>>(
+        &mut self,
+        ctx: &Ctx<'_, G>,
+        tt: &mut T,
+        child: &G::Position,
+        gain: Value,
+        same: bool,
+        alpha: Value,
+        beta: Value,
+        ply: usize,
+    ) -> Value {
+        if same {
+            gain + self.negamax(ctx, tt, child, alpha - gain, beta - gain, ply + 1)
+        } else {
+            gain - self.negamax(ctx, tt, child, gain - beta, gain - alpha, ply + 1)
+        }
+    }
+
+    /// Negamax with an alpha-beta window over the TT `tt`: the one search of the workspace.
+    /// Returns a meaningless 0 once the thread is stopped (`self.stopped`), storing nothing.
+    fn negamax<G: Game<Move = M>, T: Table<G::Key, M>>(
+        &mut self,
+        ctx: &Ctx<'_, G>,
+        tt: &mut T,
+        pos: &G::Position,
+        mut alpha: Value,
+        mut beta: Value,
+        ply: usize,
+    ) -> Value {
+        if self.stopped {
+            return 0;
+        }
+        self.stats.nodes += 1;
+        if self.stats.nodes & LIMIT_CHECK_MASK == 0 && self.block_check(ctx) {
+            self.stopped = true;
+            return 0;
+        }
+        let game = ctx.game;
+        if let Some(v) = game.terminal_value(pos) {
+            return v;
+        }
+        let (lo, hi) = game.value_bounds(pos);
+        if hi <= alpha {
+            return hi;
+        }
+        if lo >= beta {
+            return lo;
+        }
+        // Narrowing the window to the known bounds keeps results exact: a fail-high at `hi` or a
+        // fail-low at `lo` then pins the value.
+        alpha = alpha.max(lo - 1);
+        beta = beta.min(hi + 1);
+
+        let (key, symmetry) = game.canonical_key(pos);
+        self.stats.tt_probes += 1;
+        let mut hint = None;
+        if let Some(e) = tt.probe(key) {
+            self.stats.tt_hits += 1;
+            match e.bound {
+                Bound::Exact => return e.value,
+                Bound::Lower if e.value >= beta => return e.value,
+                Bound::Upper if e.value <= alpha => return e.value,
+                Bound::Lower => alpha = alpha.max(e.value),
+                Bound::Upper => beta = beta.min(e.value),
+            }
+            hint = e.best.map(|m| game.move_from_canonical(m, symmetry));
+        }
+        let (alpha0, beta0) = (alpha, beta);
+        let nodes0 = self.stats.nodes;
+
+        if self.move_stack.len() <= ply {
+            self.move_stack.resize_with(ply + 1, Vec::new);
+        }
+        let mut moves = std::mem::take(&mut self.move_stack[ply]);
+        moves.clear();
+        game.generate_moves(pos, &mut moves);
+        debug_assert!(!moves.is_empty(), "non-terminal position without moves: {pos:?}");
+        game.order_moves(pos, &mut moves);
+        if let Some(h) = hint {
+            if let Some(i) = moves.iter().position(|&m| m == h) {
+                moves[..=i].rotate_right(1);
+            }
+        }
+        if self.perturb && moves.len() > 1 {
+            self.perturb(key.hash64(), &mut moves);
+        }
+
+        let me = game.to_move(pos);
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        // Deferral (several threads only): a move another thread is searching is put off.
+        let busy = ctx.busy.filter(|_| ply < ctx.defer_plies);
+        let mut deferred = Vec::new();
+        if busy.is_some() {
+            if self.defer_stack.len() <= ply {
+                self.defer_stack.resize_with(ply + 1, Vec::new);
+            }
+            deferred = std::mem::take(&mut self.defer_stack[ply]);
+            deferred.clear();
+        }
+        let mut searched = 0;
+        // First pass: every move, except that a move (other than the first) another thread is
+        // searching is put off; second pass: the moves put off.
+        'passes: for pass in 0..2 {
+            let count = if pass == 0 { moves.len() } else { deferred.len() };
+            for i in 0..count {
+                let m = if pass == 0 { moves[i] } else { deferred[i] };
+                let (child, gain) = game.play(pos, m);
+                let child_key = busy.map(|b| (b, game.key(&child).hash64()));
+                if let Some((b, k)) = child_key {
+                    if pass == 0 && i > 0 && b.is_busy(k) {
+                        deferred.push(m);
+                        continue;
+                    }
+                    b.enter(k);
+                }
+                let same = game.to_move(&child) == me;
+                // Principal variation search: the first move gets the full window, later ones a
+                // null window `(alpha, alpha + 1)` first, re-searched only if they beat alpha.
+                let mut v;
+                if !ctx.pvs || searched == 0 || beta - alpha <= 1 {
+                    v = self.child_value(ctx, tt, &child, gain, same, alpha, beta, ply);
+                } else {
+                    v = self.child_value(ctx, tt, &child, gain, same, alpha, alpha + 1, ply);
+                    if v > alpha && v < beta {
+                        v = self.child_value(ctx, tt, &child, gain, same, v, beta, ply);
+                    }
+                }
+                if let Some((b, k)) = child_key {
+                    b.leave(k);
+                }
+                searched += 1;
+                if self.stopped {
+                    break 'passes;
+                }
+                if v > best {
+                    best = v;
+                    best_move = Some(m);
+                    if v > alpha {
+                        alpha = v;
+                        if alpha >= beta {
+                            self.stats.cutoffs += 1;
+                            break 'passes;
+                        }
+                    }
+                }
+            }
+        }
+        if busy.is_some() {
+            self.defer_stack[ply] = deferred;
+        }
+        self.move_stack[ply] = moves;
+        if self.stopped {
+            return 0;
+        }
+
+        let bound = if best <= alpha0 {
+            Bound::Upper
+        } else if best >= beta0 {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        let work = u32::try_from(self.stats.nodes - nodes0).unwrap_or(u32::MAX);
+        // A fail-low has no meaningful best move: every move was at most alpha.
+        let best_move = if bound == Bound::Upper { None } else { best_move };
+        let best_move = best_move.map(|m| game.move_to_canonical(m, symmetry));
+        tt.store(TtEntry { key, value: best, bound, best: best_move, work });
+        best
+    }
+
+    /// A helper's move order: at some nodes (chosen by a hash of the position and the thread,
+    /// so the same thread orders the same position the same way every time) the first move is
+    /// swapped with a later one, so that helpers start in other subtrees than the main thread.
+    #[inline]
+    fn perturb(&self, key: u64, moves: &mut [M]) {
+        let r = mix(key ^ self.id.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        if r & 3 == 0 {
+            let j = 1 + (r >> 8) as usize % (moves.len() - 1);
+            moves.swap(0, j);
+        }
+    }
+}
