@@ -186,14 +186,25 @@ fn long_solve(
         writeln!(out, "{}", outcome_line(margin))?;
         return Ok(());
     }
+    // What the checkpoint and the TT snapshot belong to: a file of another board or position,
+    // or one damaged or edited, is refused (never read into the search).
+    let identity = search_core::SolveIdentity {
+        game: "triangle-war".to_string(),
+        options: format!("side {}", args.side),
+        root: format!(
+            "drawn {:#x}, {} to move",
+            pos.drawn().0,
+            if pos.to_move() == Player::First { "A" } else { "B" }
+        ),
+    };
+    let fresh = search_core::root_checkpoint(solver.engine().game(), pos);
     let checkpoint = match &args.checkpoint {
         Some(path) if path.exists() => {
             let text = std::fs::read_to_string(path)
                 .map_err(|e| anyhow::anyhow!("cannot read checkpoint {}: {e}", path.display()))?;
-            Some(
-                Checkpoint::from_text(&text)
-                    .map_err(|e| anyhow::anyhow!("checkpoint {}: {e}", path.display()))?,
-            )
+            Some(Checkpoint::from_sealed_text(&text, &identity, &fresh).map_err(|e| {
+                anyhow::anyhow!("checkpoint {}: {e}; refused (delete it to start afresh)", path.display())
+            })?)
         }
         _ => None,
     };
@@ -210,8 +221,16 @@ fn long_solve(
     if let Some(path) = tt_path.as_ref().filter(|p| p.exists()) {
         let text = std::fs::read_to_string(path)
             .map_err(|e| anyhow::anyhow!("cannot read TT snapshot {}: {e}", path.display()))?;
-        let entries = search_core::tt_entries_from_text::<u64, u8>(&text)
-            .map_err(|e| anyhow::anyhow!("TT snapshot {}: {e}", path.display()))?;
+        // A TT entry is trusted as a proven bound: its value must be a margin the board allows
+        // and its move a segment of the board.
+        let (triangles, segments) = (geometry.triangles().len() as i64, geometry.segments().len());
+        let possible = |e: &search_core::TtEntry<u64, u8>| {
+            e.value.abs() <= triangles && e.best.map_or(true, |m| usize::from(m) < segments)
+        };
+        let entries =
+            search_core::tt_snapshot_from_text::<u64, u8>(&text, &identity, possible).map_err(|e| {
+                anyhow::anyhow!("TT snapshot {}: {e}; refused (delete it to start afresh)", path.display())
+            })?;
         solver.seed_tt(&entries);
     }
     let write_atomically = |path: &std::path::Path, text: String| -> Result<()> {
@@ -223,7 +242,7 @@ fn long_solve(
     };
     let save = |cp: &Checkpoint<u8>| -> Result<()> {
         match &args.checkpoint {
-            Some(path) if !already_solved => write_atomically(path, cp.to_text()),
+            Some(path) if !already_solved => write_atomically(path, cp.to_sealed_text(&identity)),
             _ => Ok(()),
         }
     };
@@ -272,7 +291,7 @@ fn long_solve(
                 let mut entries = solver.heavy_entries(SNAPSHOT_MIN_WORK);
                 entries.sort_unstable_by_key(|e| std::cmp::Reverse(e.work));
                 entries.truncate(SNAPSHOT_MAX_ENTRIES);
-                write_atomically(path, search_core::tt_entries_to_text(&entries))
+                write_atomically(path, search_core::tt_snapshot_to_text(&identity, &entries))
                     .map_err(|e| e.context("writing the TT snapshot"))?;
                 last_tt_save = std::time::Instant::now();
             }

@@ -60,20 +60,27 @@ fn time_limited_solve_resumes_from_its_checkpoint(threads: &str) {
     assert!(stdout.starts_with("Game 1: not finished: final margin (A minus B) in ["), "{stdout}");
     let saved = std::fs::read_to_string(&cp).unwrap();
     assert!(!saved.is_empty());
-    // The TT snapshot beside it: `key value bound best work` lines, read back on resume.
+    // The TT snapshot beside it: a sealed file of `key value bound best work` lines, read back
+    // on resume.
     let snapshot = std::fs::read_to_string(dir.join("side4.checkpoint.tt")).unwrap();
-    for line in snapshot.lines() {
+    let lines: Vec<&str> = snapshot.lines().collect();
+    assert_eq!(
+        lines[..4],
+        ["game-solvers tt-snapshot 2", "game triangle-war", "options side 4", "root drawn 0x0, A to move"]
+    );
+    assert!(lines[lines.len() - 1].starts_with("checksum "));
+    for line in &lines[4..lines.len() - 1] {
         let f: Vec<&str> = line.split_whitespace().collect();
         assert!(f.len() == 5 && ["exact", "lower", "upper"].contains(&f[2]), "{line}");
         assert!(f[4].parse::<u32>().unwrap() >= 4096, "{line}");
     }
-    // A damaged snapshot is refused with the line that is wrong (and the good one then used).
+    // A damaged snapshot is refused naming the file and why (and the good one then used).
     let tt = dir.join("side4.checkpoint.tt");
     std::fs::write(&tt, "9 -6 lower 5 69762\n41 6 maybe - 3\n").unwrap();
     let damaged = games_cli().args(&base).output().unwrap();
     assert_eq!(damaged.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&damaged.stderr);
-    assert!(stderr.contains("side4.checkpoint.tt: line 2: expected `key value"), "{stderr}");
+    assert!(stderr.contains("side4.checkpoint.tt: no checksum line at the end"), "{stderr}");
     std::fs::write(&tt, snapshot).unwrap();
     let resumed = games_cli().args(&base).output().unwrap();
     assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
@@ -170,4 +177,133 @@ fn an_oversized_tt_is_refused_before_allocating() {
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.starts_with("games-cli: a TT of 1000000000 MiB needs "), "{stderr}");
+}
+
+/// Replaces line `line` (0-based) of a sealed file's text by `new` and seals it again, as
+/// someone who knows the format would: only the content checks can refuse it then.
+fn resealed(text: &str, line: usize, new: &str, kind: search_core::SealedKind) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let header = |i: usize| lines[i].split_once(' ').unwrap().1.to_string();
+    let identity = search_core::SolveIdentity { game: header(1), options: header(2), root: header(3) };
+    let mut body: Vec<String> = lines[4..lines.len() - 1].iter().map(|l| l.to_string()).collect();
+    body[line - 4] = new.to_string();
+    search_core::seal(kind, &identity, &body.iter().map(|l| format!("{l}\n")).collect::<String>())
+}
+
+/// No edit of a checkpoint or its TT snapshot changes an answer: random edits of values, moves
+/// and keys (one character each) on side 3 and 4 checkpoints are all refused with the file
+/// named (the checksum), and edits sealed again with a valid checksum are refused when a value
+/// is outside the game's range or a move is not the board's, and otherwise cannot change the
+/// answer (bounds are checked against the game's, the TT's entries against the board).
+#[test]
+fn edited_checkpoints_are_refused_or_change_nothing() {
+    use search_core::SealedKind;
+    let dir = std::env::temp_dir().join(format!("games-cli-edited-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    for side in ["3", "4"] {
+        // The clean answer, from the plain judge (no checkpoint).
+        let plain = games_cli().args(["triangle-war", "--side", side, "--empty"]).output().unwrap();
+        let answer = String::from_utf8(plain.stdout).unwrap();
+        assert!(answer.starts_with("Game 1: "), "{answer}");
+        let cp = dir.join(format!("side{side}.ckpt"));
+        let tt = dir.join(format!("side{side}.ckpt.tt"));
+        let _ = std::fs::remove_file(&cp);
+        let _ = std::fs::remove_file(&tt);
+        let args = [
+            "triangle-war",
+            "--side",
+            side,
+            "--empty",
+            "--tt-bits",
+            "18",
+            "--checkpoint",
+            cp.to_str().unwrap(),
+        ];
+        // Stopped early so that the checkpoint holds bounds still open and a TT snapshot.
+        let first =
+            games_cli().args(args).args(["--time-limit", "0.02", "--save-every", "1"]).output().unwrap();
+        assert!(first.status.code() == Some(3) || first.status.success());
+        // A finished checkpoint is only read: its TT snapshot is then never looked at.
+        let finished = first.status.success();
+        let clean_cp = std::fs::read_to_string(&cp).unwrap();
+        let clean_tt = std::fs::read_to_string(&tt).unwrap_or_default();
+        let tt_entries = clean_tt.lines().count().saturating_sub(5);
+        for round in 0..24 {
+            let on_tt = round % 2 == 1 && tt_entries > 0;
+            let (file, clean) = if on_tt { (&tt, &clean_tt) } else { (&cp, &clean_cp) };
+            // One character of the body changed to another digit or sign.
+            let body_start = clean.match_indices('\n').nth(3).unwrap().0 + 1;
+            let body_end = clean.rfind("checksum").unwrap();
+            let mut bytes = clean.as_bytes().to_vec();
+            let at = body_start + next(body_end - body_start);
+            let old = bytes[at];
+            bytes[at] =
+                if old.is_ascii_digit() { b'0' + ((old - b'0' + 1 + next(9) as u8) % 10) } else { b'-' };
+            if bytes[at] == old {
+                continue;
+            }
+            std::fs::write(file, &bytes).unwrap();
+            let out = games_cli().args(args).output().unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            if on_tt && finished {
+                assert_eq!(String::from_utf8_lossy(&out.stdout), answer, "{stderr}");
+                std::fs::write(file, clean).unwrap();
+                continue;
+            }
+            assert_eq!(out.status.code(), Some(2), "side {side} round {round}: {stderr}");
+            assert!(stderr.contains(file.file_name().unwrap().to_str().unwrap()), "{stderr}");
+            assert!(stderr.contains("checksum") || stderr.contains("line"), "{stderr}");
+            std::fs::write(file, clean).unwrap();
+        }
+        // Sealed again: a root bound beyond the game's range, a TT value beyond it, a TT move
+        // that is no segment, are refused.
+        let first_move = clean_cp.lines().nth(4).unwrap().split_whitespace().next().unwrap().to_string();
+        let cases = [
+            (resealed(&clean_cp, 4, &format!("{first_move} 1000 1000"), SealedKind::Checkpoint), "outside"),
+            (resealed(&clean_cp, 4, &format!("{first_move} -1000 1000"), SealedKind::Checkpoint), "outside"),
+            (resealed(&clean_cp, 4, "99 0 0", SealedKind::Checkpoint), "legal moves"),
+        ];
+        for (text, why) in cases {
+            std::fs::write(&cp, &text).unwrap();
+            let out = games_cli().args(args).output().unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{stderr}");
+            assert!(stderr.contains(why) && stderr.contains("refused"), "{stderr}");
+            std::fs::write(&cp, &clean_cp).unwrap();
+        }
+        if tt_entries > 0 && !finished {
+            let line = clean_tt.lines().nth(4).unwrap();
+            let f: Vec<&str> = line.split_whitespace().collect();
+            for (edit, why) in [
+                (format!("{} -1000 {} {} {}", f[0], f[2], f[3], f[4]), "no position of this game"),
+                (format!("{} {} {} 200 {}", f[0], f[1], f[2], f[4]), "no position of this game"),
+            ] {
+                std::fs::write(&tt, resealed(&clean_tt, 4, &edit, SealedKind::TtSnapshot)).unwrap();
+                let out = games_cli().args(args).output().unwrap();
+                let stderr = String::from_utf8_lossy(&out.stderr);
+                assert_eq!(out.status.code(), Some(2), "{stderr}");
+                assert!(stderr.contains(why) && stderr.contains(".tt"), "{stderr}");
+            }
+            std::fs::write(&tt, &clean_tt).unwrap();
+        }
+        // Another board's checkpoint is refused by its header.
+        let other = if side == "3" { "4" } else { "3" };
+        let out = games_cli()
+            .args(["triangle-war", "--side", other, "--empty", "--checkpoint", cp.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&out.stderr).contains(&format!("made for options `side {side}`")));
+        // The clean files still give the answer.
+        let out = games_cli().args(args).output().unwrap();
+        assert_eq!(String::from_utf8_lossy(&out.stdout), answer, "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

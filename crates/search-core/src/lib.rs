@@ -84,6 +84,7 @@ mod game;
 mod null_window;
 pub mod reference;
 mod root;
+mod sealed;
 mod tt;
 
 pub use analysis::{analyze_with, try_analyze_with, Analysis, MoveValue};
@@ -93,7 +94,8 @@ pub use engine::{
 };
 pub use game::{Game, Player, TtKey, Value, INFINITY};
 pub use root::{
-    root_checkpoint, tt_entries_from_text, tt_entries_to_text, Checkpoint, CheckpointError, Progress,
-    RootMove, RootResult,
+    root_checkpoint, tt_entries_from_text, tt_entries_to_text, tt_snapshot_from_text, tt_snapshot_to_text,
+    Checkpoint, CheckpointError, Progress, RootMove, RootResult,
 };
+pub use sealed::{seal, unseal, SealedKind, SolveIdentity};
 pub use tt::{Bound, TranspositionTable, TtEntry, MAX_TT_BITS};

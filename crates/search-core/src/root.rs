@@ -14,6 +14,7 @@ use std::fmt::Display;
 use std::str::FromStr;
 use std::time::{Duration, Instant};
 
+use crate::sealed::{seal, unseal, SealedKind, SolveIdentity, HEADER_LINES};
 use crate::{Bound, Engine, Game, TtEntry, Value, INFINITY};
 
 /// Bounds proven on one root move's value, from the root's side to move.
@@ -56,6 +57,50 @@ pub enum CheckpointError {
     /// The checkpoint's moves are not the position's legal moves.
     #[error("the checkpoint's moves are not this position's legal moves")]
     WrongPosition,
+    /// A sealed file ends without its checksum line (cut short).
+    #[error("no checksum line at the end: the file is truncated or not a sealed file")]
+    Truncated,
+    /// A sealed file's content does not match its checksum.
+    #[error("the checksum does not match the content: the file was damaged or edited")]
+    Checksum,
+    /// A sealed file of another format or version.
+    #[error("expected a file starting `{expected}`, found {found:?}")]
+    Format {
+        /// The first line expected.
+        expected: &'static str,
+        /// The first line found.
+        found: String,
+    },
+    /// A sealed file made for another game, board or position.
+    #[error("made for {field} `{found}`, not `{expected}`")]
+    Mismatch {
+        /// The header field that differs: `game`, `options` or `root`.
+        field: &'static str,
+        /// This solve's value of the field.
+        expected: String,
+        /// The file's.
+        found: String,
+    },
+    /// A checkpoint line's bounds fall outside the game's bounds on that move.
+    #[error("line {line}: bounds [{lo}, {hi}] outside the game's range [{min}, {max}] for this move")]
+    OutOfRange {
+        /// 1-based line number.
+        line: usize,
+        /// The bounds read.
+        lo: Value,
+        /// The bounds read.
+        hi: Value,
+        /// The game's bounds on the move.
+        min: Value,
+        /// The game's bounds on the move.
+        max: Value,
+    },
+    /// A TT snapshot entry with a value outside the game's range or an impossible best move.
+    #[error("line {line}: a value or best move that no position of this game can have")]
+    BadTtEntry {
+        /// 1-based line number.
+        line: usize,
+    },
 }
 
 impl<M: Copy + Eq> Checkpoint<M> {
@@ -90,12 +135,17 @@ impl<M: Copy + Eq + Display + FromStr> Checkpoint<M> {
     /// # Errors
     /// [`CheckpointError::BadLine`] naming the first bad line.
     pub fn from_text(text: &str) -> Result<Self, CheckpointError> {
+        Self::from_lines(text, 1)
+    }
+
+    /// [`Checkpoint::from_text`] of text whose first line is line `first` of its file.
+    fn from_lines(text: &str, first: usize) -> Result<Self, CheckpointError> {
         let mut moves = Vec::new();
         for (i, line) in text.lines().enumerate() {
             if line.trim().is_empty() {
                 continue;
             }
-            let bad = || CheckpointError::BadLine { line: i + 1, found: line.to_string() };
+            let bad = || CheckpointError::BadLine { line: i + first, found: line.to_string() };
             let f: Vec<&str> = line.split_whitespace().collect();
             let [mv, lo, hi] = f[..] else { return Err(bad()) };
             let mv = mv.parse().map_err(|_| bad())?;
@@ -108,6 +158,82 @@ impl<M: Copy + Eq + Display + FromStr> Checkpoint<M> {
         }
         Ok(Checkpoint { moves })
     }
+}
+
+impl<M: Copy + Eq + Display + FromStr> Checkpoint<M> {
+    /// The checkpoint as a sealed file's text ([`seal`]): header for `identity`, one
+    /// `move lo hi` line per root move, checksum.
+    #[must_use]
+    pub fn to_sealed_text(&self, identity: &SolveIdentity) -> String {
+        seal(SealedKind::Checkpoint, identity, &self.to_text())
+    }
+
+    /// Reads [`Checkpoint::to_sealed_text`]'s format for `identity`, verified against `fresh`
+    /// (the [`root_checkpoint`] of the position: the same moves in the same order, every bound
+    /// within the game's bounds on its move).
+    ///
+    /// # Errors
+    /// Any error of [`unseal`], [`CheckpointError::BadLine`], [`CheckpointError::WrongPosition`]
+    /// or [`CheckpointError::OutOfRange`].
+    pub fn from_sealed_text(
+        text: &str,
+        identity: &SolveIdentity,
+        fresh: &Checkpoint<M>,
+    ) -> Result<Self, CheckpointError> {
+        let body = unseal(SealedKind::Checkpoint, identity, text)?;
+        let cp = Self::from_lines(body, HEADER_LINES + 1)?;
+        let same = cp.moves.len() == fresh.moves.len()
+            && cp.moves.iter().zip(&fresh.moves).all(|(a, b)| a.mv == b.mv);
+        if !same {
+            return Err(CheckpointError::WrongPosition);
+        }
+        for (i, (m, f)) in cp.moves.iter().zip(&fresh.moves).enumerate() {
+            if m.lo < f.lo || m.hi > f.hi {
+                return Err(CheckpointError::OutOfRange {
+                    line: HEADER_LINES + 1 + i,
+                    lo: m.lo,
+                    hi: m.hi,
+                    min: f.lo,
+                    max: f.hi,
+                });
+            }
+        }
+        Ok(cp)
+    }
+}
+
+/// TT entries as a sealed file's text ([`seal`]): header for `identity`, one line per entry as
+/// [`tt_entries_to_text`] writes it, checksum.
+#[must_use]
+pub fn tt_snapshot_to_text<K: Display, M: Display>(
+    identity: &SolveIdentity,
+    entries: &[TtEntry<K, M>],
+) -> String {
+    seal(SealedKind::TtSnapshot, identity, &tt_entries_to_text(entries))
+}
+
+/// Reads [`tt_snapshot_to_text`]'s format for `identity`; every entry must pass `possible`
+/// (its value within the game's range, its best move one of the game's moves), since a TT
+/// entry is trusted as a proven bound.
+///
+/// # Errors
+/// Any error of [`unseal`], [`CheckpointError::BadTtLine`], or [`CheckpointError::BadTtEntry`]
+/// naming the first entry `possible` refuses.
+pub fn tt_snapshot_from_text<K: FromStr, M: FromStr>(
+    text: &str,
+    identity: &SolveIdentity,
+    possible: impl Fn(&TtEntry<K, M>) -> bool,
+) -> Result<Vec<TtEntry<K, M>>, CheckpointError> {
+    let body = unseal(SealedKind::TtSnapshot, identity, text)?;
+    let entries = tt_entries_from_lines(body, HEADER_LINES + 1)?;
+    // Entry `i` is the `i`-th non-blank line of the body.
+    let lines = body.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()).map(|(i, _)| i);
+    for (e, i) in entries.iter().zip(lines) {
+        if !possible(e) {
+            return Err(CheckpointError::BadTtEntry { line: HEADER_LINES + 1 + i });
+        }
+    }
+    Ok(entries)
 }
 
 /// A progress report of [`Engine::solve_root`], after each null-window search at the root and
@@ -177,12 +303,20 @@ pub fn tt_entries_to_text<K: Display, M: Display>(entries: &[TtEntry<K, M>]) -> 
 pub fn tt_entries_from_text<K: FromStr, M: FromStr>(
     text: &str,
 ) -> Result<Vec<TtEntry<K, M>>, CheckpointError> {
+    tt_entries_from_lines(text, 1)
+}
+
+/// [`tt_entries_from_text`] of text whose first line is line `first` of its file.
+fn tt_entries_from_lines<K: FromStr, M: FromStr>(
+    text: &str,
+    first: usize,
+) -> Result<Vec<TtEntry<K, M>>, CheckpointError> {
     let mut entries = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
-        let bad = || CheckpointError::BadTtLine { line: i + 1, found: line.to_string() };
+        let bad = || CheckpointError::BadTtLine { line: i + first, found: line.to_string() };
         let f: Vec<&str> = line.split_whitespace().collect();
         let [key, value, bound, best, work] = f[..] else { return Err(bad()) };
         let bound = match bound {
