@@ -9,6 +9,8 @@
 //!   algorithm, in how long.
 //! - `cargo xtask c4-bench`: Connect Four on Pons' test sets, checking every score, beside a
 //!   reference solver in the same run.
+//! - `cargo xtask c4-table`: Connect Four's empty boards with width + height <= 13, each result
+//!   (winner, move on which the game ends) beside the published one.
 
 mod bench;
 mod games;
@@ -43,6 +45,9 @@ enum Command {
     MnkTable(mnk_table::Args),
     /// Connect Four test sets: mean time and nodes per position, scores checked, beside a reference.
     C4Bench(games::connect_four::Args),
+    /// Connect Four: solve the empty board of every size with width + height <= 13 and print
+    /// the winner and the move on which the game ends beside the published results.
+    C4Table(games::connect_four::TableArgs),
 }
 
 fn main() -> ExitCode {
@@ -53,6 +58,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => bench::run(&args),
         Command::MnkTable(args) => mnk_table::run(&args),
         Command::C4Bench(args) => games::connect_four::bench(&args),
+        Command::C4Table(args) => games::connect_four::table(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -15,6 +15,8 @@
 //! - [`Solver`]: [`Solver::score`] (exact, by null-window searches over the score),
 //!   [`Solver::weak`] (win / draw / loss), [`Solver::analyze`] (every column's score and a PV).
 //! - [`parse_line`] / [`format_line`]: the `MOVES SCORE` lines of Pons' test sets.
+//! - [`GameResult`]: the winner and the move on which a perfect game ends, from a score;
+//!   [`PUBLISHED`]: the published results of empty boards (J. Tromp, C. Steininger).
 //!
 //! # Scores
 //! Pons' convention, from the side to move: with `n` stones on the board, winning with one's
@@ -54,6 +56,7 @@ mod geometry;
 mod line;
 mod position;
 mod rules;
+mod sizes;
 mod solver;
 
 pub use game::ConnectFour;
@@ -61,4 +64,5 @@ pub use geometry::{Geometry, GeometryError};
 pub use line::{format_line, parse_line, JudgeLine, LineError};
 pub use position::{Board, Column, MoveError, PlayError, Position, Setup, SetupError};
 pub use rules::Rules;
+pub use sizes::{published, GameResult, PublishedResult, PUBLISHED};
 pub use solver::{all_cores, null_window_search, Outcome, Solver, DEFAULT_THREADS, DEFAULT_TT_BITS};
