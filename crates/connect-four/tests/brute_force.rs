@@ -198,9 +198,9 @@ fn empty_boards_match_full_tree_negamax() {
 }
 
 /// The static knowledge of [`ConnectFour`] (terminal values, and the bounds of
-/// `value_bounds`: stones left, Allis' claimeven for the first player to move and its use on
-/// the second player's moves) holds on thousands of random positions of even-height boards
-/// (where claimeven applies) and odd ones: against the full-tree negamax on 4 x 4, against the
+/// `value_bounds`: stones left, Allis' claimeven for the side to move when an even number of
+/// cells is empty, and its use on the mover's moves when the number is odd) holds on thousands
+/// of random positions of boards of even and odd heights and widths: against the full-tree negamax on 4 x 4, against the
 /// plain rules ([`connect_four::Rules`]: no knowledge, every legal move) searched by
 /// search-core's alpha-beta elsewhere.
 #[test]
@@ -215,12 +215,15 @@ fn static_values_and_bounds_hold_on_random_positions() {
         (5, 4, 4, 2..14, 1500, false),
         (4, 6, 4, 6..16, 800, false),
         (6, 4, 4, 8..18, 600, false),
-        (5, 5, 4, 12..20, 400, false),
+        (5, 5, 4, 10..20, 800, false),
+        (4, 5, 4, 4..14, 800, false),
+        (6, 5, 4, 12..22, 600, false),
+        (5, 3, 3, 1..10, 500, true),
         (4, 4, 3, 1..8, 500, true),
         (7, 6, 4, 26..36, 1500, false),
     ];
-    let mut tightened = 0;
     for (w, h, k, stones, count, full_tree) in cases {
+        let mut tightened = 0;
         let geom = Geometry::with_k(w, h, k).unwrap();
         let game = ConnectFour::new(geom);
         let mut plain = search_core::Solver::new(Rules::new(geom), 18);
@@ -246,7 +249,8 @@ fn static_values_and_bounds_hold_on_random_positions() {
                 tightened += 1;
             }
         }
+        // Claimeven tightened the bounds in many positions of every board with k = 4 (the test
+        // exercises it; with k = 3 lines are too easy for it to speak often).
+        assert!(k == 3 || tightened >= count / 40, "{w}x{h}: claimeven tightened only {tightened} positions");
     }
-    // Claimeven tightened the bounds in many positions (the test exercises it).
-    assert!(tightened > 500, "claimeven tightened only {tightened} positions");
 }

@@ -298,10 +298,9 @@ pub fn table(args: &TableArgs) -> anyhow::Result<()> {
             mismatches.push(format!("{name}: ours {}, published {}", f[1], f[4]));
         }
         println!(
-            "| {name} | {} | {} | {} | {} | {} |",
+            "| {name} | {} | {} | {secs:.2} s | {} | {} |",
             f[1].replace('-', " "),
             fmt_count(nodes),
-            fmt_ms(secs * 1e3),
             f[4].replace('-', " "),
             f[5]
         );
