@@ -11,7 +11,7 @@
 //! - [`ConnectFour`]: the game for [`search_core::Solver`]: immediate wins and forced blocks
 //!   resolved before searching, moves that lose at once never generated, centre-first and
 //!   threat-count move ordering, a TT keyed by the unique position code folded over the mirror,
-//!   and score bounds from the number of stones left.
+//!   and score bounds from the number of stones left and from L. V. Allis' claimeven rule.
 //! - [`Solver`]: [`Solver::score`] (exact, by null-window searches over the score),
 //!   [`Solver::weak`] (win / draw / loss), [`Solver::analyze`] (every column's score and a PV).
 //! - [`parse_line`] / [`format_line`]: the `MOVES SCORE` lines of Pons' test sets.
