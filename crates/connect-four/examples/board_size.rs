@@ -15,6 +15,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Some(i) => args.get(i + 1).ok_or("--tt-bits needs a value")?.parse()?,
         None => 24,
     };
+    if !(4..=32).contains(&bits) {
+        return Err(format!("--tt-bits {bits}: expected 4 to 32").into());
+    }
     let size = args
         .iter()
         .enumerate()
