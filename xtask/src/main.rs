@@ -11,6 +11,8 @@
 //!   reference solver in the same run.
 //! - `cargo xtask test`: the README's test command (installs the browser the tests need when
 //!   missing, then `cargo test --workspace`).
+//! - `cargo xtask c4-table`: Connect Four's empty boards with width + height <= 13, each result
+//!   (winner, move on which the game ends) beside the published one.
 
 mod bench;
 mod games;
@@ -48,6 +50,9 @@ enum Command {
     C4Bench(games::connect_four::Args),
     /// Install what the tests need when missing (Chromium, as root), then run every test.
     Test(test::Args),
+    /// Connect Four: solve the empty board of every size with width + height <= 13 and print
+    /// the winner and the move on which the game ends beside the published results.
+    C4Table(games::connect_four::TableArgs),
 }
 
 fn main() -> ExitCode {
@@ -59,6 +64,7 @@ fn main() -> ExitCode {
         Command::MnkTable(args) => mnk_table::run(&args),
         Command::C4Bench(args) => games::connect_four::bench(&args),
         Command::Test(args) => test::run(&args),
+        Command::C4Table(args) => games::connect_four::table(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -21,7 +21,13 @@
 //! - [`search_core::Game::value_bounds`] from the number of stones left: in a position that
 //!   is not terminal the side to move wins neither with its next stone nor with the one after
 //!   (both would be terminal), and the opponent does not win with its next stone (losing moves
-//!   are not generated).
+//!   are not generated); L. V. Allis' claimeven rule, in the form that holds on any board: when
+//!   an even number of cells is empty, the opponent (who would lay the last stone) can claim
+//!   every *high* cell (an even number of cells above it in its column) not playable now; if
+//!   the side to move has no line on the other cells, its score is at most 0 (at most -1 if the
+//!   opponent's cells hold a line); with an odd number of cells empty, a move leading to such a
+//!   position bounds the mover's score from below ([`search_core::Game::value_bounds`] is where
+//!   the engine prunes with them, before the TT probe).
 
 use search_core::{Game, Player, Value};
 
@@ -36,6 +42,9 @@ pub struct ConnectFour {
     geom: Geometry,
     /// Columns from the centre outwards (`3 4 2 5 1 6 0` on 7 columns, left of centre first).
     order: Vec<u8>,
+    /// The *high* cells, those with an even number of cells above them in their column (the
+    /// top row, the one two below, ...), for the claimeven bound.
+    high_cells: u64,
 }
 
 impl ConnectFour {
@@ -44,7 +53,13 @@ impl ConnectFour {
     pub fn new(geom: Geometry) -> Self {
         let w = geom.width() as i32;
         let order = (0..w).map(|i| (w / 2 + (1 - 2 * (i % 2)) * (i + 1) / 2) as u8).collect();
-        ConnectFour { geom, order }
+        let mut high_cells = 0;
+        for c in 0..geom.width() {
+            for r in (0..geom.height()).rev().step_by(2) {
+                high_cells |= geom.cell_bit(c, r);
+            }
+        }
+        ConnectFour { geom, order, high_cells }
     }
 
     /// The geometry.
@@ -99,6 +114,63 @@ impl ConnectFour {
             return Some(self.win_now(b.moves() + 2));
         }
         None
+    }
+
+    /// L. V. Allis' claimeven, in the form that holds on any board, as an upper bound on the
+    /// score of the side to move, `A`, when an even number of cells is empty (so that the
+    /// opponent `B` would lay the last stone). Call a cell *high* when the cells above it in its
+    /// column are even in number (the top row, the one two below, ...: the even rows on a board
+    /// of even height, the odd rows on one of odd height). `B` answers an `A` stone by the cell
+    /// just above it when that cell is high, and otherwise (`A` took the lowest empty cell of a
+    /// column with an odd number of empty cells, itself high) by the lowest empty cell of
+    /// another such column (their number is even whenever `A` is to move). `B` so gets every
+    /// empty high cell not playable now, `A` at most the other cells. If those hold no line for
+    /// `A`, `A` never wins: the score is at most 0, and at most -1 (`B` wins, at the latest with
+    /// the last stone) if `B`'s cells hold a line. `None` when the rule says nothing.
+    #[inline]
+    fn claimeven_bound(&self, b: &Board) -> Option<Value> {
+        if (self.geom.cells() - b.moves() as usize) % 2 != 0 {
+            return None;
+        }
+        let mask = b.mask();
+        let claimed = b.opponent() | (self.high_cells & !mask & !self.geom.playable(mask));
+        if self.geom.has_line(self.geom.board() & !claimed) {
+            return None;
+        }
+        Some(if self.geom.has_line(claimed) { -1 } else { 0 })
+    }
+
+    /// A lower bound for the side to move when an odd number of cells is empty, from the
+    /// claimeven bound of its moves: a move after which the opponent is held to at most `v` is
+    /// worth at least `-v`.
+    #[inline]
+    fn claimeven_lower(&self, b: &Board) -> Option<Value> {
+        if (self.geom.cells() - b.moves() as usize) % 2 == 0 {
+            return None;
+        }
+        // After a move on the playable cell `c`, the opponent's cells are those of the
+        // position now minus `c` plus the cell above it: if the cells left to the opponent
+        // whatever the move (no playable cell, no high cell the mover would claim) already
+        // hold a line, no move gives a bound.
+        let mask = b.mask();
+        let playable = self.geom.playable(mask);
+        let claimed = b.current() | (self.high_cells & !mask & !playable);
+        if self.geom.has_line(self.geom.board() & !claimed & !playable) {
+            return None;
+        }
+        let mut best = None;
+        let mut cells = playable;
+        while cells != 0 {
+            let cell = cells & cells.wrapping_neg();
+            cells ^= cell;
+            if let Some(v) = self.claimeven_bound(&b.play_cell(&self.geom, cell)) {
+                if v < 0 {
+                    return Some(-v);
+                }
+                best = Some(-v);
+            }
+        }
+        best
     }
 
     /// Whether the side to move (unable to win at once, with a non-losing move) has a move
@@ -199,7 +271,18 @@ impl Game for ConnectFour {
         // not win with its next stone, so at the earliest with its second (n + 3 stones before
         // it); the mover wins neither with its next stone nor with its second, so at the
         // earliest with its third (n + 4 stones before it).
-        (-self.win_now(pos.moves() + 3), self.win_now(pos.moves() + 4))
+        // Claimeven: an upper bound when an even number of cells is empty, a lower bound from
+        // the mover's moves otherwise. Test_L1_R3, first 20, TT 2^16,
+        // one run: 303.2M nodes 65.4 s without, 256.0M 62.8 s with the upper bound, 235.8M
+        // 59.0 s with both.
+        let (mut lo, mut hi) = (-self.win_now(pos.moves() + 3), self.win_now(pos.moves() + 4));
+        if let Some(v) = self.claimeven_bound(pos) {
+            hi = hi.min(v);
+        }
+        if let Some(v) = self.claimeven_lower(pos) {
+            lo = lo.max(v);
+        }
+        (lo, hi)
     }
 
     #[inline]

@@ -229,6 +229,13 @@ impl Geometry {
     #[must_use]
     pub fn has_line(&self, stones: u64) -> bool {
         let h = self.height as u32;
+        if self.k == 4 && 3 * (h + 2) < 64 {
+            // Pairs two apart along each direction: eight shifts and masks.
+            return [1, h + 1, h, h + 2].into_iter().any(|d| {
+                let m = stones & (stones >> d);
+                m & (m >> (2 * d)) != 0
+            });
+        }
         [1, h + 1, h, h + 2].into_iter().any(|d| {
             let mut m = stones;
             for j in 1..u32::from(self.k) {

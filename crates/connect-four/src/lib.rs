@@ -11,10 +11,12 @@
 //! - [`ConnectFour`]: the game for [`search_core::Engine`]: immediate wins and forced blocks
 //!   resolved before searching, moves that lose at once never generated, centre-first and
 //!   threat-count move ordering, a TT keyed by the unique position code folded over the mirror,
-//!   and score bounds from the number of stones left.
+//!   and score bounds from the number of stones left and from L. V. Allis' claimeven rule.
 //! - [`Solver`]: [`Solver::score`] (exact, by null-window searches over the score),
 //!   [`Solver::weak`] (win / draw / loss), [`Solver::analyze`] (every column's score and a PV).
 //! - [`parse_line`] / [`format_line`]: the `MOVES SCORE` lines of Pons' test sets.
+//! - [`GameResult`]: the winner and the move on which a perfect game ends, from a score;
+//!   [`PUBLISHED`]: the published results of empty boards (J. Tromp, C. Steininger).
 //!
 //! # Scores
 //! Pons' convention, from the side to move: with `n` stones on the board, winning with one's
@@ -54,6 +56,7 @@ mod geometry;
 mod line;
 mod position;
 mod rules;
+mod sizes;
 mod solver;
 
 pub use game::ConnectFour;
@@ -61,4 +64,5 @@ pub use geometry::{Geometry, GeometryError};
 pub use line::{format_line, parse_line, JudgeLine, LineError};
 pub use position::{Board, Column, MoveError, PlayError, Position, Setup, SetupError};
 pub use rules::Rules;
+pub use sizes::{published, GameResult, PublishedResult, PUBLISHED};
 pub use solver::{all_cores, search_options, Outcome, Solver, DEFAULT_THREADS, DEFAULT_TT_BITS};

@@ -196,3 +196,61 @@ fn empty_boards_match_full_tree_negamax() {
         }
     }
 }
+
+/// The static knowledge of [`ConnectFour`] (terminal values, and the bounds of
+/// `value_bounds`: stones left, Allis' claimeven for the side to move when an even number of
+/// cells is empty, and its use on the mover's moves when the number is odd) holds on thousands
+/// of random positions of boards of even and odd heights and widths: against the full-tree negamax on 4 x 4, against the
+/// plain rules ([`connect_four::Rules`]: no knowledge, every legal move) searched by
+/// search-core's alpha-beta elsewhere.
+#[test]
+fn static_values_and_bounds_hold_on_random_positions() {
+    use connect_four::{ConnectFour, Rules};
+    use search_core::Game;
+
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(7);
+    // (width, height, k, stones: a range, positions, full-tree reference)
+    let cases = [
+        (4, 4, 4, 2..12, 1500, true),
+        (5, 4, 4, 2..14, 1500, false),
+        (4, 6, 4, 6..16, 800, false),
+        (6, 4, 4, 8..18, 600, false),
+        (5, 5, 4, 10..20, 800, false),
+        (4, 5, 4, 4..14, 800, false),
+        (6, 5, 4, 12..22, 600, false),
+        (5, 3, 3, 1..10, 500, true),
+        (4, 4, 3, 1..8, 500, true),
+        (7, 6, 4, 26..36, 1500, false),
+    ];
+    for (w, h, k, stones, count, full_tree) in cases {
+        let mut tightened = 0;
+        let geom = Geometry::with_k(w, h, k).unwrap();
+        let game = ConnectFour::new(geom);
+        let mut plain = search_core::Engine::new(Rules::new(geom), 18);
+        let mut memo = HashMap::new();
+        for _ in 0..count {
+            let n = rng.gen_range(stones.clone());
+            let (pos, grid) = random_prefix(&mut rng, geom, n);
+            if pos.is_over() {
+                continue;
+            }
+            let exact = if full_tree { i64::from(grid.score(&mut memo)) } else { plain.solve(&pos) };
+            let b = pos.board();
+            if let Some(v) = game.terminal_value(b) {
+                assert_eq!(v, exact, "{w}x{h} k={k} {pos:?} terminal");
+                continue;
+            }
+            let (lo, hi) = game.value_bounds(b);
+            assert!(lo <= exact && exact <= hi, "{w}x{h} k={k} {pos:?}: {exact} outside [{lo}, {hi}]");
+            // Tighter than the bounds from the stones left alone (the mover wins at the
+            // earliest with its third stone, the opponent with its second): claimeven spoke.
+            let win_with = |before: usize| ((geom.cells() + 1).saturating_sub(before) / 2) as i64;
+            if hi < win_with(n + 4) || lo > -win_with(n + 3) {
+                tightened += 1;
+            }
+        }
+        // Claimeven tightened the bounds in many positions of every board with k = 4 (the test
+        // exercises it; with k = 3 lines are too easy for it to speak often).
+        assert!(k == 3 || tightened >= count / 40, "{w}x{h}: claimeven tightened only {tightened} positions");
+    }
+}

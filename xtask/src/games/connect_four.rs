@@ -1,5 +1,6 @@
 //! `cargo xtask c4-bench`: Connect Four on Pons' test sets, our solver beside a reference solver
-//! in the same run.
+//! in the same run; `cargo xtask c4-table`: the empty boards of many sizes beside the published
+//! results.
 //!
 //! Builds the `solve_set` example of the connect-four crate in release mode and feeds it the
 //! first positions of each set (testdata/connect-four/Test_*). It solves them one by one with a
@@ -198,4 +199,125 @@ pub fn bench(args: &Args) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// Arguments of `cargo xtask c4-table`.
+#[derive(clap::Args, Debug)]
+pub struct TableArgs {
+    /// Largest width + height solved (every board with both sides at least 4 that fits the
+    /// bitboard, `W * (H + 1) <= 64`).
+    #[arg(long, default_value_t = 13)]
+    pub max_sum: usize,
+    /// Seconds allowed per board; a board not solved in time is listed as such.
+    #[arg(long, default_value_t = 600)]
+    pub time_limit: u64,
+    /// TT size, log2 of entries (24 bytes each).
+    #[arg(long, default_value_t = 24)]
+    pub tt_bits: u32,
+    /// Boards to leave out, e.g. `6x7,7x6` (listed as skipped).
+    #[arg(long, value_delimiter = ',')]
+    pub skip: Vec<String>,
+    /// Only these boards, e.g. `5x4,4x5` (default: all).
+    #[arg(long, value_delimiter = ',')]
+    pub only: Vec<String>,
+}
+
+/// `cargo xtask c4-table`: solves the empty board of every size with width + height <=
+/// `--max-sum` (both sides at least 4, `W * (H + 1) <= 64`), each in its own process (the
+/// connect-four example `board_size`, release build) with a time limit, and prints one row per
+/// board: our result (winner and the move on which the perfect game ends), nodes, time, and the
+/// published result (J. Tromp, C. Steininger). Fails if any solved board disagrees with its
+/// published result.
+pub fn table(args: &TableArgs) -> anyhow::Result<()> {
+    use std::time::{Duration, Instant};
+
+    let root = crate::workspace_root();
+    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(["build", "--release", "--quiet", "-p", "connect-four", "--example", "board_size"])
+        .current_dir(&root)
+        .status()?;
+    ensure!(status.success(), "cargo build --release -p connect-four --example board_size failed");
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from);
+    let bin = target.join("release").join("examples").join("board_size");
+
+    let mut boards = Vec::new();
+    for sum in 8..=args.max_sum {
+        for w in (4..=sum - 4).rev() {
+            let h = sum - w;
+            if w * (h + 1) <= 64 {
+                boards.push((w, h));
+            }
+        }
+    }
+    println!(
+        "Connect Four, empty boards with width + height <= {}, TT 2^{} entries, {} s per board.\n",
+        args.max_sum, args.tt_bits, args.time_limit
+    );
+    println!("| board | result | nodes | time | published | match |");
+    println!("|---|---|---:|---:|---|---|");
+    let limit = Duration::from_secs(args.time_limit);
+    let mut mismatches = Vec::new();
+    for (w, h) in boards {
+        let name = format!("{w}x{h}");
+        if !args.only.is_empty() && !args.only.contains(&name) {
+            continue;
+        }
+        if args.skip.contains(&name) {
+            println!("| {name} | skipped | - | - | - | - |");
+            continue;
+        }
+        let start = Instant::now();
+        let mut child = Command::new(&bin)
+            .args([name.as_str(), "--tt-bits", &args.tt_bits.to_string()])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .with_context(|| format!("running {}", bin.display()))?;
+        let line = loop {
+            if child.try_wait()?.is_some() {
+                let out = child.wait_with_output()?;
+                ensure!(out.status.success(), "board_size {name} failed");
+                break Some(String::from_utf8(out.stdout)?);
+            }
+            if start.elapsed() > limit {
+                child.kill()?;
+                child.wait()?;
+                break None;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let Some(line) = line else {
+            println!("| {name} | not solved in {} s | - | - | - | - |", args.time_limit);
+            continue;
+        };
+        let f: Vec<&str> = line.split_whitespace().collect();
+        ensure!(f.len() == 6, "board_size {name}: expected 6 fields, found {line:?}");
+        let nodes: f64 = f[2].parse()?;
+        let secs: f64 = f[3].parse()?;
+        if f[5] == "no" {
+            mismatches.push(format!("{name}: ours {}, published {}", f[1], f[4]));
+        }
+        println!(
+            "| {name} | {} | {} | {secs:.2} s | {} | {} |",
+            f[1].replace('-', " "),
+            fmt_count(nodes),
+            f[4].replace('-', " "),
+            f[5]
+        );
+    }
+    ensure!(mismatches.is_empty(), "results differ from the published ones: {}", mismatches.join("; "));
+    Ok(())
+}
+
+/// `1.23 G`, `45.6 M`, `789 k` or the plain count.
+fn fmt_count(n: f64) -> String {
+    if n >= 1e9 {
+        format!("{:.2} G", n / 1e9)
+    } else if n >= 1e6 {
+        format!("{:.1} M", n / 1e6)
+    } else if n >= 1e3 {
+        format!("{:.0} k", n / 1e3)
+    } else {
+        format!("{n:.0}")
+    }
 }
