@@ -307,3 +307,64 @@ fn binding_beyond_loopback_warns() {
     assert!(first.starts_with("games-cli serve: open http://127.0.0.1:"), "{first}");
     assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
 }
+
+/// CPU time (user + system, in clock ticks) and resident memory (KiB) of process `pid`.
+#[cfg(target_os = "linux")]
+fn cpu_and_rss(pid: u32) -> (u64, u64) {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    // Fields after the command name (which is in parentheses): utime and stime are 14 and 15.
+    let after = &stat[stat.rfind(')').unwrap() + 2..];
+    let f: Vec<&str> = after.split_whitespace().collect();
+    let ticks = f[11].parse::<u64>().unwrap() + f[12].parse::<u64>().unwrap();
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let rss = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap();
+    (ticks, rss.split_whitespace().nth(1).unwrap().parse().unwrap())
+}
+
+/// 50 clients ask for solves of minutes (the empty 7x6 Connect Four board, a budget of 10
+/// minutes) and go away after 1 s: every solve stops with its client, so a few seconds later
+/// the server uses no CPU and its memory is back near idle.
+#[cfg(target_os = "linux")]
+#[test]
+fn solves_stop_when_their_clients_go_away() {
+    use std::io::Write;
+    let server = start(&["--time-budget", "600"]);
+    let pid = server.child.id();
+    let (_, idle_rss) = cpu_and_rss(pid);
+    let body = json!({ "game": "connect-four" }).to_string();
+    std::thread::scope(|s| {
+        for _ in 0..50 {
+            s.spawn(|| {
+                let mut stream = std::net::TcpStream::connect(&server.addr).unwrap();
+                let head = format!(
+                    "POST /api/analyze HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+                    server.addr,
+                    body.len()
+                );
+                stream.write_all(head.as_bytes()).unwrap();
+                stream.write_all(body.as_bytes()).unwrap();
+                std::thread::sleep(std::time::Duration::from_secs(1));
+                // Dropped: the connection closes without reading the answer.
+            });
+        }
+    });
+    // Solves see their stop flag within a few thousand nodes: give them a moment, then the
+    // server must be idle for a whole second.
+    let mut idle = false;
+    for _ in 0..10 {
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        let (before, _) = cpu_and_rss(pid);
+        std::thread::sleep(std::time::Duration::from_secs(1));
+        let (after, _) = cpu_and_rss(pid);
+        if after - before <= 5 {
+            idle = true;
+            break;
+        }
+    }
+    assert!(idle, "the server kept solving after its clients had gone");
+    let (_, rss) = cpu_and_rss(pid);
+    assert!(rss < idle_rss + 64 * 1024, "resident memory {rss} KiB, idle {idle_rss} KiB");
+    // And it still answers.
+    let (status, reply) = analyze(&server, &json!({ "game": "tic-tac-toe", "moves": ["1,1"] }));
+    assert_eq!(status, 200, "{reply}");
+}

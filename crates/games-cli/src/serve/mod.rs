@@ -333,6 +333,15 @@ struct Shared {
     budget: Budget,
 }
 
+/// Raises its stop flag when dropped (the request's future dropped: the client went away).
+struct StopOnDrop(Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
 async fn api_analyze(
     State(shared): State<Shared>,
     body: Result<axum::body::Bytes, BytesRejection>,
@@ -345,13 +354,21 @@ async fn api_analyze(
         Ok(r) => r,
         Err(e) => return error_response(bad(format!("bad request body: {e}"))),
     };
-    let Ok(_permit) = shared.workers.clone().acquire_owned().await else {
+    let Ok(permit) = shared.workers.clone().acquire_owned().await else {
         return error_response((StatusCode::SERVICE_UNAVAILABLE, "server shutting down".to_string()));
     };
     let budget = shared.budget;
     let stop = Arc::new(AtomicBool::new(false));
+    // If the client goes away, this future is dropped: the guard raises the stop flag, so the
+    // solve ends within a few thousand nodes instead of running on unseen.
+    let _stop_when_dropped = StopOnDrop(stop.clone());
     let flag = stop.clone();
-    let mut job = tokio::task::spawn_blocking(move || analyze(&request, &flag, &budget));
+    // The permit moves into the solve: its slot of the one-solve-per-core limit is held until
+    // the solve has stopped, not only until the client has gone.
+    let mut job = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        analyze(&request, &flag, &budget)
+    });
     let result = match tokio::time::timeout(budget.time, &mut job).await {
         Ok(r) => r,
         Err(_) => {
