@@ -109,9 +109,25 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
         if args.empty {
             return solve(1, &Position::start(), out);
         }
+        // The time limit is per game: a game it stops is reported, and the later games are
+        // still answered; the run then ends with exit status 3 naming the unfinished ones.
+        let mut unfinished = Vec::new();
         for record in parse_games_from(args.input.reader()?, &front.geometry) {
             let record = record?;
-            solve(record.number, &record.position, out)?;
+            match solve(record.number, &record.position, out) {
+                Err(e) if e.downcast_ref::<crate::common::Incomplete>().is_some() => {
+                    unfinished.push(record.number)
+                }
+                other => other?,
+            }
+        }
+        if !unfinished.is_empty() {
+            let list: Vec<String> = unfinished.iter().map(ToString::to_string).collect();
+            return Err(crate::common::Incomplete(format!(
+                "stopped by the time limit before finishing game(s) {}",
+                list.join(", ")
+            ))
+            .into());
         }
         return Ok(());
     }

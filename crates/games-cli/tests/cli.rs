@@ -307,3 +307,35 @@ fn edited_checkpoints_are_refused_or_change_nothing() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--time-limit` is per game: a batch whose first games are stopped still answers the later
+/// ones, and ends with exit status 3 naming the unfinished games.
+#[test]
+fn a_time_limit_on_a_batch_stops_each_game_not_the_batch() {
+    // Two empty side-5 boards (far beyond 0.2 s), then a game with one segment left.
+    let segments: Vec<(u32, u32)> = (1..=5u32)
+        .flat_map(|r| {
+            let dot = move |r: u32, c: u32| r * (r + 1) / 2 + c + 1;
+            (0..r).flat_map(move |c| {
+                [(dot(r - 1, c), dot(r, c)), (dot(r - 1, c), dot(r, c + 1)), (dot(r, c), dot(r, c + 1))]
+            })
+        })
+        .collect();
+    assert_eq!(segments.len(), 45);
+    let mut input = format!("3\n0\n0\n{}\n", segments.len() - 1);
+    for (a, b) in &segments[..segments.len() - 1] {
+        input.push_str(&format!("{a} {b}\n"));
+    }
+    let path = std::env::temp_dir().join(format!("games-cli-batch-{}.in", std::process::id()));
+    std::fs::write(&path, input).unwrap();
+    let out =
+        games_cli().args(["triangle-war", "--side", "5", "--time-limit", "0.2"]).arg(&path).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(out.status.code(), Some(3), "{stdout}");
+    assert_eq!(lines.len(), 3, "{stdout}");
+    assert!(lines[0].starts_with("Game 1: not finished") && lines[1].starts_with("Game 2: not finished"));
+    assert!(lines[2] == "Game 3: A wins." || lines[2] == "Game 3: B wins.", "{stdout}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("game(s) 1, 2"));
+    let _ = std::fs::remove_file(&path);
+}
