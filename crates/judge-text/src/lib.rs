@@ -205,6 +205,27 @@ pub struct TextError {
     pub kind: TextErrorKind,
 }
 
+/// A parse error of one judge format, with the format's own kinds of error `K` beside the text
+/// errors every format shares (`K: From<TextErrorKind>`): the one parse-error type of the
+/// workspace; each game crate names it `ParseError = judge_text::ParseError<ParseErrorKind>`.
+/// Displays as `line 3, column 5: …` (or `line 3: …` without a column).
+#[derive(Debug, PartialEq, thiserror::Error)]
+#[error("{}: {kind}", Location { line: *line, column: *column })]
+pub struct ParseError<K> {
+    /// 1-based line (one past the last line for an unexpected end of input).
+    pub line: usize,
+    /// 1-based column in characters, where the error is at a character.
+    pub column: Option<usize>,
+    /// What went wrong.
+    pub kind: K,
+}
+
+impl<K: From<TextErrorKind>> From<TextError> for ParseError<K> {
+    fn from(e: TextError) -> Self {
+        ParseError { line: e.line, column: e.column, kind: K::from(e.kind) }
+    }
+}
+
 impl TextError {
     /// An [`TextErrorKind::Expected`] error.
     #[must_use]

@@ -8,21 +8,13 @@
 
 use std::io::BufRead;
 
-use judge_text::{LineReader, Location, TextError, TextErrorKind};
+use judge_text::{LineReader, TextErrorKind};
 
 use crate::{Geometry, Position};
 
-/// What was wrong with the input, and where.
-#[derive(Debug, PartialEq, thiserror::Error)]
-#[error("{}: {kind}", Location { line: *line, column: *column })]
-pub struct ParseError {
-    /// 1-based line number (one past the last line for an unexpected end of input).
-    pub line: usize,
-    /// 1-based column (in characters) where the problem starts, when it is at a character.
-    pub column: Option<usize>,
-    /// What was expected and what was found.
-    pub kind: ParseErrorKind,
-}
+/// A parse error: the 1-based line (and column) it was found at and what was wrong
+/// (the workspace's one parse-error type, [`judge_text::ParseError`]).
+pub type ParseError = judge_text::ParseError<ParseErrorKind>;
 
 /// The kinds of [`ParseError`].
 #[derive(Debug, PartialEq, thiserror::Error)]
@@ -52,9 +44,9 @@ pub enum ParseErrorKind {
     },
 }
 
-impl From<TextError> for ParseError {
-    fn from(e: TextError) -> Self {
-        ParseError { line: e.line, column: e.column, kind: ParseErrorKind::Text(e.kind) }
+impl From<TextErrorKind> for ParseErrorKind {
+    fn from(kind: TextErrorKind) -> Self {
+        ParseErrorKind::Text(kind)
     }
 }
 

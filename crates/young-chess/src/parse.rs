@@ -4,23 +4,14 @@
 
 use std::io::BufRead;
 
-use judge_text::{LineReader, Location, TextError, TextErrorKind};
+use judge_text::{LineReader, TextErrorKind};
 use thiserror::Error;
 
 use crate::{Board, Cell, MAX_SIDE_SUM, MAX_VALUE};
 
-/// A parse error at a 1-based line and column (columns count characters; column 1 for an
-/// unexpected end of input). Displays as `line 3, column 5: expected a value …, found `x``.
-#[derive(Debug, Error, PartialEq)]
-#[error("{}: {kind}", Location { line: *line, column: Some(*column) })]
-pub struct ParseError {
-    /// 1-based line (one past the last line for an unexpected end of input).
-    pub line: usize,
-    /// 1-based column (in characters) where the problem starts.
-    pub column: usize,
-    /// What is wrong.
-    pub kind: ParseErrorKind,
-}
+/// A parse error: the 1-based line (and column) it was found at and what was wrong
+/// (the workspace's one parse-error type, [`judge_text::ParseError`]).
+pub type ParseError = judge_text::ParseError<ParseErrorKind>;
 
 /// What is wrong with the input, without its location.
 #[derive(Debug, Error, PartialEq)]
@@ -40,9 +31,9 @@ pub enum ParseErrorKind {
     },
 }
 
-impl From<TextError> for ParseError {
-    fn from(e: TextError) -> Self {
-        ParseError { line: e.line, column: e.column.unwrap_or(1), kind: ParseErrorKind::Text(e.kind) }
+impl From<TextErrorKind> for ParseErrorKind {
+    fn from(kind: TextErrorKind) -> Self {
+        ParseErrorKind::Text(kind)
     }
 }
 
@@ -71,7 +62,7 @@ pub fn parse_from<R: BufRead>(reader: R) -> Result<Board, ParseError> {
     if n + m > MAX_SIDE_SUM {
         return Err(ParseError {
             line: line.number,
-            column: 1,
+            column: Some(1),
             kind: ParseErrorKind::BoardTooLarge { n, m },
         });
     }
@@ -171,9 +162,9 @@ mod tests {
             ("0 3\n", "line 1, column 1: expected the number of rows n (an integer from 1 to 63), found `0`"),
             ("3 0\n", "line 1, column 3: expected the number of columns m (an integer from 1 to 63), found `0`"),
             ("2\n", "line 1, column 2: expected the board size `n m`, found 1 number: `2`"),
-            ("", "line 1, column 1: expected the board size `n m`, found end of input"),
-            ("\n\n", "line 3, column 1: expected the board size `n m`, found end of input"),
-            ("2 2\n1 2\n3 4\n5 6\n", "line 5, column 1: expected row 2 of matrix B: 2 values, found end of input"),
+            ("", "line 1: expected the board size `n m`, found end of input"),
+            ("\n\n", "line 3: expected the board size `n m`, found end of input"),
+            ("2 2\n1 2\n3 4\n5 6\n", "line 5: expected row 2 of matrix B: 2 values, found end of input"),
             ("1 2\n1 2 3\n", "line 2, column 5: expected row 1 of matrix A: 2 values, found 3 numbers: `1 2 3`"),
             ("1 2\n1\n", "line 2, column 2: expected row 1 of matrix A: 2 values, found 1 number: `1`"),
             ("1 1\n1\n2\n3\n", "line 4, column 1: expected end of input after matrix B, found `3`"),
@@ -203,7 +194,7 @@ mod tests {
             }
         }
         let e = parse_from(io::BufReader::new(Read::chain(&b"1 1\n5\n"[..], Failing))).unwrap_err();
-        assert_eq!(e.to_string(), "line 3, column 1: cannot read the input: disk on fire");
+        assert_eq!(e.to_string(), "line 3: cannot read the input: disk on fire");
         assert!(matches!(e.kind, ParseErrorKind::Text(TextErrorKind::Io(_))));
     }
 
