@@ -192,6 +192,10 @@ const BUSY_BITS: u32 = 14;
 /// [`TranspositionTable`], or `&SharedTable` (each thread holds its own reference and stores
 /// through it).
 pub trait Table<K, M> {
+    /// Whether several threads share this table: the negamax then defers moves other threads
+    /// are searching (compiled out for a table of one thread's own).
+    const SHARED: bool;
+
     /// The entry stored for `key`, if any.
     fn probe(&self, key: K) -> Option<TtEntry<K, M>>;
     /// Stores `entry` (the table's replacement scheme decides what it displaces; a table may
@@ -200,6 +204,8 @@ pub trait Table<K, M> {
 }
 
 impl<K: TtKey, M: Copy> Table<K, M> for TranspositionTable<K, M> {
+    const SHARED: bool = false;
+
     #[inline]
     fn probe(&self, key: K) -> Option<TtEntry<K, M>> {
         TranspositionTable::probe(self, key).copied()
@@ -211,6 +217,8 @@ impl<K: TtKey, M: Copy> Table<K, M> for TranspositionTable<K, M> {
 }
 
 impl<K: TtKey, M: PackedMove> Table<K, M> for &SharedTable<K, M> {
+    const SHARED: bool = true;
+
     #[inline]
     fn probe(&self, key: K) -> Option<TtEntry<K, M>> {
         SharedTable::probe(self, key)
@@ -749,7 +757,7 @@ impl<M: PackedMove + Eq> Worker<M> {
         let mut best = -INFINITY;
         let mut best_move = None;
         // Deferral (several threads only): a move another thread is searching is put off.
-        let busy = ctx.busy.filter(|_| ply < ctx.defer_plies);
+        let busy = if T::SHARED { ctx.busy.filter(|_| ply < ctx.defer_plies) } else { None };
         let mut deferred = Vec::new();
         if busy.is_some() {
             if self.defer_stack.len() <= ply {
@@ -761,7 +769,8 @@ impl<M: PackedMove + Eq> Worker<M> {
         let mut searched = 0;
         // First pass: every move, except that a move (other than the first) another thread is
         // searching is put off; second pass: the moves put off.
-        'passes: for pass in 0..2 {
+        let passes = if T::SHARED { 2 } else { 1 };
+        'passes: for pass in 0..passes {
             let count = if pass == 0 { moves.len() } else { deferred.len() };
             for i in 0..count {
                 let m = if pass == 0 { moves[i] } else { deferred[i] };
