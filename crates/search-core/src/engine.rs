@@ -45,7 +45,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-use crate::{Bound, Game, PackedMove, SharedTable, TranspositionTable, TtEntry, TtKey, Value, INFINITY};
+use crate::{
+    Bound, Game, PackedMove, SharedTable, Symmetry, TranspositionTable, TtEntry, TtKey, Value, INFINITY,
+};
 
 /// Search statistics, accumulated over every search of an [`Engine`] (all threads together)
 /// until [`Engine::reset_stats`].
@@ -731,7 +733,10 @@ impl<M: PackedMove + Eq> Worker<M> {
                 Bound::Lower => alpha = alpha.max(e.value),
                 Bound::Upper => beta = beta.min(e.value),
             }
-            hint = e.best.map(|m| game.move_from_canonical(m, symmetry));
+            hint = match symmetry {
+                Symmetry::Map(s) => e.best.map(|m| game.move_from_canonical(m, s)),
+                Symmetry::Unmapped => None,
+            };
         }
         let (alpha0, beta0) = (alpha, beta);
         let nodes0 = self.stats.nodes;
@@ -833,7 +838,10 @@ impl<M: PackedMove + Eq> Worker<M> {
         let work = u32::try_from(self.stats.nodes - nodes0).unwrap_or(u32::MAX);
         // A fail-low has no meaningful best move: every move was at most alpha.
         let best_move = if bound == Bound::Upper { None } else { best_move };
-        let best_move = best_move.map(|m| game.move_to_canonical(m, symmetry));
+        let best_move = match symmetry {
+            Symmetry::Map(s) => best_move.map(|m| game.move_to_canonical(m, s)),
+            Symmetry::Unmapped => None,
+        };
         tt.store(TtEntry { key, value: best, bound, best: best_move, work });
         best
     }

@@ -95,17 +95,19 @@ pub trait Game: Sync {
     /// one key are not allowed (the TT compares keys, not positions).
     fn key(&self, pos: &Self::Position) -> Self::Key;
 
-    /// The TT key of `pos` and the symmetry that maps `pos` onto the key's canonical
-    /// orientation (a game-defined index; 0 is the identity). The TT stores best moves in the
-    /// canonical orientation, so that a hint found through a symmetric position is mapped back
-    /// onto a move of this one ([`Game::move_to_canonical`], [`Game::move_from_canonical`]).
-    /// Default: [`Game::key`] and the identity, for games whose keys fold no symmetry.
-    fn canonical_key(&self, pos: &Self::Position) -> (Self::Key, u8) {
-        (self.key(pos), 0)
+    /// The TT key of `pos` and the [`Symmetry`] that maps `pos` onto the key's canonical
+    /// orientation. The TT stores best moves in the canonical orientation, so that a hint found
+    /// through a symmetric position is mapped back onto a move of this one
+    /// ([`Game::move_to_canonical`], [`Game::move_from_canonical`]); under
+    /// [`Symmetry::Unmapped`] no best move is stored or used. Default: [`Game::key`] and the
+    /// identity, for games whose keys fold no symmetry.
+    fn canonical_key(&self, pos: &Self::Position) -> (Self::Key, Symmetry) {
+        (self.key(pos), Symmetry::IDENTITY)
     }
 
-    /// `mv`, a move of a position, as the same move of its canonical image under `symmetry`
-    /// (from [`Game::canonical_key`]). Default: unchanged.
+    /// `mv`, a move of a position, as the same move of its canonical image under the board
+    /// symmetry `symmetry` (the index of a [`Symmetry::Map`] from [`Game::canonical_key`]).
+    /// Default: unchanged.
     fn move_to_canonical(&self, mv: Self::Move, _symmetry: u8) -> Self::Move {
         mv
     }
@@ -130,6 +132,22 @@ pub trait Game: Sync {
     fn banked(&self, _pos: &Self::Position) -> Value {
         0
     }
+}
+
+/// How a position maps onto the canonical orientation of its TT key ([`Game::canonical_key`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Symmetry {
+    /// The board symmetry with this game-defined index (0 is the identity): best moves are
+    /// mapped through it ([`Game::move_to_canonical`], [`Game::move_from_canonical`]).
+    Map(u8),
+    /// The key names a class of positions that moves do not map between (an isomorphism class,
+    /// such as Triangle War's strings-and-coins graph keys): no best move is stored or used.
+    Unmapped,
+}
+
+impl Symmetry {
+    /// The identity: the position is its own canonical orientation.
+    pub const IDENTITY: Symmetry = Symmetry::Map(0);
 }
 
 /// A TT key type: compared in full on every probe, hashed to 64 bits to pick a bucket, and

@@ -92,7 +92,7 @@ pub use atomic_tt::{PackedMove, SharedTable, MAX_MOVE_CODE};
 pub use engine::{
     Driver, Engine, Interrupted, Limits, SearchOptions, Stats, Table, DEFAULT_DEFER_PLIES, DEFAULT_SOLO_NODES,
 };
-pub use game::{Game, Player, TtKey, Value, INFINITY};
+pub use game::{Game, Player, Symmetry, TtKey, Value, INFINITY};
 pub use root::{
     root_checkpoint, tt_entries_from_text, tt_entries_to_text, tt_snapshot_from_text, tt_snapshot_to_text,
     Checkpoint, CheckpointError, Progress, RootMove, RootResult,

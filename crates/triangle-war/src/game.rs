@@ -1,6 +1,6 @@
 //! Triangle War as a search-core [`Game`], and a [`Solver`] for batches.
 
-use search_core::{Analysis, Engine, Game, Player, SearchOptions, Stats, Value, INFINITY};
+use search_core::{Analysis, Engine, Game, Player, SearchOptions, Stats, Symmetry, Value, INFINITY};
 
 use crate::{Geometry, Outcome, Position, SegmentSet};
 
@@ -86,13 +86,6 @@ pub struct Rules {
 
 /// Components a graph key holds (one byte each under the flag bit).
 const GRAPH_KEY_COMPONENTS: usize = 7;
-
-/// The "symmetry" of a graph key: moves do not map between isomorphic positions, so a TT entry
-/// under a graph key stores [`NO_MOVE`] as its best move.
-const GRAPH_SYMMETRY: u8 = u8::MAX;
-
-/// A move on no board (segments are below 64): the best move of an entry under a graph key.
-const NO_MOVE: u8 = 254;
 
 /// How the coin(s) completed by a capturing segment hang in the strings-and-coins graph.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -393,28 +386,23 @@ impl Game for TriangleWar {
         self.canonical_key(pos).0
     }
 
-    fn canonical_key(&self, pos: &Position) -> (u64, u8) {
+    fn canonical_key(&self, pos: &Position) -> (u64, Symmetry) {
         if self.rules.graph_keys {
             if let Some(key) = self.graph_key(pos.drawn().0) {
-                return (key, GRAPH_SYMMETRY);
+                // Moves do not map between isomorphic positions: no best move under a graph key.
+                return (key, Symmetry::Unmapped);
             }
         }
         let (key, symmetry) = self.canonical_with_symmetry(pos.drawn());
-        (key.0, symmetry)
+        (key.0, Symmetry::Map(symmetry))
     }
 
     fn move_to_canonical(&self, mv: u8, symmetry: u8) -> u8 {
-        match symmetry {
-            GRAPH_SYMMETRY => NO_MOVE,
-            _ => self.geometry.symmetries()[usize::from(symmetry)][usize::from(mv)],
-        }
+        self.geometry.symmetries()[usize::from(symmetry)][usize::from(mv)]
     }
 
     fn move_from_canonical(&self, mv: u8, symmetry: u8) -> u8 {
-        match (symmetry, mv) {
-            (GRAPH_SYMMETRY, _) | (_, NO_MOVE) => NO_MOVE,
-            _ => self.inverse_symmetries[usize::from(symmetry)][usize::from(mv)],
-        }
+        self.inverse_symmetries[usize::from(symmetry)][usize::from(mv)]
     }
 
     fn value_bounds(&self, pos: &Position) -> (Value, Value) {
