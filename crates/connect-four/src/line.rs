@@ -31,16 +31,21 @@ pub enum LineError {
         /// 1-based column where the score was expected.
         column: usize,
     },
-    /// The score is not an integer.
-    #[error("column {column}: expected an integer score, found {found:?}")]
+    /// The score is not an integer. Displayed quoted by [`judge_text::quote`] (escaped, cut
+    /// to [`judge_text::QUOTE_MAX_CHARS`] characters: a huge field is never repeated whole).
+    #[error("column {column}: expected an integer score, found {}", judge_text::quote(found))]
     BadScore {
         /// 1-based column of the score.
         column: usize,
         /// The text found.
         found: String,
     },
-    /// Something after the score.
-    #[error("column {column}: unexpected {found:?} after the score")]
+    /// Something after the score. Displayed quoted by [`judge_text::quote`], cut as for
+    /// [`LineError::BadScore`].
+    #[error(
+        "column {column}: expected the end of the line after the score, found {}",
+        judge_text::quote(found)
+    )]
     Trailing {
         /// 1-based column of the extra text.
         column: usize,

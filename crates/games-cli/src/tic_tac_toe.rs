@@ -354,13 +354,14 @@ impl Front for TicTacToeFront {
     }
 
     /// On the 3x3 board with k = 3 one board of CCF 201803-4 (`1`, then 3 rows of `0/1/2`);
-    /// on any board one case of UVa 10111's format (`?`, then the rows of `.xo`), x to move.
+    /// on any board one case of UVa 10111's format (`?`, then the rows of `.xo`), x to move. A
+    /// text with more cases is refused (only one case is read).
     fn parse_setup(&self, text: &str) -> Result<Setup<Self>, String> {
         let uva = text.trim_start().starts_with('?');
-        let case = if uva {
-            parse_uva_from(text.as_bytes(), self.geometry).next()
+        let mut cases: Box<dyn Iterator<Item = Result<tic_tac_toe::Case, tic_tac_toe::ParseError>>> = if uva {
+            Box::new(parse_uva_from(text.as_bytes(), self.geometry))
         } else if self.geometry == Geometry::CCF {
-            parse_ccf_from(text.as_bytes()).next()
+            Box::new(parse_ccf_from(text.as_bytes()))
         } else {
             return Err(format!(
                 "expected a UVa 10111 case on this {}x{} board: a line `?`, then {} rows of `.`, `x`, `o`",
@@ -369,7 +370,17 @@ impl Front for TicTacToeFront {
                 self.geometry.rows()
             ));
         };
-        let case = case.ok_or("no board in the text")?.map_err(|e| e.to_string())?;
+        let case = cases.next().ok_or("no board in the text")?.map_err(|e| e.to_string())?;
+        match cases.next() {
+            None => {}
+            Some(Ok(second)) => {
+                return Err(format!(
+                    "line {}: board {}: only one case is read: expected one board",
+                    second.line, second.number
+                ))
+            }
+            Some(Err(e)) => return Err(e.to_string()),
+        }
         Ok(Setup { front: None, start: case.position, moves: Vec::new() })
     }
 
