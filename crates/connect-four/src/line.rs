@@ -125,7 +125,10 @@ mod tests {
         // A huge field is quoted cut to 40 characters, escaped.
         let long = format!("445 \u{1b}{}", "9".repeat(10_000));
         let message = parse_line(g, &long).unwrap_err().to_string();
-        assert_eq!(message, format!("column 5: expected an integer score, found `\\u{{1b}}{}…`", "9".repeat(39)));
+        assert_eq!(
+            message,
+            format!("column 5: expected an integer score, found `\\u{{1b}}{}…`", "9".repeat(39))
+        );
         assert_eq!(parse_line(g, ""), Err(LineError::MissingScore { column: 1 }));
     }
 }

@@ -202,8 +202,9 @@ fn run_with_input(args: &[&str], input: &[u8]) -> (Option<i32>, String, String) 
 /// 0; the largest value is accepted.
 #[test]
 fn seconds_options_refuse_bad_values() {
-    let commands: [&[&str]; 4] = [
+    let commands: [&[&str]; 5] = [
         &["triangle-war", "--empty", "--time-limit"],
+        &["winning-move", "--empty", "--time-limit"],
         &["triangle-war", "--empty", "--checkpoint", "/nonexistent/cp", "--save-every"],
         &["connect-four", "--empty", "--time-limit"],
         &["serve", "--port", "0", "--time-budget"],
@@ -248,6 +249,12 @@ fn thread_counts_are_capped_and_node_budgets_positive() {
 /// would ignore them: refused with a message naming both.
 #[test]
 fn algorithm_with_a_time_limit_or_checkpoint_is_refused() {
+    let output = games_cli()
+        .args(["winning-move", "--empty", "--algorithm", "minimax", "--time-limit", "5"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("cannot be used with"));
     for extra in [&["--time-limit", "5"][..], &["--checkpoint", "/nonexistent/cp"]] {
         let output = games_cli()
             .args(["triangle-war", "--empty", "--algorithm", "minimax", "--stats"])
@@ -392,4 +399,20 @@ fn a_failed_checkpoint_write_names_the_file_and_leaves_nothing_behind() {
     let left: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert!(left.is_empty(), "{left:?}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `winning-move --time-limit` is per case: the empty 6x6 board (k = 4, about a minute) is
+/// printed as not finished, the next case is still answered, and the exit status is 3.
+#[test]
+fn winning_move_time_limit_stops_one_case_and_answers_the_next() {
+    let input = "?\n......\n......\n......\n......\n......\n......\n?\nxxx...\n......\n......\n......\n......\nooo...\n$\n";
+    let args = ["winning-move", "--size", "6x6", "--k", "4", "--time-limit", "0.2"];
+    let (code, stdout, stderr) = run_with_input(&args, input.as_bytes());
+    assert_eq!(code, Some(3), "{stderr}");
+    assert_eq!(stdout, "not finished\n(0,3)\n");
+    assert_eq!(stderr, "games-cli: stopped by the time limit before finishing case 1\n");
+    let (code, stdout, _) = run_with_input(&[&args[..], &["--format", "json"]].concat(), input.as_bytes());
+    assert_eq!(code, Some(3));
+    assert!(stdout.starts_with("{\"case\":1,\"finished\":false}\n"), "{stdout}");
+    assert!(stdout.contains("\"answer\":\"(0,3)\""), "{stdout}");
 }
