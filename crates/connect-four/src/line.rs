@@ -31,16 +31,21 @@ pub enum LineError {
         /// 1-based column where the score was expected.
         column: usize,
     },
-    /// The score is not an integer.
-    #[error("column {column}: expected an integer score, found {found:?}")]
+    /// The score is not an integer. Displayed quoted by [`judge_text::quote`] (escaped, cut
+    /// to [`judge_text::QUOTE_MAX_CHARS`] characters: a huge field is never repeated whole).
+    #[error("column {column}: expected an integer score, found {}", judge_text::quote(found))]
     BadScore {
         /// 1-based column of the score.
         column: usize,
         /// The text found.
         found: String,
     },
-    /// Something after the score.
-    #[error("column {column}: unexpected {found:?} after the score")]
+    /// Something after the score. Displayed quoted by [`judge_text::quote`], cut as for
+    /// [`LineError::BadScore`].
+    #[error(
+        "column {column}: expected the end of the line after the score, found {}",
+        judge_text::quote(found)
+    )]
     Trailing {
         /// 1-based column of the extra text.
         column: usize,
@@ -117,6 +122,13 @@ mod tests {
         assert_eq!(parse_line(g, "445"), Err(LineError::MissingScore { column: 5 }));
         assert_eq!(parse_line(g, "445 x"), Err(LineError::BadScore { column: 5, found: "x".into() }));
         assert_eq!(parse_line(g, "445 1 2"), Err(LineError::Trailing { column: 7, found: "2".into() }));
+        // A huge field is quoted cut to 40 characters, escaped.
+        let long = format!("445 \u{1b}{}", "9".repeat(10_000));
+        let message = parse_line(g, &long).unwrap_err().to_string();
+        assert_eq!(
+            message,
+            format!("column 5: expected an integer score, found `\\u{{1b}}{}…`", "9".repeat(39))
+        );
         assert_eq!(parse_line(g, ""), Err(LineError::MissingScore { column: 1 }));
     }
 }

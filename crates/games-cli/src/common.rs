@@ -1,7 +1,9 @@
-//! Helpers shared by the subcommands: reading the input, output options, broken pipes.
+//! Helpers shared by the subcommands: reading the input, output options, broken pipes, and
+//! the value parsers of the options that take seconds or thread counts.
 
-use std::io::{self, Read};
+use std::io;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use anyhow::Context;
 
@@ -54,23 +56,6 @@ impl InputArgs {
             }
             _ => Ok(Box::new(io::stdin().lock())),
         }
-    }
-
-    /// The whole input as text. Bytes that are not UTF-8 become U+FFFD, so that the parser
-    /// reports them with their line number after answering the cases before them; a leading
-    /// byte-order mark is dropped.
-    pub fn read(&self) -> anyhow::Result<String> {
-        let mut bytes = Vec::new();
-        match &self.file {
-            Some(path) if path.as_os_str() != "-" => {
-                bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-            }
-            _ => {
-                io::stdin().read_to_end(&mut bytes).context("cannot read standard input")?;
-            }
-        }
-        let text = String::from_utf8_lossy(&bytes);
-        Ok(text.strip_prefix('\u{feff}').unwrap_or(&text).to_string())
     }
 }
 
@@ -169,4 +154,65 @@ pub fn progress_spinner() -> Option<indicatif::ProgressBar> {
         bar.enable_steady_tick(std::time::Duration::from_millis(200));
         bar
     })
+}
+
+/// Largest number of seconds a time option accepts (`--time-limit`, `--save-every`,
+/// `serve --time-budget`): 1e9 s, about 31 years. Larger values, like `inf`, are refused.
+pub const MAX_SECONDS: f64 = 1e9;
+
+/// Largest `--threads N` accepted (0 still means every core): 256. A thread the system refuses
+/// to create is not an error: the search runs on the threads it has.
+pub const MAX_THREADS: u16 = 256;
+
+/// clap's value parser of every option that takes seconds: a decimal number greater than 0 and
+/// at most [`MAX_SECONDS`]; `-1`, `0`, `NaN`, `inf` and `1e20` are refused with a message that
+/// names the range, so that [`Duration`] never sees a bad value.
+///
+/// # Errors
+/// The message clap prints after `invalid value 'TEXT' for '--OPTION <SECONDS>':`.
+pub fn parse_seconds(text: &str) -> Result<Duration, String> {
+    let bad = || {
+        format!(
+            "expected a number of seconds greater than 0 and at most {MAX_SECONDS:e}, found {}",
+            judge_text::quote(text)
+        )
+    };
+    let seconds: f64 = text.trim().parse().map_err(|_| bad())?;
+    if !(seconds > 0.0 && seconds <= MAX_SECONDS) {
+        return Err(bad());
+    }
+    Duration::try_from_secs_f64(seconds).map_err(|_| bad())
+}
+
+/// clap's value parser of `--threads N`: 0 (every core) to [`MAX_THREADS`].
+pub fn threads_parser() -> clap::builder::RangedI64ValueParser<u16> {
+    clap::value_parser!(u16).range(0..=i64::from(MAX_THREADS))
+}
+
+/// The number of search threads `--threads N` asks for: `N`, or every core for 0.
+pub fn thread_count(n: u16) -> usize {
+    match n {
+        0 => std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
+        n => usize::from(n),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seconds_are_finite_positive_and_bounded() {
+        assert_eq!(parse_seconds("0.05"), Ok(Duration::from_millis(50)));
+        assert_eq!(parse_seconds("1e9"), Ok(Duration::from_secs(1_000_000_000)));
+        assert_eq!(parse_seconds(" 300 "), Ok(Duration::from_secs(300)));
+        for bad in ["0", "-0", "-1", "NaN", "nan", "inf", "-inf", "infinity", "1e20", "1e9000", "", "x", "5s"]
+        {
+            let err = parse_seconds(bad).unwrap_err();
+            assert!(
+                err.starts_with("expected a number of seconds greater than 0 and at most 1e9"),
+                "{bad}: {err}"
+            );
+        }
+    }
 }

@@ -3,20 +3,24 @@
 //! the exact score for the side to move in Pascal Pons' convention, as in his test sets.
 //!
 //! A line may carry a second field (an expected score, as in the test sets); it must be an
-//! integer and is not used. An empty line is the empty board. `--weak` prints the sign of the
-//! score only (1 win, 0 draw, -1 loss), found with cheaper searches; `--analyze` and
-//! `--format json` explain each answer (values from the first player's side, X). `--threads N`
-//! sets the number of search threads (default 1, 0 = every core).
-
-use std::io::Write;
+//! integer and is not used. Lines are read and answered one at a time (memory is one line, however
+//! long the input); blank and whitespace-only lines are skipped, never solved: the empty board is
+//! asked for with `--empty`. `--weak` prints the sign of the score only (1 win, 0 draw, -1 loss),
+//! found with cheaper searches; `--analyze` and `--format json` explain each answer (values from
+//! the first player's side, X). `--threads N` sets the number of search threads (default 1,
+//! 0 = every core). `--time-limit SECONDS` stops each position's search after that long: its
+//! line says `not finished` with the bounds proven on the score, the next positions are still
+//! answered, and the exit status is 3.
 
 use std::cell::RefCell;
+use std::io::Write;
+use std::time::Duration;
 
 use anyhow::{anyhow, Result};
 use connect_four::{parse_line, Column, Geometry, Position, Rules, Solver};
-use search_core::{Analysis, Limits, Player, Value};
+use search_core::{Analysis, Interrupted, Limits, Player, Value};
 
-use crate::common::{InputArgs, OutputArgs};
+use crate::common::{Format, InputArgs, OutputArgs};
 use crate::front::{self, Front, Setup};
 use crate::report::CaseReport;
 use crate::serve::sketch::{self, Sketch};
@@ -28,7 +32,8 @@ Input: one position per line, the columns played from the empty board (1 = leftm
 player first), optionally followed by a score that is ignored (Pons' test-set lines). Output:
 `MOVES SCORE` per line, SCORE for the side to move: a win with one's k-th stone scores 22 - k on
 7x6 ((W*H + 1 - n) / 2 for a win with the next stone, n stones on the board), a draw 0, a loss
-the negative of the winner's score.
+the negative of the winner's score. Blank and whitespace-only lines are skipped; `--empty`
+answers the empty board.
 
 Example:
   $ printf '2252576253462244111563365343671351441\\n' | games-cli connect-four
@@ -45,9 +50,17 @@ pub struct Args {
     #[arg(long)]
     weak: bool,
     /// Search threads (lazy SMP over a shared TT; the scores do not depend on it); 0 means
-    /// every core.
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(0..=1024))]
+    /// every core, at most 256.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::common::threads_parser())]
     threads: u16,
+    /// Answer the empty board as one position, without reading input.
+    #[arg(long, conflicts_with = "file")]
+    empty: bool,
+    /// Stop each position's search after this many seconds (more than 0, at most 1e9): its
+    /// line then gives the bounds proven on the score, the next positions are still answered,
+    /// and the exit status is 3.
+    #[arg(long, value_name = "SECONDS", value_parser = crate::common::parse_seconds)]
+    time_limit: Option<Duration>,
 }
 
 /// Parses `WxH` (e.g. `7x6`).
@@ -67,18 +80,27 @@ fn player_name(p: Player) -> &'static str {
     }
 }
 
-/// The position of one input line, or what is wrong with it (with its 1-based column).
+/// The position of one input line that is not blank, or what is wrong with it (with its
+/// 1-based column). Fields are separated by ASCII white space ([`judge_text::is_space`]).
 fn parse_position(geom: Geometry, line: &str) -> Result<Position, String> {
     let line = line.strip_suffix('\r').unwrap_or(line);
-    let fields: Vec<&str> = line.split_whitespace().collect();
-    match fields.len() {
-        0 => Ok(Position::empty(geom)),
-        1 => {
-            let start = line.chars().take_while(|c| c.is_whitespace()).count();
-            Position::parse(geom, fields[0]).map_err(|e| format!("column {}: {e}", start + e.index()))
+    let mut fields = line.split(judge_text::is_space).filter(|f| !f.is_empty());
+    match (fields.next(), fields.next()) {
+        (None, _) => Err("column 1: expected a move string such as 4453, found a blank line".to_string()),
+        (Some(moves), None) => {
+            let start = line.chars().take_while(|&c| judge_text::is_space(c)).count();
+            Position::parse(geom, moves).map_err(|e| format!("column {}: {e}", start + e.index()))
         }
         _ => parse_line(geom, line).map(|j| j.position).map_err(|e| e.to_string()),
     }
+}
+
+/// The least and greatest scores the side to move can have in `pos` (Pons' convention): a win
+/// with its next stone, a loss to the opponent's next one.
+fn score_range(pos: &Position) -> (i64, i64) {
+    let cells = pos.geometry().cells() as i64;
+    let n = pos.moves_played() as i64;
+    (-((cells - n) / 2), (cells + 1 - n) / 2)
 }
 
 fn score_text(pos: &Position) -> String {
@@ -94,32 +116,96 @@ fn score_text(pos: &Position) -> String {
     }
 }
 
-/// Runs the subcommand.
+/// Runs the subcommand: each line is answered (and flushed) as soon as it is read, so that
+/// the answers before a bad line stay printed and endless input needs one line of memory.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
     let (w, h) = args.size;
     let geom = Geometry::new(w, h).map_err(|e| anyhow!("--size {w}x{h}: {e}"))?;
-    let text = args.input.read()?;
-    let threads = match args.threads {
-        0 => connect_four::all_cores(),
-        n => usize::from(n),
-    };
+    let threads = crate::common::thread_count(args.threads);
     let mut solver = Solver::with_threads(geom, connect_four::DEFAULT_TT_BITS, threads);
-    for (i, line) in text.lines().enumerate() {
-        let pos = parse_position(geom, line).map_err(|e| anyhow!("line {}, {e}", i + 1))?;
-        let answer = if args.weak {
-            format!("{} {}", pos.moves_string(), solver.weak(&pos).sign())
-        } else {
-            format!("{} {}", pos.moves_string(), solver.score(&pos))
-        };
-        if args.output.explains() {
-            let analysis = solver.analyze(&pos);
-            let report = CaseReport::with_notation(i + 1, answer, &analysis, player_name, Column::to_string);
-            report.write(&args.output, out, &pos.to_string(), &score_text(&pos), VALUE_NOTE)?;
-        } else {
-            writeln!(out, "{answer}")?;
+    let mut unfinished = Vec::new();
+    if args.empty {
+        answer(args, &mut solver, 1, &Position::empty(geom), out, &mut unfinished)?;
+    } else {
+        let mut lines = judge_text::LineReader::new(args.input.reader()?);
+        while let Some(line) = lines.next_line()? {
+            if line.is_blank() {
+                continue;
+            }
+            let number = line.number;
+            let pos = parse_position(geom, line.text).map_err(|e| anyhow!("line {number}, {e}"))?;
+            answer(args, &mut solver, number, &pos, out, &mut unfinished)?;
         }
-        out.flush()?;
     }
+    if unfinished.is_empty() {
+        return Ok(());
+    }
+    Err(crate::common::Incomplete(format!(
+        "stopped by the time limit before finishing line{} {}",
+        if unfinished.len() == 1 { "" } else { "s" },
+        unfinished.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")
+    ))
+    .into())
+}
+
+/// Answers the position of line `number` (flushed at once); under `--time-limit` a position
+/// stopped by the limit is printed as not finished and its number added to `unfinished`.
+fn answer(
+    args: &Args,
+    solver: &mut Solver,
+    number: usize,
+    pos: &Position,
+    out: &mut dyn Write,
+    unfinished: &mut Vec<usize>,
+) -> Result<()> {
+    if let Some(time) = args.time_limit {
+        solver.set_limits(Limits { time: Some(time), ..Limits::default() });
+        solver.engine().restart_clock();
+    }
+    let limited = args.time_limit.is_some();
+    let found = (|| -> Result<(i32, Option<Analysis<Column>>), Interrupted> {
+        let score = match (args.weak, limited) {
+            (true, false) => solver.weak(pos).sign(),
+            (true, true) => solver.try_weak(pos)?.sign(),
+            (false, false) => solver.score(pos),
+            (false, true) => solver.try_score(pos)?,
+        };
+        let analysis = match (args.output.explains(), limited) {
+            (false, _) => None,
+            (true, false) => Some(solver.analyze(pos)),
+            (true, true) => Some(solver.try_analyze(pos)?),
+        };
+        Ok((score, analysis))
+    })();
+    let moves = pos.moves_string();
+    match found {
+        Ok((score, None)) => writeln!(out, "{moves} {score}")?,
+        Ok((score, Some(analysis))) => {
+            let answer = format!("{moves} {score}");
+            let report = CaseReport::with_notation(number, answer, &analysis, player_name, Column::to_string);
+            report.write(&args.output, out, &pos.to_string(), &score_text(pos), VALUE_NOTE)?;
+        }
+        Err(Interrupted { lo, hi }) => {
+            // The engine's bounds are Pons' scores for the side to move (or the search's
+            // infinities where nothing is known): clamped to the scores possible here.
+            let (min, max) = score_range(pos);
+            let (lo, hi) = (lo.clamp(min, max), hi.clamp(min, max));
+            if args.output.format == Format::Json {
+                let line = serde_json::json!({
+                    "case": number,
+                    "moves": moves,
+                    "finished": false,
+                    "score_lo": lo,
+                    "score_hi": hi,
+                });
+                writeln!(out, "{line}")?;
+            } else {
+                writeln!(out, "{moves} not finished: score in [{lo}, {hi}]")?;
+            }
+            unfinished.push(number);
+        }
+    }
+    out.flush()?;
     Ok(())
 }
 
@@ -255,13 +341,18 @@ impl Front for ConnectFourFront {
     }
 
     /// One line of the input (`connect-four`'s): the columns played from the empty board.
+    /// Blank lines are skipped as in the input; a text with no position is the empty board
+    /// (the page's start), and a second position is refused: only one case is read.
     fn parse_setup(&self, text: &str) -> Result<Setup<Self>, String> {
-        let mut lines = text.lines();
-        let line = lines.next().unwrap_or("");
-        if lines.any(|l| !l.trim().is_empty()) {
-            return Err("line 2: expected one position (one line)".to_string());
+        let is_blank = |l: &str| l.chars().all(judge_text::is_space);
+        let mut lines = text.lines().enumerate().filter(|(_, l)| !is_blank(l));
+        let pos = match lines.next() {
+            None => Position::empty(self.geom),
+            Some((i, line)) => parse_position(self.geom, line).map_err(|e| format!("line {}, {e}", i + 1))?,
+        };
+        if let Some((i, _)) = lines.next() {
+            return Err(format!("line {}: expected one position: only one case of the text is read", i + 1));
         }
-        let pos = parse_position(self.geom, line).map_err(|e| format!("line 1, {e}"))?;
         Ok(Setup { front: None, start: Position::empty(self.geom), moves: pos.history().collect() })
     }
 

@@ -6,7 +6,8 @@
 //! move and the solver's replies), `help`, `quit` (or `q`). Bad or illegal moves get a message
 //! and a new prompt. The solver plays the first move, in move-generation order, of the best
 //! value. On a terminal, lines are edited with rustyline (arrows, history); piped input is read
-//! line by line and echoed, so that a transcript reads like a session.
+//! line by line and echoed (control characters such as ESC written as `\u{1b}`), so that a
+//! transcript reads like a session.
 
 use std::io::{self, BufRead, IsTerminal, Write};
 
@@ -114,11 +115,25 @@ impl Lines<'_> {
                 }
                 // Not UTF-8: shown as U+FFFD and answered as an unparsable move.
                 let line = String::from_utf8_lossy(&raw).trim().to_string();
-                writeln!(out, "{line}")?;
+                writeln!(out, "{}", escape_controls(&line))?;
                 Ok(Some(line))
             }
         }
     }
+}
+
+/// `text` with every control character (ESC, BEL, …) written as a `\u{..}` escape, so that
+/// echoing piped input cannot drive the terminal; the rest as is.
+fn escape_controls(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// One game from `front`'s start position: `human` plays one side, the solver the other.
@@ -208,5 +223,13 @@ pub fn session<F: Front>(front: &F, human: Player, lines: &mut Lines<'_>, out: &
                 },
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn control_characters_are_escaped() {
+        assert_eq!(super::escape_controls("4\u{1b}[2J\u{7}é"), "4\\u{1b}[2J\\u{7}é");
     }
 }

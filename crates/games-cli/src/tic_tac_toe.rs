@@ -43,6 +43,10 @@ pub struct WinningMoveArgs {
     /// Answer the empty board (x to move) without reading any input.
     #[arg(long, conflicts_with = "file")]
     empty: bool,
+    /// Stop each case's search after this many seconds (more than 0, at most 1e9): its line
+    /// then reads `not finished`, the next cases are still answered, and the exit status is 3.
+    #[arg(long, value_name = "SECONDS", value_parser = crate::common::parse_seconds, conflicts_with_all = ["algorithm", "stats"])]
+    time_limit: Option<std::time::Duration>,
     #[command(flatten)]
     algorithm: AlgorithmArgs,
 }
@@ -139,28 +143,65 @@ pub fn run_winning_move(args: &WinningMoveArgs, out: &mut dyn Write) -> anyhow::
     let mut solver = WinningMove::new(geometry);
     let game = MnkGame::new(geometry, Scoring::WinLoss);
     let tt_bits = default_tt_bits(geometry);
+    let mut unfinished = Vec::new();
     let mut answer = |case: usize, pos: &Position, out: &mut dyn Write| -> Result<()> {
-        let found = if args.algorithm.algorithm.is_some() {
-            first_winning_move(&args.algorithm, &game, case, pos, tt_bits)
-        } else {
-            find_with_spinner(&mut solver, pos)?
-        };
-        let text = match found {
+        let note = "x's side: +1 x wins, 0 draw, -1 o wins";
+        let text = |found: Option<Cell>| match found {
             Some(cell) => format!("({})", cell_text(geometry, cell)),
             None => "#####".to_string(),
         };
-        let note = "x's side: +1 x wins, 0 draw, -1 o wins";
-        write_case(&args.output, out, |p| solver.analyze(p), case, pos, text, note)
+        let Some(time) = args.time_limit else {
+            let found = if args.algorithm.algorithm.is_some() {
+                first_winning_move(&args.algorithm, &game, case, pos, tt_bits)
+            } else {
+                find_with_spinner(&mut solver, pos)?
+            };
+            return write_case(&args.output, out, |p| solver.analyze(p), case, pos, text(found), note);
+        };
+        // Under the time limit: the answer, then (if asked) the analysis, each within it.
+        let started = std::time::Instant::now();
+        let found = solver.try_find(pos, time)?;
+        let analysis = match (&found, args.output.explains()) {
+            (Ok(_), true) => Some(solver.try_analyze(pos, time.saturating_sub(started.elapsed()))?),
+            _ => None,
+        };
+        match (found, analysis) {
+            (Ok(found), None) => {
+                write_case(&args.output, out, |_| unreachable!(), case, pos, text(found), note)
+            }
+            (Ok(found), Some(Ok(analysis))) => {
+                write_case(&args.output, out, |_| Ok(analysis), case, pos, text(found), note)
+            }
+            (Err(_), _) | (Ok(_), Some(Err(_))) => {
+                if args.output.format == crate::common::Format::Json {
+                    writeln!(out, "{}", serde_json::json!({ "case": case, "finished": false }))?;
+                } else {
+                    writeln!(out, "not finished")?;
+                }
+                unfinished.push(case);
+                Ok(())
+            }
+        }
     };
     if args.empty {
-        return answer(1, &Position::empty(geometry), out);
+        answer(1, &Position::empty(geometry), out)?;
+    } else {
+        for case in parse_uva_from(args.input.reader()?, geometry) {
+            let case = case?;
+            answer(case.number, &case.position, out)
+                .with_context(|| format!("line {}: case {}", case.line, case.number))?;
+        }
     }
-    for case in parse_uva_from(args.input.reader()?, geometry) {
-        let case = case?;
-        answer(case.number, &case.position, out)
-            .with_context(|| format!("line {}: case {}", case.line, case.number))?;
+    if unfinished.is_empty() {
+        return Ok(());
     }
-    Ok(())
+    let cases: Vec<String> = unfinished.iter().map(usize::to_string).collect();
+    Err(crate::common::Incomplete(format!(
+        "stopped by the time limit before finishing case{} {}",
+        if cases.len() == 1 { "" } else { "s" },
+        cases.join(", ")
+    ))
+    .into())
 }
 
 /// [`WinningMove::find`], with a spinner on stderr when it is a terminal and the solve runs
@@ -354,13 +395,14 @@ impl Front for TicTacToeFront {
     }
 
     /// On the 3x3 board with k = 3 one board of CCF 201803-4 (`1`, then 3 rows of `0/1/2`);
-    /// on any board one case of UVa 10111's format (`?`, then the rows of `.xo`), x to move.
+    /// on any board one case of UVa 10111's format (`?`, then the rows of `.xo`), x to move. A
+    /// text with more cases is refused (only one case is read).
     fn parse_setup(&self, text: &str) -> Result<Setup<Self>, String> {
         let uva = text.trim_start().starts_with('?');
-        let case = if uva {
-            parse_uva_from(text.as_bytes(), self.geometry).next()
+        let mut cases: Box<dyn Iterator<Item = Result<tic_tac_toe::Case, tic_tac_toe::ParseError>>> = if uva {
+            Box::new(parse_uva_from(text.as_bytes(), self.geometry))
         } else if self.geometry == Geometry::CCF {
-            parse_ccf_from(text.as_bytes()).next()
+            Box::new(parse_ccf_from(text.as_bytes()))
         } else {
             return Err(format!(
                 "expected a UVa 10111 case on this {}x{} board: a line `?`, then {} rows of `.`, `x`, `o`",
@@ -369,7 +411,17 @@ impl Front for TicTacToeFront {
                 self.geometry.rows()
             ));
         };
-        let case = case.ok_or("no board in the text")?.map_err(|e| e.to_string())?;
+        let case = cases.next().ok_or("no board in the text")?.map_err(|e| e.to_string())?;
+        match cases.next() {
+            None => {}
+            Some(Ok(second)) => {
+                return Err(format!(
+                    "line {}: board {}: only one case is read: expected one board",
+                    second.line, second.number
+                ))
+            }
+            Some(Err(e)) => return Err(e.to_string()),
+        }
         Ok(Setup { front: None, start: case.position, moves: Vec::new() })
     }
 

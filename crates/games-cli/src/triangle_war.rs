@@ -45,22 +45,23 @@ pub struct Args {
     /// the memory available is smaller.
     #[arg(long, value_name = "MIB")]
     tt_mib: Option<u64>,
-    /// Stop each search-solved game after this many seconds and print the bounds proven so far
-    /// on the final margin (exit status 3).
-    #[arg(long, value_name = "SECONDS")]
-    time_limit: Option<f64>,
+    /// Stop each search-solved game after this many seconds (more than 0, at most 1e9) and
+    /// print the bounds proven so far on the final margin (exit status 3).
+    #[arg(long, value_name = "SECONDS", value_parser = crate::common::parse_seconds, conflicts_with_all = ["algorithm", "stats"])]
+    time_limit: Option<Duration>,
     /// Keep what has been proven at the root in FILE (rewritten after every step, atomically)
     /// and continue from it when it exists: a killed or time-limited solve resumes where it
     /// stopped. One game per run.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["algorithm", "stats"])]
     checkpoint: Option<std::path::PathBuf>,
     /// With --checkpoint: also save the expensive part of the TT (FILE.tt) every this many
-    /// seconds, so that a resumed solve does not redo an interrupted step's finished subtrees.
-    #[arg(long, value_name = "SECONDS", default_value_t = 300.0, requires = "checkpoint")]
-    save_every: f64,
+    /// seconds (more than 0, at most 1e9; at least one second apart in practice), so that a
+    /// resumed solve does not redo an interrupted step's finished subtrees.
+    #[arg(long, value_name = "SECONDS", default_value = "300", value_parser = crate::common::parse_seconds, requires = "checkpoint")]
+    save_every: Duration,
     /// Search threads for boards solved by search (lazy SMP over a shared TT; the answers do
-    /// not depend on it); 0 means every core.
-    #[arg(long, default_value_t = 1, value_name = "N")]
+    /// not depend on it); 0 means every core, at most 256.
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = crate::common::threads_parser())]
     threads: u16,
     #[command(flatten)]
     output: OutputArgs,
@@ -78,10 +79,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
         }
         None => args.tt_bits,
     };
-    let threads = match args.threads {
-        0 => std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
-        n => usize::from(n),
-    };
+    let threads = crate::common::thread_count(args.threads);
     let mut judge = Judge::new(front.geometry.clone(), tt_bits).with_threads(threads);
     let searched = front.geometry.segments().len() > triangle_war::TABLE_MAX_SEGMENTS;
     let long = args.time_limit.is_some()
@@ -186,7 +184,7 @@ fn long_solve(
     let options = SearchOptions { tt_bits, principal_variation_search: true, ..SearchOptions::DEFAULT };
     let mut solver = triangle_war::Solver::with_options(geometry.clone(), triangle_war::Rules::ALL, options)
         .with_threads(threads, options);
-    let time = args.time_limit.map(|s| Duration::from_secs_f64(s.max(0.0)));
+    let time = args.time_limit;
     solver.set_limits(Limits { time, ..Limits::default() });
     let (margin, sign) = (pos.margin(), pos.to_move().sign());
     // Final margins (A minus B) from the root's value bounds for the side to move.
@@ -249,16 +247,26 @@ fn long_solve(
             })?;
         solver.seed_tt(&entries);
     }
-    let write_atomically = |path: &std::path::Path, text: String| -> Result<()> {
-        let mut tmp = path.as_os_str().to_owned();
-        tmp.push(".tmp");
-        std::fs::write(&tmp, text)?;
-        std::fs::rename(&tmp, path)?;
-        Ok(())
+    // Written to a temporary file in the same directory, then renamed over `path`: a reader
+    // sees the old file or the new one, and a failed write leaves nothing behind (the
+    // temporary file is removed when dropped unpersisted).
+    let write_atomically = |what: &str, path: &std::path::Path, text: String| -> Result<()> {
+        let write = || -> std::io::Result<()> {
+            let dir =
+                path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+            let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+            tmp.write_all(text.as_bytes())?;
+            tmp.as_file().sync_all()?;
+            tmp.persist(path).map_err(|e| e.error)?;
+            Ok(())
+        };
+        write().map_err(|e| anyhow::anyhow!("cannot write {what} {}: {e}", path.display()))
     };
     let save = |cp: &Checkpoint<u8>| -> Result<()> {
         match &args.checkpoint {
-            Some(path) if !already_solved => write_atomically(path, cp.to_sealed_text(&identity)),
+            Some(path) if !already_solved => {
+                write_atomically("checkpoint", path, cp.to_sealed_text(&identity))
+            }
             _ => Ok(()),
         }
     };
@@ -272,7 +280,7 @@ fn long_solve(
     // finished subtrees are still in the TT.
     let start = std::time::Instant::now();
     let deadline = time.map(|t| start + t);
-    let save_every = Duration::from_secs_f64(args.save_every.max(1.0));
+    let save_every = args.save_every.max(Duration::from_secs(1));
     let slice = match (&bar, &args.checkpoint) {
         (Some(_), _) => Some(save_every.min(Duration::from_secs(5))),
         (None, Some(_)) => Some(save_every),
@@ -296,19 +304,21 @@ fn long_solve(
                     save_error.get_or_insert(e);
                 }
             })
-            .map_err(|e| anyhow::anyhow!("checkpoint does not fit this game: {e}"))?;
+            .map_err(|e| {
+                let path = args.checkpoint.as_deref().unwrap_or(std::path::Path::new("-"));
+                anyhow::anyhow!("checkpoint {} does not fit this game: {e}", path.display())
+            })?;
         if let Some(e) = save_error {
-            return Err(e.context("writing the checkpoint"));
+            return Err(e);
         }
-        save(&result.checkpoint).map_err(|e| e.context("writing the checkpoint"))?;
+        save(&result.checkpoint)?;
         let out_of_time = deadline.is_some_and(|d| std::time::Instant::now() >= d);
         if let Some(path) = &tt_path {
             if result.finished || out_of_time || last_tt_save.elapsed() >= save_every {
                 let mut entries = solver.heavy_entries(SNAPSHOT_MIN_WORK);
                 entries.sort_unstable_by_key(|e| std::cmp::Reverse(e.work));
                 entries.truncate(SNAPSHOT_MAX_ENTRIES);
-                write_atomically(path, search_core::tt_snapshot_to_text(&identity, &entries))
-                    .map_err(|e| e.context("writing the TT snapshot"))?;
+                write_atomically("TT snapshot", path, search_core::tt_snapshot_to_text(&identity, &entries))?;
                 last_tt_save = std::time::Instant::now();
             }
         }
@@ -531,10 +541,21 @@ impl Front for TriangleWarFront {
         board_json(&self.geometry, pos)
     }
 
-    /// One game of POJ 1085's input (`1`, `m`, then `m` lines `i j`) on this side.
+    /// One game of POJ 1085's input (`1`, `m`, then `m` lines `i j`) on this side; a text
+    /// with more games is refused (only one case is read).
     fn parse_setup(&self, text: &str) -> Result<Setup<Self>, String> {
         let mut games = triangle_war::parse_games(text, &self.geometry);
         let record = games.next().ok_or("no game in the text")?.map_err(|e| e.to_string())?;
+        match games.next() {
+            None => {}
+            Some(Ok(second)) => {
+                return Err(format!(
+                    "game {}: only one case is read: expected one game (T = 1)",
+                    second.number
+                ))
+            }
+            Some(Err(e)) => return Err(e.to_string()),
+        }
         Ok(Setup { front: None, start: Position::start(), moves: record.moves })
     }
 

@@ -339,3 +339,248 @@ fn a_time_limit_on_a_batch_stops_each_game_not_the_batch() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("game(s) 1, 2"));
     let _ = std::fs::remove_file(&path);
 }
+
+/// Runs `games-cli ARGS` with `input` on stdin; returns (exit code, stdout, stderr).
+fn run_with_input(args: &[&str], input: &[u8]) -> (Option<i32>, String, String) {
+    use std::io::Write;
+    let mut child = games_cli()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    // Written from another thread: the answers are read while the input is still being sent.
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// Every option that takes seconds refuses values that are not finite, not positive or above
+/// the documented maximum (1e9 s) with a clap error (exit status 2), never a panic or a silent
+/// 0; the largest value is accepted.
+#[test]
+fn seconds_options_refuse_bad_values() {
+    let commands: [&[&str]; 5] = [
+        &["triangle-war", "--empty", "--time-limit"],
+        &["winning-move", "--empty", "--time-limit"],
+        &["triangle-war", "--empty", "--checkpoint", "/nonexistent/cp", "--save-every"],
+        &["connect-four", "--empty", "--time-limit"],
+        &["serve", "--port", "0", "--time-budget"],
+    ];
+    for command in commands {
+        let (option, rest) = command.split_last().unwrap();
+        for bad in ["-1", "0", "NaN", "inf", "-inf", "1e20", "1e19", "ten"] {
+            let output = games_cli().args(rest).arg(format!("{option}={bad}")).output().unwrap();
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert_eq!(output.status.code(), Some(2), "{command:?} {bad}: {stderr}");
+            assert!(
+                stderr.contains("expected a number of seconds greater than 0 and at most 1e9"),
+                "{command:?} {bad}: {stderr}"
+            );
+        }
+    }
+    let output = games_cli().args(["triangle-war", "--empty", "--time-limit", "1e9"]).output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "Game 1: B wins.\n");
+}
+
+/// `--threads` is capped at 256 (0 still means every core); `--node-budget 0` is refused.
+#[test]
+fn thread_counts_are_capped_and_node_budgets_positive() {
+    for command in [&["triangle-war", "--empty"][..], &["connect-four", "--empty", "--size", "4x4"]] {
+        let output = games_cli().args(command).args(["--threads", "257"]).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("257 is not in 0..=256"), "{stderr}");
+    }
+    let output =
+        games_cli().args(["connect-four", "--empty", "--size", "5x4", "--threads", "256"]).output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(String::from_utf8_lossy(&output.stdout), " 0\n");
+    let output = games_cli().args(["serve", "--port", "0", "--node-budget", "0"]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("invalid value '0' for '--node-budget <NODES>'"), "{stderr}");
+}
+
+/// `--algorithm` (and so `--stats`) cannot be combined with the root driver's options, which
+/// would ignore them: refused with a message naming both.
+#[test]
+fn algorithm_with_a_time_limit_or_checkpoint_is_refused() {
+    let output = games_cli()
+        .args(["winning-move", "--empty", "--algorithm", "minimax", "--time-limit", "5"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("cannot be used with"));
+    for extra in [&["--time-limit", "5"][..], &["--checkpoint", "/nonexistent/cp"]] {
+        let output = games_cli()
+            .args(["triangle-war", "--empty", "--algorithm", "minimax", "--stats"])
+            .args(extra)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("cannot be used with") && stderr.contains("--algorithm"), "{stderr}");
+    }
+}
+
+/// connect-four answers each line as soon as it is read: the first answer arrives while the
+/// input is still open.
+#[test]
+fn connect_four_answers_each_line_before_the_input_ends() {
+    use std::io::Write;
+    let mut child = games_cli()
+        .args(["connect-four"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    for (input, answer) in [
+        ("12345671234567\n", "12345671234567 11\n"),
+        ("2252576253462244111563365343671351441\n", "2252576253462244111563365343671351441 -1\n"),
+    ] {
+        stdin.write_all(input.as_bytes()).unwrap();
+        stdin.flush().unwrap();
+        line.clear();
+        stdout.read_line(&mut line).unwrap();
+        assert_eq!(line, answer);
+    }
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+}
+
+/// Blank and whitespace-only lines (a trailing CRLF line included) are skipped, never solved as
+/// the empty board; `--empty` asks for it. A line of other white space (no-break space) is an
+/// error, not a blank line.
+#[test]
+fn connect_four_skips_blank_lines_and_answers_the_empty_board_with_empty() {
+    let (code, stdout, stderr) = run_with_input(
+        &["connect-four"],
+        b"\n  \n\t\r\n2252576253462244111563365343671351441\r\n \t \r\n\r\n",
+    );
+    assert_eq!(
+        (code, stdout.as_str(), stderr.as_str()),
+        (Some(0), "2252576253462244111563365343671351441 -1\n", "")
+    );
+    let (code, stdout, _) = run_with_input(&["connect-four"], b"\r\n");
+    assert_eq!((code, stdout.as_str()), (Some(0), ""));
+    let output = games_cli().args(["connect-four", "--size", "4x4", "--empty"]).output().unwrap();
+    assert!(output.status.success());
+    assert_eq!(String::from_utf8_lossy(&output.stdout), " 0\n");
+    let (code, stdout, stderr) =
+        run_with_input(&["connect-four"], "2252576253462244111563365343671351441\n\u{a0}\n".as_bytes());
+    assert_eq!((code, stdout.as_str()), (Some(2), "2252576253462244111563365343671351441 -1\n"));
+    assert!(stderr.starts_with("games-cli: line 2, column 1: move 1: '\\u{a0}' is not a column"), "{stderr}");
+}
+
+/// A huge bad field is quoted cut, not repeated whole; a huge line is refused by its length
+/// (memory stays one bounded line); the answers before it stay printed.
+#[test]
+fn connect_four_quotes_a_bounded_prefix_of_a_bad_field() {
+    let mut input = b"2252576253462244111563365343671351441\n4453 ".to_vec();
+    input.extend(std::iter::repeat(b'x').take(100_000));
+    input.push(b'\n');
+    let (code, stdout, stderr) = run_with_input(&["connect-four"], &input);
+    assert_eq!((code, stdout.as_str()), (Some(2), "2252576253462244111563365343671351441 -1\n"));
+    assert!(stderr.len() < 200, "{} bytes: {stderr}", stderr.len());
+    assert!(
+        stderr.starts_with("games-cli: line 2, column 6: expected an integer score, found `xxx"),
+        "{stderr}"
+    );
+    assert!(stderr.trim_end().ends_with("x…`"), "{stderr}");
+    let mut input = b"2252576253462244111563365343671351441\n".to_vec();
+    input.extend(std::iter::repeat(b'1').take(3 << 20));
+    let (code, stdout, stderr) = run_with_input(&["connect-four"], &input);
+    assert_eq!((code, stdout.as_str()), (Some(2), "2252576253462244111563365343671351441 -1\n"));
+    assert_eq!(stderr, "games-cli: line 2: expected a line of at most 1048576 bytes, found a longer one\n");
+}
+
+/// `--time-limit` on connect-four is per position: a position it stops is printed as not
+/// finished with the bounds proven, the next ones are still answered, and the exit status is 3.
+#[test]
+fn connect_four_time_limit_stops_one_position_and_answers_the_next() {
+    let quick = "2252576253462244111563365343671351441";
+    let input = format!("1\n{quick}\n");
+    let (code, stdout, stderr) = run_with_input(&["connect-four", "--time-limit", "0.05"], input.as_bytes());
+    assert_eq!(code, Some(3), "{stderr}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{stdout}");
+    assert!(lines[0].starts_with("1 not finished: score in ["), "{stdout}");
+    let bounds = lines[0].trim_start_matches("1 not finished: score in [").trim_end_matches(']');
+    let (lo, hi) = bounds.split_once(", ").unwrap();
+    let (lo, hi): (i64, i64) = (lo.parse().unwrap(), hi.parse().unwrap());
+    // After one stone on 7x6 the side to move scores between -20 and 21; the truth is 2 (the
+    // first player's column-1 opening loses with O's 20th stone).
+    assert!((-20..=2).contains(&lo) && (2..=21).contains(&hi), "{lo} {hi}");
+    assert_eq!(lines[1], format!("{quick} -1"));
+    assert_eq!(stderr, "games-cli: stopped by the time limit before finishing line 1\n");
+    let (code, stdout, _) =
+        run_with_input(&["connect-four", "--time-limit", "0.05", "--format", "json"], b"1\n");
+    assert_eq!(code, Some(3));
+    assert!(stdout.contains("\"finished\":false") && stdout.contains("\"score_lo\""), "{stdout}");
+}
+
+/// `play` echoes piped input with control characters escaped: ESC and BEL never reach the
+/// terminal.
+#[test]
+fn play_escapes_control_characters_in_its_echo() {
+    let (code, stdout, _) =
+        run_with_input(&["play", "connect-four", "--size", "4x4"], b"\x1b[2J\x07\nquit\n");
+    assert_eq!(code, Some(0));
+    assert!(!stdout.contains('\u{1b}') && !stdout.contains('\u{7}'), "{stdout:?}");
+    assert!(stdout.contains("\\u{1b}[2J\\u{7}"), "{stdout}");
+}
+
+/// A checkpoint write that fails (here: a file-size limit of 0) names the file and leaves no
+/// temporary file beside it.
+#[test]
+fn a_failed_checkpoint_write_names_the_file_and_leaves_nothing_behind() {
+    let dir = std::env::temp_dir().join(format!("games-cli-failed-write-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let cp = dir.join("side4.ckpt");
+    let command = format!(
+        "trap '' XFSZ; ulimit -f 0; exec '{}' triangle-war --side 4 --empty --tt-bits 16 --checkpoint '{}' --time-limit 0.05",
+        env!("CARGO_BIN_EXE_games-cli"),
+        cp.display()
+    );
+    let output = Command::new("bash").args(["-c", &command]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    let expected = format!("games-cli: cannot write checkpoint {}: ", cp.display());
+    assert!(stderr.starts_with(&expected), "{stderr}");
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert!(left.is_empty(), "{left:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `winning-move --time-limit` is per case: the empty 6x6 board (k = 4, about a minute) is
+/// printed as not finished, the next case is still answered, and the exit status is 3.
+#[test]
+fn winning_move_time_limit_stops_one_case_and_answers_the_next() {
+    let input = "?\n......\n......\n......\n......\n......\n......\n?\nxxx...\n......\n......\n......\n......\nooo...\n$\n";
+    let args = ["winning-move", "--size", "6x6", "--k", "4", "--time-limit", "0.2"];
+    let (code, stdout, stderr) = run_with_input(&args, input.as_bytes());
+    assert_eq!(code, Some(3), "{stderr}");
+    assert_eq!(stdout, "not finished\n(0,3)\n");
+    assert_eq!(stderr, "games-cli: stopped by the time limit before finishing case 1\n");
+    let (code, stdout, _) = run_with_input(&[&args[..], &["--format", "json"]].concat(), input.as_bytes());
+    assert_eq!(code, Some(3));
+    assert!(stdout.starts_with("{\"case\":1,\"finished\":false}\n"), "{stdout}");
+    assert!(stdout.contains("\"answer\":\"(0,3)\""), "{stdout}");
+}

@@ -141,6 +141,42 @@ fn bad_inputs_get_400_with_the_message() {
     assert!(body.contains("bad request body"), "{body}");
 }
 
+/// A setup text holds one case: a text with more is refused with 400 saying that only one
+/// case is read, instead of dropping the rest without a word.
+#[test]
+fn setups_with_more_than_one_case_are_refused() {
+    let server = start(&[]);
+    let cases = [
+        (
+            json!({ "game": "triangle-war", "setup": "2\n1\n1 2\n1\n1 3\n" }),
+            "setup: game 2: only one case is read",
+        ),
+        (
+            json!({ "game": "tic-tac-toe", "setup": "2\n1 2 0\n0 0 0\n0 0 0\n0 0 0\n0 0 0\n0 0 0\n" }),
+            "setup: line 5: board 2: only one case is read",
+        ),
+        (
+            json!({ "game": "tic-tac-toe", "options": ["--size", "4x4"], "setup": "?\n....\n....\n....\n....\n?\n....\n....\n....\n....\n$\n" }),
+            "setup: line 6: board 2: only one case is read",
+        ),
+        (
+            json!({ "game": "connect-four", "setup": "44\n\n53\n" }),
+            "setup: line 3: expected one position: only one case",
+        ),
+    ];
+    for (body, needle) in cases {
+        let (status, reply) = analyze(&server, &body);
+        assert_eq!(status, 400, "{body} -> {reply}");
+        let message = reply["error"].as_str().expect("error message");
+        assert!(message.contains(needle), "{body} -> {message}");
+    }
+    // One case with blank lines around it is one case.
+    let (status, reply) =
+        analyze(&server, &json!({ "game": "connect-four", "setup": "\n 4453 \r\n\n", "analyze": false }));
+    assert_eq!(status, 200, "{reply}");
+    assert_eq!(reply["setup_moves"], json!(["4", "4", "5", "3"]));
+}
+
 #[test]
 fn oversized_bodies_are_refused() {
     let server = start(&[]);

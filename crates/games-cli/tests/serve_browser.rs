@@ -275,7 +275,12 @@ async fn run(server: &Server, driver: &Driver, profile: &Path) {
             click_move(&c, mv).await;
             line.push_str(mv);
         }
-        let cli = cli_json(&["connect-four", "--size", "5x4"], &format!("{line}\n"));
+        // A blank line is skipped: the empty board is asked for with --empty.
+        let cli = if line.is_empty() {
+            cli_json(&["connect-four", "--size", "5x4", "--empty"], "")
+        } else {
+            cli_json(&["connect-four", "--size", "5x4"], &format!("{line}\n"))
+        };
         assert_eq!(board_values(&c).await, cli_values(&cli), "Connect Four after {line:?}");
     }
     screenshot(&c, "connect-four").await;

@@ -30,7 +30,9 @@
 //! alone for [`Engine::set_solo_nodes`] nodes; only if it has not finished by then do the
 //! helpers start (on the same TT, so the first part's results are not lost). Threads are
 //! started per search ([`std::thread::scope`]), which costs tens of microseconds against
-//! searches of at least [`DEFAULT_SOLO_NODES`] nodes.
+//! searches of at least [`DEFAULT_SOLO_NODES`] nodes. A helper thread the system refuses to
+//! create (a thread or address-space limit) is skipped, not a panic: the search runs on the
+//! threads that started, the calling one at least, with the same values.
 //!
 //! # Sources
 //! - Negamax and alpha-beta with fail-soft bounds: D. E. Knuth and R. W. Moore, "An analysis
@@ -626,7 +628,9 @@ impl<G: Game> Engine<G> {
                     }
                 };
                 for w in helpers.iter_mut() {
-                    s.spawn(move || run(w));
+                    // A thread the system refuses to create (a thread or memory limit) is not
+                    // an error: the search goes on with the threads it has, this one at least.
+                    let _ = spawn_helper(s, move || run(w));
                 }
                 run(main);
             });
@@ -648,6 +652,20 @@ impl<G: Game> Engine<G> {
         }
         Ok(v)
     }
+}
+
+/// Starts a helper thread of a search in `scope`: `Err` when the system refuses to create it
+/// (never a panic, unlike [`std::thread::Scope::spawn`]); the helper's work is then not done.
+fn spawn_helper<'scope, F>(scope: &'scope std::thread::Scope<'scope, '_>, f: F) -> std::io::Result<()>
+where
+    F: FnOnce() + Send + 'scope,
+{
+    #[cfg(test)]
+    if tests::REFUSE_SPAWNS.with(std::cell::Cell::get) {
+        tests::REFUSED.with(|n| n.set(n.get() + 1));
+        return Err(std::io::Error::other("thread creation refused by the test"));
+    }
+    std::thread::Builder::new().spawn_scoped(scope, f).map(drop)
 }
 
 impl<M: PackedMove + Eq> Worker<M> {
@@ -856,5 +874,67 @@ impl<M: PackedMove + Eq> Worker<M> {
             let j = 1 + (r >> 8) as usize % (moves.len() - 1);
             moves.swap(0, j);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Player;
+    use std::cell::Cell;
+
+    thread_local! {
+        /// Whether [`spawn_helper`] refuses every thread on this (the test's) thread.
+        pub(super) static REFUSE_SPAWNS: Cell<bool> = const { Cell::new(false) };
+        /// How many threads it refused.
+        pub(super) static REFUSED: Cell<usize> = const { Cell::new(0) };
+    }
+
+    /// A subtraction game: take 1 to 3 from a heap of `n`, whoever takes the last wins (+1).
+    /// Each position is keyed by a salt as well, so that the tree is large enough for helpers.
+    #[derive(Clone, Copy)]
+    struct Take3;
+
+    impl Game for Take3 {
+        type Position = (u8, u64, Player);
+        type Move = u8;
+        type Key = u64;
+
+        fn to_move(&self, pos: &Self::Position) -> Player {
+            pos.2
+        }
+        fn terminal_value(&self, pos: &Self::Position) -> Option<Value> {
+            (pos.0 == 0).then_some(-1)
+        }
+        fn generate_moves(&self, pos: &Self::Position, moves: &mut Vec<u8>) {
+            moves.extend((1..=3).filter(|&k| k <= pos.0));
+        }
+        fn play(&self, pos: &Self::Position, mv: u8) -> (Self::Position, Value) {
+            ((pos.0 - mv, pos.1.wrapping_mul(31).wrapping_add(u64::from(mv)), pos.2.opponent()), 0)
+        }
+        fn key(&self, pos: &Self::Position) -> u64 {
+            // The path is part of the key: no transpositions, an exponential tree.
+            pos.1 << 8 | u64::from(pos.0)
+        }
+    }
+
+    /// A search whose helper threads the system refuses runs on the calling thread and gets
+    /// the one-thread value, without a panic.
+    #[test]
+    fn refused_helper_threads_leave_the_search_to_the_calling_thread() {
+        let root = (18, 1, Player::First);
+        let expected = Engine::new(Take3, 16).solve(&root);
+        assert_eq!(expected, 1, "18 is not a multiple of 4: the first player wins");
+        REFUSE_SPAWNS.with(|r| r.set(true));
+        let options = SearchOptions { threads: 4, tt_bits: 16, ..SearchOptions::DEFAULT };
+        let mut engine = Engine::with_options(Take3, options);
+        engine.set_solo_nodes(0);
+        assert_eq!(engine.solve(&root), expected);
+        REFUSE_SPAWNS.with(|r| r.set(false));
+        assert!(REFUSED.with(Cell::get) >= 3, "the helpers were asked for and refused");
+        // And with threads granted, the same value.
+        let mut engine = Engine::with_options(Take3, options);
+        engine.set_solo_nodes(0);
+        assert_eq!(engine.solve(&root), expected);
     }
 }

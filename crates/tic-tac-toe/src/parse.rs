@@ -83,7 +83,8 @@ pub struct Case {
 
 /// Parses UVa 10111's input for boards of `geometry` from `reader`, lazily: cases, each a line
 /// `?` then `rows` lines of `cols` characters from `.`, `x`, `o`, until a line starting with
-/// `$` (a missing `$` after the last case is accepted). Blank lines between cases are skipped;
+/// `$` (a missing `$` after the last case is accepted). Blank lines are skipped (between cases
+/// and between rows, as in every judge format here);
 /// x is to move in every case. A leading UTF-8 byte-order mark is skipped.
 ///
 /// Yields each case, then stops after the first error: no input at all, a line that is neither
@@ -115,7 +116,7 @@ impl<R: BufRead> UvaCases<R> {
         let (mut x, mut o) = (Bitboard::EMPTY, Bitboard::EMPTY);
         for r in 0..g.rows() {
             let what = || format!("row {} of case {case}: {} characters from `.`, `x`, `o`", r + 1, g.cols());
-            let Some(line) = self.lines.next_line()? else {
+            let Some(line) = self.lines.next_non_blank()? else {
                 return Err(self.lines.end_of_input(what()).into());
             };
             let (column, text) = line.trimmed();
@@ -384,7 +385,8 @@ mod tests {
             ("?\n....\n .X..\n".into(), 0, "line 3, column 3: expected `.`, `x` or `o`, found `X`"),
             ("?\n....\n...\n".into(), 0, "line 3, column 4: expected row 2 of case 1: 4 characters from `.`, `x`, `o`, found `...`"),
             ("?\n.....\n".into(), 0, "line 2, column 5: expected row 1 of case 1: 4 characters from `.`, `x`, `o`, found `.....`"),
-            ("?\n....\n\n".into(), 0, "line 3, column 1: expected row 2 of case 1: 4 characters from `.`, `x`, `o`, found ``"),
+            // A blank line is skipped, as in every format: here the input then ends.
+            ("?\n....\n\n".into(), 0, "line 4: expected row 2 of case 1: 4 characters from `.`, `x`, `o`, found end of input"),
             ("?\n....\n".into(), 0, "line 3: expected row 2 of case 1: 4 characters from `.`, `x`, `o`, found end of input"),
             ("hello\n".into(), 0, "line 1, column 1: expected the first case (a line `?`), found `hello`"),
             ("?\n....\n.xo.\n.ox.\n....\n \x1b[2J?\n".into(), 1, "line 6, column 2: expected case 2 (a line `?`) or the end (a line `$`), found `\\u{1b}[2J?`"),
@@ -400,6 +402,8 @@ mod tests {
         for (text, ok, message) in cases {
             assert_eq!(uva(&text), (ok, Some(message.to_string())), "{text:?}");
         }
+        // Blank and whitespace-only lines between rows are skipped.
+        assert_eq!(uva("?\n....\n \t\r\n....\n\n....\n....\n$\n"), (1, None));
         // Only `x` beyond the fourth column: the count error, at the fifth.
         assert!(uva("?\n....\n....\n....\nxxxxx\n")
             .1

@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use search_core::{Analysis, Engine, Game, Limits, Stats, Value};
+use search_core::{Analysis, Engine, Game, Interrupted, Limits, Stats, Value};
 
 use crate::{Cell, Geometry, MakerBreaker, Mark, MnkGame, Position, Scoring, SolveError};
 
@@ -80,31 +80,83 @@ struct Reporter<'a> {
     done: u64,
 }
 
+/// How one [`WinningMove`] question is watched: progress reports, and a deadline.
+#[derive(Default)]
+struct Watch<'a> {
+    reporter: Option<Reporter<'a>>,
+    deadline: Option<Instant>,
+}
+
 /// Whether `pos`'s value for its side to move exceeds `threshold`, by null-window searches of
-/// at most `every` nodes each with a report between them when `reporter` is given
-/// (an interrupted search keeps what it proved in the TT, so the next one goes on from there).
+/// at most `every` nodes each with a report between them when `watch` has a reporter (an
+/// interrupted search keeps what it proved in the TT, so the next one goes on from there);
+/// [`Interrupted`] when the watch's deadline passes first.
 fn exceeds<G: Game>(
     solver: &mut Engine<G>,
     pos: &G::Position,
     threshold: Value,
     question: Question,
-    reporter: &mut Option<Reporter<'_>>,
-) -> bool {
-    let Some(r) = reporter else { return solver.value_exceeds(pos, threshold) };
+    watch: &mut Watch<'_>,
+) -> Result<bool, Interrupted> {
+    let deadline = watch.deadline;
+    let time = || deadline.map(|d| d.saturating_duration_since(Instant::now()));
+    let Some(r) = &mut watch.reporter else {
+        if deadline.is_none() {
+            return Ok(solver.value_exceeds(pos, threshold));
+        }
+        solver.set_limits(Limits { time: time(), ..Limits::default() });
+        solver.restart_clock();
+        let step = solver.try_search(pos, threshold, threshold + 1);
+        solver.set_limits(Limits::default());
+        return step.map(|v| v > threshold);
+    };
     let first = solver.stats().nodes;
     let v = loop {
         let max_nodes = Some(solver.stats().nodes + r.every);
-        solver.set_limits(Limits { max_nodes, ..Limits::default() });
+        solver.set_limits(Limits { max_nodes, time: time(), ..Limits::default() });
+        solver.restart_clock();
         let step = solver.try_search(pos, threshold, threshold + 1);
         let nodes = r.done + (solver.stats().nodes - first);
         (r.callback)(&FindProgress { question, nodes, elapsed: r.start.elapsed() });
-        if let Ok(v) = step {
-            break v;
+        match step {
+            Ok(v) => break v,
+            Err(e) if deadline.is_some_and(|d| Instant::now() >= d) => {
+                solver.set_limits(Limits::default());
+                return Err(e);
+            }
+            Err(_) => {}
         }
     };
     solver.set_limits(Limits::default());
     r.done += solver.stats().nodes - first;
-    v > threshold
+    Ok(v > threshold)
+}
+
+/// Why a limited [`WinningMove`] question has no answer.
+enum Stop {
+    Solve(SolveError),
+    Interrupted(Interrupted),
+}
+
+impl From<SolveError> for Stop {
+    fn from(e: SolveError) -> Self {
+        Stop::Solve(e)
+    }
+}
+
+impl From<Interrupted> for Stop {
+    fn from(e: Interrupted) -> Self {
+        Stop::Interrupted(e)
+    }
+}
+
+/// The answer of an unlimited question (which cannot be interrupted).
+fn unlimited<T>(result: Result<T, Stop>) -> Result<T, SolveError> {
+    match result {
+        Ok(v) => Ok(v),
+        Err(Stop::Solve(e)) => Err(e),
+        Err(Stop::Interrupted(e)) => unreachable!("a search without limits was interrupted: {e}"),
+    }
 }
 
 /// Finds, for positions of one geometry, the first cell in row-major order after which the
@@ -148,7 +200,26 @@ impl WinningMove {
     /// # Errors
     /// [`SolveError::GeometryMismatch`] if `pos` is on another board.
     pub fn find(&mut self, pos: &Position) -> Result<Option<Cell>, SolveError> {
-        self.find_inner(pos, &mut None)
+        unlimited(self.find_inner(pos, &mut Watch::default()))
+    }
+
+    /// [`WinningMove::find`] stopped after `time`: `Ok(Err(Interrupted))` when the time ran
+    /// out first (its bounds are those of the search that was stopped, not of the answer);
+    /// what was proven stays in the TTs for the next questions.
+    ///
+    /// # Errors
+    /// As [`WinningMove::find`].
+    pub fn try_find(
+        &mut self,
+        pos: &Position,
+        time: Duration,
+    ) -> Result<Result<Option<Cell>, Interrupted>, SolveError> {
+        let mut watch = Watch { reporter: None, deadline: Some(Instant::now() + time) };
+        match self.find_inner(pos, &mut watch) {
+            Ok(found) => Ok(Ok(found)),
+            Err(Stop::Interrupted(e)) => Ok(Err(e)),
+            Err(Stop::Solve(e)) => Err(e),
+        }
     }
 
     /// [`WinningMove::find`], calling `progress` after every search of about `every` nodes
@@ -166,7 +237,7 @@ impl WinningMove {
         progress: &mut dyn FnMut(&FindProgress),
     ) -> Result<Option<Cell>, SolveError> {
         let reporter = Reporter { callback: progress, every: every.max(1), start: Instant::now(), done: 0 };
-        self.find_inner(pos, &mut Some(reporter))
+        unlimited(self.find_inner(pos, &mut Watch { reporter: Some(reporter), deadline: None }))
     }
 
     /// Whether `maker` can complete a line from `pos` in the Maker-Breaker game (its opponent
@@ -177,44 +248,45 @@ impl WinningMove {
     /// [`SolveError::GeometryMismatch`] if `pos` is on another board.
     pub fn can_make_line(&mut self, pos: &Position, maker: Mark) -> Result<bool, SolveError> {
         self.shared.prepare(pos)?;
-        Ok(self.maker_wins(pos, maker, &mut None))
+        unlimited(self.maker_wins(pos, maker, &mut Watch::default()).map_err(Stop::from))
     }
 
-    fn maker_wins(&mut self, pos: &Position, maker: Mark, reporter: &mut Option<Reporter<'_>>) -> bool {
+    fn maker_wins(
+        &mut self,
+        pos: &Position,
+        maker: Mark,
+        watch: &mut Watch<'_>,
+    ) -> Result<bool, Interrupted> {
         let mb = self.maker_breaker.game().from_game(pos, maker);
         if let Some(v) = self.maker_breaker.game().terminal_value(&mb) {
-            return (v > 0) == mb.maker_to_move();
+            return Ok((v > 0) == mb.maker_to_move());
         }
         let q = Question::MakerBreaker;
         if mb.maker_to_move() {
-            exceeds(&mut self.maker_breaker, &mb, 0, q, reporter)
+            exceeds(&mut self.maker_breaker, &mb, 0, q, watch)
         } else {
             // Breaker to move loses (value -1) exactly when Maker wins.
-            !exceeds(&mut self.maker_breaker, &mb, -1, q, reporter)
+            Ok(!exceeds(&mut self.maker_breaker, &mb, -1, q, watch)?)
         }
     }
 
-    fn find_inner(
-        &mut self,
-        pos: &Position,
-        reporter: &mut Option<Reporter<'_>>,
-    ) -> Result<Option<Cell>, SolveError> {
+    fn find_inner(&mut self, pos: &Position, watch: &mut Watch<'_>) -> Result<Option<Cell>, Stop> {
         self.shared.prepare(pos)?;
         let me = pos.to_move();
-        if pos.is_over() || !self.maker_wins(pos, me, reporter) {
+        if pos.is_over() || !self.maker_wins(pos, me, watch)? {
             return Ok(None);
         }
         let solver = &mut self.shared.solver;
-        if !exceeds(solver, pos, 0, Question::Win, reporter) {
+        if !exceeds(solver, pos, 0, Question::Win, watch)? {
             return Ok(None);
         }
         for cell in pos.legal_moves() {
             let (child, _) = self.shared.solver.game().play(pos, cell);
-            if !self.maker_wins(&child, me, reporter) {
+            if !self.maker_wins(&child, me, watch)? {
                 continue;
             }
             // The child's value is from the opponent's side: -1 means the mover wins.
-            if !exceeds(&mut self.shared.solver, &child, -1, Question::WinAfter(cell), reporter) {
+            if !exceeds(&mut self.shared.solver, &child, -1, Question::WinAfter(cell), watch)? {
                 return Ok(Some(cell));
             }
         }
@@ -229,6 +301,24 @@ impl WinningMove {
     /// As [`WinningMove::find`].
     pub fn analyze(&mut self, pos: &Position) -> Result<Analysis<Cell>, SolveError> {
         Ok(self.shared.prepare(pos)?.analyze(pos))
+    }
+
+    /// [`WinningMove::analyze`] stopped after `time`: `Ok(Err(Interrupted))` when the time ran
+    /// out first.
+    ///
+    /// # Errors
+    /// As [`WinningMove::find`].
+    pub fn try_analyze(
+        &mut self,
+        pos: &Position,
+        time: Duration,
+    ) -> Result<Result<Analysis<Cell>, Interrupted>, SolveError> {
+        let solver = self.shared.prepare(pos)?;
+        solver.set_limits(Limits { time: Some(time), ..Limits::default() });
+        solver.restart_clock();
+        let analysis = solver.try_analyze(pos);
+        solver.set_limits(Limits::default());
+        Ok(analysis)
     }
 
     /// Search statistics of the full m,n,k solver.

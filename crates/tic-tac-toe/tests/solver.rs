@@ -329,3 +329,29 @@ fn boards_up_to_64_cells_match_plain_minimax() {
     let big = Geometry::new(8, 8, 5).unwrap();
     assert!(WinningMove::new(big).find(&Position::empty(Geometry::UVA)).is_err());
 }
+
+/// `try_find` under a time limit: stopped on the empty 6x6 board with k = 4 (about a minute
+/// unlimited) within a small multiple of the limit; with time enough it gives `find`'s answers
+/// (the sample and a quick 6x6 case), the same solver going on after the interruption.
+#[test]
+fn try_find_stops_at_its_time_limit_and_otherwise_agrees_with_find() {
+    use std::time::{Duration, Instant};
+    let g = Geometry::new(6, 6, 4).unwrap();
+    let mut solver = WinningMove::new(g);
+    let start = Instant::now();
+    let stopped = solver.try_find(&Position::empty(g), Duration::from_millis(100)).unwrap();
+    assert!(stopped.is_err(), "{stopped:?}");
+    assert!(start.elapsed() < Duration::from_secs(5), "{:?}", start.elapsed());
+    let quick =
+        parse_uva("?\nxxx...\n......\n......\n......\n......\nooo...\n$\n", g).next().unwrap().unwrap();
+    let found = solver.try_find(&quick.position, Duration::from_secs(60)).unwrap().unwrap();
+    assert_eq!(found, WinningMove::new(g).find(&quick.position).unwrap());
+    assert_eq!(found.map(|c| g.row_col(c)), Some((0, 3)));
+    let sample = "?\n....\n.xo.\n.ox.\n....\n?\no...\n.ox.\n.xxx\nxooo\n$\n";
+    let mut solver = WinningMove::new(Geometry::UVA);
+    for case in parse_uva(sample, Geometry::UVA) {
+        let pos = case.unwrap().position;
+        let limited = solver.try_find(&pos, Duration::from_secs(60)).unwrap().unwrap();
+        assert_eq!(limited, WinningMove::new(Geometry::UVA).find(&pos).unwrap());
+    }
+}

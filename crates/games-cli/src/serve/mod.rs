@@ -62,23 +62,17 @@ pub struct Args {
     /// Address to listen on; only this machine by default.
     #[arg(long, default_value = "127.0.0.1")]
     bind: std::net::IpAddr,
-    /// Seconds one analysis may take; a position that needs more gets HTTP 422.
-    #[arg(long, value_name = "SECONDS", default_value_t = 10.0, value_parser = parse_seconds)]
-    time_budget: f64,
-    /// Positions one analysis may search (counted by the engine); none by default.
-    #[arg(long, value_name = "NODES")]
+    /// Seconds one analysis may take (more than 0, at most 1e9); a position that needs more
+    /// gets HTTP 422.
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = crate::common::parse_seconds)]
+    time_budget: Duration,
+    /// Positions one analysis may search (counted by the engine; at least 1); none by default.
+    #[arg(long, value_name = "NODES", value_parser = clap::value_parser!(u64).range(1..))]
     node_budget: Option<u64>,
     /// A host name (besides IP literals and `localhost`) that requests may name in their `Host`
     /// header, e.g. the name of this machine when `--bind` is not loopback; repeatable.
     #[arg(long, value_name = "NAME")]
     allow_host: Vec<String>,
-}
-
-fn parse_seconds(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(s) if s > 0.0 && s <= 86_400.0 => Ok(s),
-        _ => Err(format!("expected seconds between 0 and 86400, found {}", judge_text::quote(text))),
-    }
 }
 
 /// What one analysis may spend.
@@ -506,7 +500,7 @@ pub fn router(budget: Budget, guard_: Guard) -> Router {
 /// # Errors
 /// The address cannot be bound, or the runtime cannot start.
 pub fn run(args: &Args, out: &mut impl Write) -> Result<()> {
-    let budget = Budget { time: Duration::from_secs_f64(args.time_budget), nodes: args.node_budget };
+    let budget = Budget { time: args.time_budget, nodes: args.node_budget };
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(SocketAddr::new(args.bind, args.port)).await?;
