@@ -5,16 +5,7 @@
 //! explanation of every answer. Errors are printed once on stderr as `games-cli: {err:#}` with
 //! exit status 2; answers printed before an error are kept. A closed stdout pipe is not an error.
 
-mod common;
-mod connect_four;
-mod front;
-mod memory;
-mod play;
-mod report;
-mod serve;
-mod tic_tac_toe;
-mod triangle_war;
-mod young_chess;
+use games_cli::{common, connect_four, play, serve, tic_tac_toe, triangle_war, young_chess};
 
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;

@@ -22,6 +22,7 @@ pub fn mem_available() -> Option<u128> {
     [meminfo, rlimit, cgroup].into_iter().flatten().min()
 }
 
+/// `b` bytes in the largest binary unit that keeps a number of at least 1 (`1.5 GiB`).
 pub fn human_bytes(b: u128) -> String {
     const UNITS: [&str; 7] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
     let mut x = b as f64;

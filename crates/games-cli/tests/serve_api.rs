@@ -359,7 +359,8 @@ fn cpu_and_rss(pid: u32) -> (u64, u64) {
 
 /// 50 clients ask for solves of minutes (the empty 7x6 Connect Four board, a budget of 10
 /// minutes) and go away after 1 s: every solve stops with its client, so a few seconds later
-/// the server uses no CPU and its memory is back near idle.
+/// the server uses no CPU and its memory is back near idle (within what the allocator keeps
+/// of one TT per core).
 #[cfg(target_os = "linux")]
 #[test]
 fn solves_stop_when_their_clients_go_away() {
@@ -398,8 +399,10 @@ fn solves_stop_when_their_clients_go_away() {
         }
     }
     assert!(idle, "the server kept solving after its clients had gone");
+    // Freed TTs (24 MiB each) may stay in the allocator's arenas, one or two per core; a
+    // solve per client (the bug) held about 1 GB after 20 requests.
     let (_, rss) = cpu_and_rss(pid);
-    assert!(rss < idle_rss + 64 * 1024, "resident memory {rss} KiB, idle {idle_rss} KiB");
+    assert!(rss < idle_rss + 256 * 1024, "resident memory {rss} KiB, idle {idle_rss} KiB");
     // And it still answers.
     let (status, reply) = analyze(&server, &json!({ "game": "tic-tac-toe", "moves": ["1,1"] }));
     assert_eq!(status, 200, "{reply}");

@@ -9,7 +9,7 @@
 //!   `--format json`.
 //!
 //! The server never opens a file, device or path a client names: a request's `options` are
-//! checked against an allow-list per game ([`Entry::allowed`]: board sizes, seeds; never
+//! checked against an allow-list per game (board sizes, seeds; never
 //! `--file`) and handed to clap only as `--NAME=VALUE` words. Every request needs a `Host`
 //! header naming the bound address (an IP literal, `localhost` on loopback, or a name given by
 //! `--allow-host`), which keeps DNS-rebinding pages out; an `Origin`, when present, must be the
@@ -126,7 +126,7 @@ struct OptionWords<O: clap::Args> {
 }
 
 /// An HTTP status with the message of its `{"error": …}` body.
-type Failure = (StatusCode, String);
+pub type Failure = (StatusCode, String);
 
 fn bad(message: impl Into<String>) -> Failure {
     (StatusCode::BAD_REQUEST, message.into())
@@ -303,7 +303,21 @@ fn checked_options(game: &str, allowed: &[&str], words: &[String]) -> Result<Vec
     Ok(checked)
 }
 
-fn analyze(request: &Request, stop: &Arc<AtomicBool>, budget: &Budget) -> Result<Value, Failure> {
+/// A request body (JSON bytes) as a [`Request`], or 400 with serde's message.
+///
+/// # Errors
+/// A body that is not a JSON [`Request`].
+pub fn parse_request(body: &[u8]) -> Result<Request, Failure> {
+    serde_json::from_slice(body).map_err(|e| bad(format!("bad request body: {e}")))
+}
+
+/// The reply to `request` (what `POST /api/analyze` answers, before the HTTP layer): the board
+/// and, unless `analyze` is false, the analysis within `budget`, stopped when `stop` is raised.
+///
+/// # Errors
+/// 400 for an unknown game, an option outside the game's allow-list, or bad setup text or
+/// moves; 422 when the budget stops the solve.
+pub fn analyze(request: &Request, stop: &Arc<AtomicBool>, budget: &Budget) -> Result<Value, Failure> {
     match GAMES.iter().find(|e| e.name == request.game) {
         Some(e) => {
             let options = checked_options(e.name, e.allowed, &request.options)?;
@@ -344,9 +358,9 @@ async fn api_analyze(
         Ok(b) => b,
         Err(e) => return error_response((e.status(), e.body_text())),
     };
-    let request: Request = match serde_json::from_slice(&body) {
+    let request = match parse_request(&body) {
         Ok(r) => r,
-        Err(e) => return error_response(bad(format!("bad request body: {e}"))),
+        Err(failure) => return error_response(failure),
     };
     let Ok(permit) = shared.workers.clone().acquire_owned().await else {
         return error_response((StatusCode::SERVICE_UNAVAILABLE, "server shutting down".to_string()));
