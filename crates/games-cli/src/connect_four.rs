@@ -65,9 +65,7 @@ pub struct Args {
 
 /// Parses `WxH` (e.g. `7x6`).
 fn parse_size(text: &str) -> Result<(usize, usize), String> {
-    let bad = || format!("expected COLUMNSxROWS such as 7x6, found {text:?}");
-    let (w, h) = text.split_once(['x', 'X']).ok_or_else(bad)?;
-    Ok((w.trim().parse().map_err(|_| bad())?, h.trim().parse().map_err(|_| bad())?))
+    judge_text::parse_size(text, "COLUMNSxROWS", "7x6")
 }
 
 const VALUE_NOTE: &str = "Pons' score for X: a win with one's k-th stone is worth 22 - k on 7x6 \

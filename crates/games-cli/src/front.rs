@@ -119,13 +119,7 @@ pub trait Front: Sized {
 /// # Errors
 /// Anything else, with the text quoted.
 pub fn parse_size(text: &str) -> Result<(usize, usize), String> {
-    let bad = || format!("expected ROWSxCOLS such as 4x4, found {}", judge_text::quote(text));
-    let (r, c) = text.split_once(['x', 'X']).ok_or_else(bad)?;
-    let (r, c): (usize, usize) = (r.trim().parse().map_err(|_| bad())?, c.trim().parse().map_err(|_| bad())?);
-    if r == 0 || c == 0 {
-        return Err(bad());
-    }
-    Ok((r, c))
+    judge_text::parse_size(text, "ROWSxCOLS", "4x4")
 }
 
 /// A final margin in words: `{first} wins by N`, `{second} wins by N` or `draw`.

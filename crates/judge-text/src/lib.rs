@@ -205,6 +205,22 @@ pub struct TextError {
     pub kind: TextErrorKind,
 }
 
+/// A board size `AxB` (or `AXB`; spaces around the numbers allowed), each at least 1: the one
+/// size parser of the command line's options. `shape` names the order in the message (e.g.
+/// `ROWSxCOLS`, `COLUMNSxROWS`) and `example` is one valid size.
+///
+/// # Errors
+/// Anything else, as `expected SHAPE such as EXAMPLE, found `TEXT`` (quoted by [`quote`]).
+pub fn parse_size(text: &str, shape: &str, example: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("expected {shape} such as {example}, found {}", quote(text));
+    let (a, b) = text.split_once(['x', 'X']).ok_or_else(bad)?;
+    let (a, b): (usize, usize) = (a.trim().parse().map_err(|_| bad())?, b.trim().parse().map_err(|_| bad())?);
+    if a == 0 || b == 0 {
+        return Err(bad());
+    }
+    Ok((a, b))
+}
+
 /// A parse error of one judge format, with the format's own kinds of error `K` beside the text
 /// errors every format shares (`K: From<TextErrorKind>`): the one parse-error type of the
 /// workspace; each game crate names it `ParseError = judge_text::ParseError<ParseErrorKind>`.

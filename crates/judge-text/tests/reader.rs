@@ -167,3 +167,16 @@ fn pairs_typed_by_people() {
         assert_eq!(parse_pair(bad, ','), None, "{bad:?}");
     }
 }
+
+#[test]
+fn sizes_parse_and_bad_ones_are_quoted() {
+    use judge_text::parse_size;
+    assert_eq!(parse_size("5x4", "ROWSxCOLS", "4x4"), Ok((5, 4)));
+    assert_eq!(parse_size(" 7 X 6 ", "COLUMNSxROWS", "7x6"), Ok((7, 6)));
+    for bad in ["5", "ax3", "0x3", "3x0", "-1x3", "3x", ""] {
+        let e = parse_size(bad, "ROWSxCOLS", "4x4").unwrap_err();
+        assert!(e.starts_with("expected ROWSxCOLS such as 4x4, found `"), "{bad}: {e}");
+    }
+    let long = "9".repeat(1000) + "x3";
+    assert!(parse_size(&long, "ROWSxCOLS", "4x4").unwrap_err().len() < 120, "quoted cut");
+}
