@@ -293,6 +293,18 @@ impl Front for ConnectFourFront {
         self.solver.borrow_mut().analyze(pos).moves[0].mv
     }
 
+    /// The leftmost best column, from the fast solver under `limits`.
+    fn try_best_move(
+        &self,
+        _: &mut search_core::Engine<Rules>,
+        pos: &Position,
+        limits: Limits,
+    ) -> Result<Column, search_core::Interrupted> {
+        let mut solver = self.solver.borrow_mut();
+        solver.set_limits(limits);
+        Ok(solver.try_analyze(pos)?.moves[0].mv)
+    }
+
     /// Values come from the fast solver: the limits go to its engine.
     fn try_analyze(
         &self,

@@ -112,6 +112,23 @@ pub trait Front: Sized {
         let best = values.iter().map(|&(_, v)| v).max().expect("a non-terminal position has moves");
         values.into_iter().find(|&(_, v)| v == best).expect("the best value belongs to a move").0
     }
+
+    /// [`Front::best_move`] under `limits` (`play --time-limit`). Default: from the move values
+    /// of [`Front::try_analyze`] (best first, ties in generation order).
+    ///
+    /// # Errors
+    /// [`Interrupted`] when a limit stopped the search.
+    fn try_best_move(
+        &self,
+        solver: &mut Engine<Self::G>,
+        pos: &Pos<Self>,
+        limits: Limits,
+    ) -> Result<Move<Self>, Interrupted> {
+        solver.set_limits(limits);
+        let values = solver.try_move_values(pos)?;
+        let best = values.iter().map(|&(_, v)| v).max().expect("a non-terminal position has moves");
+        Ok(values.into_iter().find(|&(_, v)| v == best).expect("the best value belongs to a move").0)
+    }
 }
 
 /// A board size `ROWSxCOLS` (e.g. `5x4`), each at least 1.

@@ -26,6 +26,10 @@ pub struct Args {
     /// Which side you play: `first` (A, Black, x) or `second`.
     #[arg(long, value_enum, default_value_t = Side::First, global = true)]
     you: Side,
+    /// Seconds the solver may think about one reply or one hint; a reply not proven in time is
+    /// the first legal move, said so (no limit by default).
+    #[arg(long, value_name = "SECONDS", value_parser = crate::common::parse_seconds, global = true)]
+    time_limit: Option<std::time::Duration>,
     #[command(subcommand)]
     game: PlayGame,
 }
@@ -59,11 +63,16 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
         Side::Second => Player::Second,
     };
     let mut lines = Lines::stdin()?;
+    let t = args.time_limit;
     match &args.game {
-        PlayGame::TriangleWar(options) => session(&TriangleWarFront::new(options)?, human, &mut lines, out),
-        PlayGame::TicTacToe(options) => session(&TicTacToeFront::new(options)?, human, &mut lines, out),
-        PlayGame::YoungChess(options) => session(&YoungChessFront::new(options)?, human, &mut lines, out),
-        PlayGame::ConnectFour(options) => session(&ConnectFourFront::new(options)?, human, &mut lines, out),
+        PlayGame::TriangleWar(options) => {
+            session(&TriangleWarFront::new(options)?, human, t, &mut lines, out)
+        }
+        PlayGame::TicTacToe(options) => session(&TicTacToeFront::new(options)?, human, t, &mut lines, out),
+        PlayGame::YoungChess(options) => session(&YoungChessFront::new(options)?, human, t, &mut lines, out),
+        PlayGame::ConnectFour(options) => {
+            session(&ConnectFourFront::new(options)?, human, t, &mut lines, out)
+        }
     }
 }
 
@@ -138,7 +147,14 @@ fn escape_controls(text: &str) -> String {
 
 /// One game from `front`'s start position: `human` plays one side, the solver the other.
 /// Everything is written to `out`.
-pub fn session<F: Front>(front: &F, human: Player, lines: &mut Lines<'_>, out: &mut dyn Write) -> Result<()> {
+pub fn session<F: Front>(
+    front: &F,
+    human: Player,
+    time_limit: Option<std::time::Duration>,
+    lines: &mut Lines<'_>,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let limits = || search_core::Limits { time: time_limit, ..search_core::Limits::default() };
     let mut solver = front.solver();
     writeln!(
         out,
@@ -166,7 +182,22 @@ pub fn session<F: Front>(front: &F, human: Player, lines: &mut Lines<'_>, out: &
                 writeln!(out, "{} is thinking…", front.player_name(mover))?;
                 out.flush()?;
             }
-            let mv = front.best_move(&mut solver, &pos);
+            let mv = match time_limit {
+                None => front.best_move(&mut solver, &pos),
+                Some(t) => match front.try_best_move(&mut solver, &pos, limits()) {
+                    Ok(mv) => mv,
+                    Err(_) => {
+                        let mut moves = Vec::new();
+                        solver.game().generate_moves(&pos, &mut moves);
+                        writeln!(
+                            out,
+                            "(no move proven best within {} s: playing the first legal move)",
+                            t.as_secs_f64()
+                        )?;
+                        moves[0]
+                    }
+                },
+            };
             writeln!(out, "{} plays {}", front.player_name(mover), front.move_text(&mv))?;
             history.push((pos, mover));
             pos = solver.game().play(&pos, mv).0;
@@ -190,7 +221,16 @@ pub fn session<F: Front>(front: &F, human: Player, lines: &mut Lines<'_>, out: &
                     continue;
                 }
                 "hint" => {
-                    let analysis = front.analyze(&mut solver, &pos);
+                    let analysis = match time_limit {
+                        None => front.analyze(&mut solver, &pos),
+                        Some(t) => match front.try_analyze(&mut solver, &pos, limits()) {
+                            Ok(a) => a,
+                            Err(_) => {
+                                writeln!(out, "no exact hint within {} s", t.as_secs_f64())?;
+                                continue;
+                            }
+                        },
+                    };
                     let moves: Vec<String> = analysis
                         .moves
                         .iter()

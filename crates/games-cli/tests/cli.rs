@@ -584,3 +584,23 @@ fn winning_move_time_limit_stops_one_case_and_answers_the_next() {
     assert!(stdout.starts_with("{\"case\":1,\"finished\":false}\n"), "{stdout}");
     assert!(stdout.contains("\"answer\":\"(0,3)\""), "{stdout}");
 }
+
+/// `play --time-limit`: on the empty 7x6 board (minutes to solve) the solver's reply and the
+/// hint each end after the limit, said so; on a small board the replies are the proven ones.
+#[test]
+fn play_replies_within_its_time_limit() {
+    let started = std::time::Instant::now();
+    let (code, stdout, stderr) =
+        run_with_input(&["play", "--time-limit", "0.2", "connect-four"], b"hint\n4\nquit\n");
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stdout.contains("no exact hint within 0.2 s"), "{stdout}");
+    assert!(
+        stdout.contains("(no move proven best within 0.2 s: playing the first legal move)\nO plays 1"),
+        "{stdout}"
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(30), "{:?}", started.elapsed());
+    let (code, stdout, _) =
+        run_with_input(&["play", "--time-limit", "30", "connect-four", "--size", "4x4"], b"hint\n1\nquit\n");
+    assert_eq!(code, Some(0));
+    assert!(stdout.contains("value: ") && !stdout.contains("no move proven"), "{stdout}");
+}

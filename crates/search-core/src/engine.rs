@@ -429,10 +429,11 @@ impl<G: Game> Engine<G> {
     }
 
     /// Sets the limits that the `try_` searches and [`Engine::solve_root`] obey; plain searches
-    /// ignore them. The time limit counts from the first limited search (see
+    /// ignore them. The time limit counts from the first limited search after this call (see
     /// [`Engine::restart_clock`]).
     pub fn set_limits(&mut self, limits: Limits) {
         self.limits = limits;
+        self.started = None;
     }
 
     /// Clears the start time of limited searches: [`Limits::time`] counts again from the next
