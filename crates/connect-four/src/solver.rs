@@ -3,7 +3,8 @@
 //! search-core's [`Engine`] with [`ConnectFour`].
 
 use search_core::{
-    Analysis, Driver, Engine, Interrupted, Limits, MoveValue, Player, SearchOptions, Stats, Value, INFINITY,
+    unlimited, Analysis, Driver, Engine, Interrupted, Limits, MoveValue, Player, SearchOptions, Stats, Value,
+    INFINITY,
 };
 
 use crate::{Column, ConnectFour, Geometry, Position};
@@ -166,7 +167,7 @@ impl Solver {
     /// (larger = sooner), 0 for a draw, negative for a loss. A finished position scores minus the
     /// winner's score (or 0 for a full board).
     pub fn score(&mut self, pos: &Position) -> i32 {
-        finished(self.score_as(pos, None, false))
+        unlimited(self.score_as(pos, None, false))
     }
 
     /// [`Solver::score`] under the limits of [`Solver::set_limits`].
@@ -180,7 +181,7 @@ impl Solver {
     /// The outcome of `pos` for the side to move: only the sign of [`Solver::score`], found with
     /// the window (-1, 1), usually faster.
     pub fn weak(&mut self, pos: &Position) -> Outcome {
-        Outcome::of_score(finished(self.score_as(pos, Some((-1, 1)), false)))
+        Outcome::of_score(unlimited(self.score_as(pos, Some((-1, 1)), false)))
     }
 
     /// [`Solver::weak`] under the limits of [`Solver::set_limits`].
@@ -224,10 +225,7 @@ impl Solver {
     /// best first for the side to move, ties left to right; the PV plays the leftmost best move
     /// at every step until the game ends. A finished position has no moves and an empty PV.
     pub fn analyze(&mut self, pos: &Position) -> Analysis<Column> {
-        match self.analyze_as(pos, false) {
-            Ok(a) => a,
-            Err(e) => unreachable!("a search without limits was interrupted: {e}"),
-        }
+        unlimited(self.analyze_as(pos, false))
     }
 
     /// [`Solver::analyze`] under the limits of [`Solver::set_limits`] (the web page's budget).
@@ -263,10 +261,7 @@ impl Solver {
 
     /// The score, for the side to move of `pos`, of playing each legal column (left to right).
     pub fn column_scores(&mut self, pos: &Position) -> Vec<(Column, i32)> {
-        match self.column_scores_as(pos, false) {
-            Ok(v) => v,
-            Err(e) => unreachable!("a search without limits was interrupted: {e}"),
-        }
+        unlimited(self.column_scores_as(pos, false))
     }
 
     fn column_scores_as(&mut self, pos: &Position, limited: bool) -> Result<Vec<(Column, i32)>, Interrupted> {
@@ -280,10 +275,7 @@ impl Solver {
 
     /// A principal variation: from `pos`, the leftmost move keeping the score, to the end.
     pub fn principal_variation(&mut self, pos: &Position) -> Vec<Column> {
-        match self.principal_variation_as(pos, false) {
-            Ok(v) => v,
-            Err(e) => unreachable!("a search without limits was interrupted: {e}"),
-        }
+        unlimited(self.principal_variation_as(pos, false))
     }
 
     fn principal_variation_as(&mut self, pos: &Position, limited: bool) -> Result<Vec<Column>, Interrupted> {
@@ -328,12 +320,4 @@ impl Solver {
 #[must_use]
 pub fn search_options(tt_bits: u32, threads: usize) -> SearchOptions {
     SearchOptions { tt_bits, threads, driver: Driver::BisectionTowardZero, ..SearchOptions::DEFAULT }
-}
-
-/// The value of a search without limits (never interrupted).
-fn finished<T>(result: Result<T, Interrupted>) -> T {
-    match result {
-        Ok(v) => v,
-        Err(e) => unreachable!("a search without limits was interrupted: {e}"),
-    }
 }

@@ -1,5 +1,6 @@
 //! [`Analysis`]: the value of every move, the position's value and the principal variation.
 
+use crate::engine::unlimited;
 use crate::{Engine, Game, Interrupted, Player, Stats, Value};
 
 /// The exact value of one legal move, from the first player's side, as the final result of the
@@ -45,7 +46,7 @@ impl<G: Game> Engine<G> {
     /// Invariants: for a non-terminal position the best move value for the side to move equals
     /// `value`, and the PV's first move is one of the best moves.
     pub fn analyze(&mut self, pos: &G::Position) -> Analysis<G::Move> {
-        finished_analysis(self.analyze_as(pos, false))
+        unlimited(self.analyze_as(pos, false))
     }
 
     /// [`Engine::analyze`] under the engine's limits (the web page's budget).
@@ -74,10 +75,7 @@ impl<G: Game> Engine<G> {
     /// `pos`, including the move's own gain, in move-generation order. Empty if `pos` is
     /// terminal.
     pub fn move_values(&mut self, pos: &G::Position) -> Vec<(G::Move, Value)> {
-        match self.move_values_as(pos, false) {
-            Ok(v) => v,
-            Err(e) => unreachable!("a search without limits was interrupted: {e}"),
-        }
+        unlimited(self.move_values_as(pos, false))
     }
 
     /// [`Engine::move_values`] under the engine's limits.
@@ -113,10 +111,7 @@ impl<G: Game> Engine<G> {
     /// move (in generation order) whose exact value equals the position's value. Recomputed by
     /// exact searches, so it never depends on what the TT happened to keep.
     pub fn principal_variation(&mut self, pos: &G::Position) -> Vec<G::Move> {
-        match self.principal_variation_as(pos, false) {
-            Ok(v) => v,
-            Err(e) => unreachable!("a search without limits was interrupted: {e}"),
-        }
+        unlimited(self.principal_variation_as(pos, false))
     }
 
     fn principal_variation_as(
@@ -156,14 +151,6 @@ impl<G: Game> Engine<G> {
             pos = child;
         }
         Ok(pv)
-    }
-}
-
-/// The analysis of a search without limits (never interrupted).
-fn finished_analysis<M>(result: Result<Analysis<M>, Interrupted>) -> Analysis<M> {
-    match result {
-        Ok(a) => a,
-        Err(e) => unreachable!("a search without limits was interrupted: {e}"),
     }
 }
 

@@ -359,10 +359,14 @@ fn mix(mut x: u64) -> u64 {
     x ^ (x >> 33)
 }
 
-/// Turns the result of a search that ignores limits into its value: such a search is never
-/// interrupted (only a limit interrupts, and plain searches check none).
+/// The result of a search run without limits: such a search is never interrupted (only a
+/// limit interrupts, and searches without `try_` check none), so this is its value. For game
+/// crates that write a plain and a `try_` form of one query over a shared `limited` flag.
+///
+/// # Panics
+/// Only if given an `Err`, which a search without limits never returns.
 #[inline]
-pub(crate) fn finished(result: Result<Value, Interrupted>) -> Value {
+pub fn unlimited<T>(result: Result<T, Interrupted>) -> T {
     match result {
         Ok(v) => v,
         Err(e) => unreachable!("a search without limits was interrupted: {e}"),
@@ -510,7 +514,7 @@ impl<G: Game> Engine<G> {
     /// `v <= r`; if `r >= beta` then `v >= r`; otherwise `r == v`. A null window `(t, t + 1)`
     /// answers "is `v > t`?" cheaply.
     pub fn search(&mut self, pos: &G::Position, alpha: Value, beta: Value) -> Value {
-        finished(self.run(pos, alpha, beta, false))
+        unlimited(self.run(pos, alpha, beta, false))
     }
 
     /// [`Engine::search`] under the [`Limits`] of [`Engine::set_limits`].

@@ -13,7 +13,7 @@
 //!   solvers (J. Tromp's Fhourstones; P. Pons, "Solving Connect 4: how to build a perfect AI",
 //!   2019).
 
-use crate::engine::finished;
+use crate::engine::unlimited;
 use crate::{Driver, Engine, Game, Interrupted, Value, INFINITY};
 
 /// A finite stand-in for an unknown bound, so that midpoints cannot overflow.
@@ -23,7 +23,7 @@ impl<G: Game> Engine<G> {
     /// The exact value of `pos`: the margin of the remaining play under perfect play, from the
     /// side to move of `pos`, found by the engine's [`Driver`] ([`crate::SearchOptions::driver`]).
     pub fn solve(&mut self, pos: &G::Position) -> Value {
-        finished(self.drive(pos, self.options().driver, None, false))
+        unlimited(self.drive(pos, self.options().driver, None, false))
     }
 
     /// [`Engine::solve`] under the engine's limits.
@@ -36,7 +36,7 @@ impl<G: Game> Engine<G> {
 
     /// The exact value of `pos` by `driver` instead of the engine's own.
     pub fn solve_by(&mut self, pos: &G::Position, driver: Driver) -> Value {
-        finished(self.drive(pos, driver, None, false))
+        unlimited(self.drive(pos, driver, None, false))
     }
 
     /// The exact value of `pos` by MTD(f) from `guess`: null-window searches around `guess`,
@@ -56,7 +56,7 @@ impl<G: Game> Engine<G> {
     /// interval only: e.g. `(-1, 1)` answers win / draw / loss of a game scored by margins,
     /// far faster than the exact margin.
     pub fn solve_within(&mut self, pos: &G::Position, lo: Value, hi: Value) -> Value {
-        finished(self.drive(pos, self.options().driver, Some((lo, hi)), false))
+        unlimited(self.drive(pos, self.options().driver, Some((lo, hi)), false))
     }
 
     /// [`Engine::solve_within`] under the engine's limits.
