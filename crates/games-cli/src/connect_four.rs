@@ -10,11 +10,12 @@
 //! the first player's side, X). `--threads N` sets the number of search threads (default 1,
 //! 0 = every core). `--time-limit SECONDS` stops each position's search after that long: its
 //! line says `not finished` with the bounds proven on the score, the next positions are still
-//! answered, and the exit status is 3.
+//! answered, and the exit status is 3. `--checkpoint FILE` (one position per run) solves it
+//! move by move at the root with the shared long-solve driver ([`crate::long_solve`]), resumed
+//! from the file when it exists.
 
 use std::cell::RefCell;
 use std::io::Write;
-use std::time::Duration;
 
 use anyhow::{anyhow, Result};
 use connect_four::{parse_line, Column, Geometry, Position, Rules, Solver};
@@ -56,11 +57,11 @@ pub struct Args {
     /// Answer the empty board as one position, without reading input.
     #[arg(long, conflicts_with = "file")]
     empty: bool,
-    /// Stop each position's search after this many seconds (more than 0, at most 1e9): its
-    /// line then gives the bounds proven on the score, the next positions are still answered,
-    /// and the exit status is 3.
-    #[arg(long, value_name = "SECONDS", value_parser = crate::common::parse_seconds)]
-    time_limit: Option<Duration>,
+    /// `--time-limit` (per position: its line then gives the bounds proven on the score, the
+    /// next positions are still answered, exit status 3), `--checkpoint` (one position per run,
+    /// solved move by move at the root; resumed from the file) and `--save-every`.
+    #[command(flatten)]
+    long: crate::long_solve::LongSolveArgs,
 }
 
 /// Parses `WxH` (e.g. `7x6`).
@@ -126,11 +127,17 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
         answer(args, &mut solver, 1, &Position::empty(geom), out, &mut unfinished)?;
     } else {
         let mut lines = judge_text::LineReader::new(args.input.reader()?);
+        let mut answered = 0;
         while let Some(line) = lines.next_line()? {
             if line.is_blank() {
                 continue;
             }
             let number = line.number;
+            answered += 1;
+            anyhow::ensure!(
+                answered == 1 || args.long.checkpoint.is_none(),
+                "line {number}: --checkpoint takes one position per run"
+            );
             let pos = parse_position(geom, line.text).map_err(|e| anyhow!("line {number}, {e}"))?;
             answer(args, &mut solver, number, &pos, out, &mut unfinished)?;
         }
@@ -156,13 +163,25 @@ fn answer(
     out: &mut dyn Write,
     unfinished: &mut Vec<usize>,
 ) -> Result<()> {
-    if let Some(time) = args.time_limit {
+    if let Some(time) = args.long.time_limit {
         solver.set_limits(Limits { time: Some(time), ..Limits::default() });
         solver.engine().restart_clock();
     }
-    let limited = args.time_limit.is_some();
+    let limited = args.long.time_limit.is_some();
+    let rooted = match args.long.checkpoint {
+        Some(_) => Some(root_solve(args, solver, pos)?),
+        None => None,
+    };
     let found = (|| -> Result<(i32, Option<Analysis<Column>>), Interrupted> {
         let score = match (args.weak, limited) {
+            _ if rooted.is_some() => {
+                let score = rooted.expect("checked")?;
+                if args.weak {
+                    score.signum()
+                } else {
+                    score
+                }
+            }
             (true, false) => solver.weak(pos).sign(),
             (true, true) => solver.try_weak(pos)?.sign(),
             (false, false) => solver.score(pos),
@@ -205,6 +224,44 @@ fn answer(
     }
     out.flush()?;
     Ok(())
+}
+
+/// The score of `pos` by the root driver ([`crate::long_solve::solve`]) with `--checkpoint`,
+/// or the bounds proven when the time limit stops it (as the engine's values).
+fn root_solve(args: &Args, solver: &mut Solver, pos: &Position) -> Result<Result<i32, Interrupted>> {
+    if pos.is_won() || pos.is_full() {
+        return Ok(Ok(solver.score(pos)));
+    }
+    let geom = *pos.geometry();
+    let board = pos.board();
+    let engine = solver.engine();
+    if let Some(v) = search_core::Game::terminal_value(engine.game(), board) {
+        return Ok(Ok(v as i32));
+    }
+    let (min, max) = score_range(pos);
+    let (width, height) = (geom.width(), geom.height());
+    // A TT entry is trusted as a proven bound: a score possible on the board, a column of it.
+    let entry_ok = |e: &search_core::TtEntry<u64, Column>| {
+        e.value.abs() <= max.max(-min) + 1 && e.best.map_or(true, |c| usize::from(c.0) < width)
+    };
+    let move_text = |c: Column| c.to_string();
+    let bounds_text =
+        |(lo, hi): (i64, i64)| format!("score in [{}, {}]", lo.clamp(min, max), hi.clamp(min, max));
+    let spec = crate::long_solve::RootSolve {
+        args: &args.long,
+        identity: search_core::SolveIdentity {
+            game: "connect-four".to_string(),
+            options: format!("size {width}x{height}"),
+            root: format!("moves {}", pos.moves_string()),
+        },
+        exact_all: false,
+        entry_ok: &entry_ok,
+        move_text: &move_text,
+        bounds_text: &bounds_text,
+    };
+    let result = crate::long_solve::solve(engine, board, &spec)?.result;
+    let (lo, hi) = result.bounds;
+    Ok(if result.finished { Ok(lo as i32) } else { Err(Interrupted { lo, hi }) })
 }
 
 /// Options of `play connect-four`.

@@ -29,6 +29,7 @@ case has ROWS rows of COLS characters.
 Example:
   $ printf '?\\n....\\n.xo.\\n.ox.\\n....\\n$\\n' | games-cli winning-move
   #####")]
+#[command(group(clap::ArgGroup::new("root_driver").args(["time_limit", "checkpoint"]).multiple(true).conflicts_with_all(["algorithm", "stats"])))]
 pub struct WinningMoveArgs {
     #[command(flatten)]
     input: InputArgs,
@@ -43,10 +44,11 @@ pub struct WinningMoveArgs {
     /// Answer the empty board (x to move) without reading any input.
     #[arg(long, conflicts_with = "file")]
     empty: bool,
-    /// Stop each case's search after this many seconds (more than 0, at most 1e9): its line
-    /// then reads `not finished`, the next cases are still answered, and the exit status is 3.
-    #[arg(long, value_name = "SECONDS", value_parser = crate::common::parse_seconds, conflicts_with_all = ["algorithm", "stats"])]
-    time_limit: Option<std::time::Duration>,
+    /// `--time-limit` (per case: its line then reads `not finished`, the next cases are
+    /// still answered, exit status 3), `--checkpoint` (one case per run, solved move by move at
+    /// the root; resumed from the file) and `--save-every`.
+    #[command(flatten)]
+    long: crate::long_solve::LongSolveArgs,
     #[command(flatten)]
     algorithm: AlgorithmArgs,
 }
@@ -150,7 +152,20 @@ pub fn run_winning_move(args: &WinningMoveArgs, out: &mut dyn Write) -> anyhow::
             Some(cell) => format!("({})", cell_text(geometry, cell)),
             None => "#####".to_string(),
         };
-        let Some(time) = args.time_limit else {
+        if args.long.checkpoint.is_some() {
+            anyhow::ensure!(case == 1, "case {case}: --checkpoint takes one case per run");
+            let Some(found) = root_solve(&args.long, pos, tt_bits)? else {
+                if args.output.format == crate::common::Format::Json {
+                    writeln!(out, "{}", serde_json::json!({ "case": case, "finished": false }))?;
+                } else {
+                    writeln!(out, "not finished")?;
+                }
+                unfinished.push(case);
+                return Ok(());
+            };
+            return write_case(&args.output, out, |p| solver.analyze(p), case, pos, text(found), note);
+        }
+        let Some(time) = args.long.time_limit else {
             let found = if args.algorithm.algorithm.is_some() {
                 first_winning_move(&args.algorithm, &game, case, pos, tt_bits)
             } else {
@@ -202,6 +217,55 @@ pub fn run_winning_move(args: &WinningMoveArgs, out: &mut dyn Write) -> anyhow::
         cases.join(", ")
     ))
     .into())
+}
+
+/// The first winning cell of `pos` (row-major) by the root driver
+/// ([`crate::long_solve::solve`]) with `--checkpoint`: the win / draw / loss game, each cell
+/// in order asked "does x win after it?" until one does (the cells before it are proven not to
+/// win). `Ok(None)` when the time limit stops it first.
+fn root_solve(
+    args: &crate::long_solve::LongSolveArgs,
+    pos: &Position,
+    tt_bits: u32,
+) -> Result<Option<Option<Cell>>> {
+    if pos.is_over() {
+        return Ok(Some(None));
+    }
+    let geometry = pos.geometry();
+    let mut engine = Engine::new(MnkGame::new(geometry, Scoring::WinLoss), tt_bits);
+    let cells = geometry.cells();
+    let entry_ok = |e: &search_core::TtEntry<u128, Cell>| {
+        e.value.abs() <= 1 && e.best.map_or(true, |c| c.index() < cells)
+    };
+    let move_text = |c: Cell| cell_text(geometry, c);
+    let bounds_text = |(lo, hi): (Value, Value)| match (lo >= 1, hi <= 0) {
+        (true, _) => "a winning cell found".to_string(),
+        (_, true) => "no winning cell".to_string(),
+        _ => "looking for a winning cell".to_string(),
+    };
+    let mut root = String::new();
+    for row in pos.grid().lines() {
+        root.push_str(row);
+        root.push('/');
+    }
+    let spec = crate::long_solve::RootSolve {
+        args,
+        identity: search_core::SolveIdentity {
+            game: "winning-move".to_string(),
+            options: format!("size {}x{} k {}", geometry.rows(), geometry.cols(), geometry.k()),
+            root: format!("{root} {} to move", pos.to_move()),
+        },
+        exact_all: false,
+        entry_ok: &entry_ok,
+        move_text: &move_text,
+        bounds_text: &bounds_text,
+    };
+    let result = crate::long_solve::solve(&mut engine, pos, &spec)?.result;
+    if !result.finished {
+        return Ok(None);
+    }
+    // Generation order is row-major: the first move proven to win is the answer.
+    Ok(Some(result.checkpoint.moves.iter().find(|m| m.lo >= 1).map(|m| m.mv)))
 }
 
 /// [`WinningMove::find`], with a spinner on stderr when it is a terminal and the solve runs

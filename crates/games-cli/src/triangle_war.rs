@@ -6,7 +6,6 @@
 //! engine.
 
 use std::io::{IsTerminal, Write};
-use std::time::Duration;
 
 use anyhow::Result;
 use search_core::{Analysis, Engine, Game, Interrupted, Limits, Player, Value};
@@ -28,6 +27,7 @@ even number of triangles).
 Example:
   $ printf '1\\n6\\n2 4\\n4 5\\n5 9\\n3 6\\n2 5\\n3 5\\n' | games-cli triangle-war
   Game 1: B wins.")]
+#[command(group(clap::ArgGroup::new("root_driver").args(["time_limit", "checkpoint"]).multiple(true).conflicts_with_all(["algorithm", "stats"])))]
 pub struct Args {
     #[command(flatten)]
     input: InputArgs,
@@ -45,20 +45,8 @@ pub struct Args {
     /// the memory available is smaller.
     #[arg(long, value_name = "MIB")]
     tt_mib: Option<u64>,
-    /// Stop each search-solved game after this many seconds (more than 0, at most 1e9) and
-    /// print the bounds proven so far on the final margin (exit status 3).
-    #[arg(long, value_name = "SECONDS", value_parser = crate::common::parse_seconds, conflicts_with_all = ["algorithm", "stats"])]
-    time_limit: Option<Duration>,
-    /// Keep what has been proven at the root in FILE (rewritten after every step, atomically)
-    /// and continue from it when it exists: a killed or time-limited solve resumes where it
-    /// stopped. One game per run.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["algorithm", "stats"])]
-    checkpoint: Option<std::path::PathBuf>,
-    /// With --checkpoint: also save the expensive part of the TT (FILE.tt) every this many
-    /// seconds (more than 0, at most 1e9; at least one second apart in practice), so that a
-    /// resumed solve does not redo an interrupted step's finished subtrees.
-    #[arg(long, value_name = "SECONDS", default_value = "300", value_parser = crate::common::parse_seconds, requires = "checkpoint")]
-    save_every: Duration,
+    #[command(flatten)]
+    long: crate::long_solve::LongSolveArgs,
     /// Search threads for boards solved by search (lazy SMP over a shared TT; the answers do
     /// not depend on it); 0 means every core, at most 256.
     #[arg(long, default_value_t = 1, value_name = "N", value_parser = crate::common::threads_parser())]
@@ -82,8 +70,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
     let threads = crate::common::thread_count(args.threads);
     let mut judge = Judge::new(front.geometry.clone(), tt_bits).with_threads(threads);
     let searched = front.geometry.segments().len() > triangle_war::TABLE_MAX_SEGMENTS;
-    let long = args.time_limit.is_some()
-        || args.checkpoint.is_some()
+    let long = args.long.is_set()
         || (searched && std::io::stderr().is_terminal() && args.algorithm.algorithm.is_none());
     // The root driver answers `--analyze` too (every root move made exact), where the pruning
     // rules leave every legal move at the root (no triangle can be taken there): the analysis
@@ -97,7 +84,10 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
         let mut seen = 0;
         let mut solve = |number: usize, pos: &Position, out: &mut dyn Write| -> Result<()> {
             seen += 1;
-            anyhow::ensure!(seen == 1 || args.checkpoint.is_none(), "--checkpoint takes one game per run");
+            anyhow::ensure!(
+                seen == 1 || args.long.checkpoint.is_none(),
+                "--checkpoint takes one game per run"
+            );
             if driven(pos) {
                 long_solve(&front, args, judge.tt_bits(), threads, number, pos, out)
             } else {
@@ -166,9 +156,9 @@ fn answer(
     Ok(())
 }
 
-/// Solves one game move by move at the root ([`triangle_war::Solver::solve_root`], on
-/// `threads` threads) under the time limit, with progress on a terminal and the checkpoint
-/// file; prints the judge's line, or the bounds proven when the limit stops it
+/// Solves one game move by move at the root ([`crate::long_solve::solve`], on `threads`
+/// threads) under the time limit, with progress on a terminal and the checkpoint file; prints
+/// the judge's line, or the bounds proven when the limit stops it
 /// ([`crate::common::Incomplete`], exit status 3).
 fn long_solve(
     front: &TriangleWarFront,
@@ -179,13 +169,11 @@ fn long_solve(
     pos: &Position,
     out: &mut dyn Write,
 ) -> Result<()> {
-    use search_core::{Checkpoint, SearchOptions};
-    let geometry = Geometry::new(args.side)?;
+    use search_core::SearchOptions;
+    let geometry = &front.geometry;
     let options = SearchOptions { tt_bits, principal_variation_search: true, ..SearchOptions::DEFAULT };
     let mut solver = triangle_war::Solver::with_options(geometry.clone(), triangle_war::Rules::ALL, options)
         .with_threads(threads, options);
-    let time = args.time_limit;
-    solver.set_limits(Limits { time, ..Limits::default() });
     let (margin, sign) = (pos.margin(), pos.to_move().sign());
     // Final margins (A minus B) from the root's value bounds for the side to move.
     let margins = |(lo, hi): (i64, i64)| {
@@ -200,185 +188,54 @@ fn long_solve(
         writeln!(out, "{}", outcome_line(margin))?;
         return Ok(());
     }
-    // What the checkpoint and the TT snapshot belong to: a file of another board or position,
-    // or one damaged or edited, is refused (never read into the search).
-    let identity = search_core::SolveIdentity {
-        game: "triangle-war".to_string(),
-        options: format!("side {}", args.side),
-        root: format!(
-            "drawn {:#x}, {} to move",
-            pos.drawn().0,
-            if pos.to_move() == Player::First { "A" } else { "B" }
-        ),
+    // A TT entry is trusted as a proven bound: its value must be a margin the board allows and
+    // its move a segment of the board.
+    let (triangles, segments) = (geometry.triangles().len() as i64, geometry.segments().len());
+    let entry_ok = |e: &search_core::TtEntry<u64, u8>| {
+        e.value.abs() <= triangles && e.best.map_or(true, |m| usize::from(m) < segments)
     };
-    let fresh = search_core::root_checkpoint(solver.engine().game(), pos);
-    let checkpoint = match &args.checkpoint {
-        Some(path) if path.exists() => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| anyhow::anyhow!("cannot read checkpoint {}: {e}", path.display()))?;
-            Some(Checkpoint::from_sealed_text(&text, &identity, &fresh).map_err(|e| {
-                anyhow::anyhow!("checkpoint {}: {e}; refused (delete it to start afresh)", path.display())
-            })?)
-        }
-        _ => None,
+    let move_text = |m: u8| geometry.segments()[usize::from(m)].to_string();
+    let bounds_text = |b: (i64, i64)| {
+        let (lo, hi) = margins(b);
+        format!("final margin in [{lo:+}, {hi:+}]")
     };
-    // A checkpoint that already holds the answer is only read: nothing is searched or written.
     let exact_all = args.output.analyze;
-    let already_solved = checkpoint
-        .as_ref()
-        .is_some_and(|cp| cp.is_solved() && (!exact_all || cp.moves.iter().all(|m| m.lo == m.hi)));
-    let tt_path = args.checkpoint.as_ref().filter(|_| !already_solved).map(|path| {
-        let mut name = path.clone().into_os_string();
-        name.push(".tt");
-        std::path::PathBuf::from(name)
-    });
-    if let Some(path) = tt_path.as_ref().filter(|p| p.exists()) {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| anyhow::anyhow!("cannot read TT snapshot {}: {e}", path.display()))?;
-        // A TT entry is trusted as a proven bound: its value must be a margin the board allows
-        // and its move a segment of the board.
-        let (triangles, segments) = (geometry.triangles().len() as i64, geometry.segments().len());
-        let possible = |e: &search_core::TtEntry<u64, u8>| {
-            e.value.abs() <= triangles && e.best.map_or(true, |m| usize::from(m) < segments)
-        };
-        let entries =
-            search_core::tt_snapshot_from_text::<u64, u8>(&text, &identity, possible).map_err(|e| {
-                anyhow::anyhow!("TT snapshot {}: {e}; refused (delete it to start afresh)", path.display())
-            })?;
-        solver.seed_tt(&entries);
-    }
-    // Written to a temporary file in the same directory, then renamed over `path`: a reader
-    // sees the old file or the new one, and a failed write leaves nothing behind (the
-    // temporary file is removed when dropped unpersisted).
-    let write_atomically = |what: &str, path: &std::path::Path, text: String| -> Result<()> {
-        let write = || -> std::io::Result<()> {
-            let dir =
-                path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
-            let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-            tmp.write_all(text.as_bytes())?;
-            tmp.as_file().sync_all()?;
-            tmp.persist(path).map_err(|e| e.error)?;
-            Ok(())
-        };
-        write().map_err(|e| anyhow::anyhow!("cannot write {what} {}: {e}", path.display()))
+    let spec = crate::long_solve::RootSolve {
+        args: &args.long,
+        identity: identity(geometry, pos),
+        exact_all,
+        entry_ok: &entry_ok,
+        move_text: &move_text,
+        bounds_text: &bounds_text,
     };
-    let save = |cp: &Checkpoint<u8>| -> Result<()> {
-        match &args.checkpoint {
-            Some(path) if !already_solved => {
-                write_atomically("checkpoint", path, cp.to_sealed_text(&identity))
-            }
-            _ => Ok(()),
-        }
-    };
-    let bar = std::io::stderr().is_terminal().then(|| {
-        let bar = indicatif::ProgressBar::new_spinner();
-        bar.enable_steady_tick(Duration::from_millis(200));
-        bar
-    });
-    // The solve runs in slices: after each one the checkpoint and the TT snapshot are saved
-    // and the progress line is refreshed; the next slice re-enters the interrupted step, whose
-    // finished subtrees are still in the TT.
-    let start = std::time::Instant::now();
-    let deadline = time.map(|t| start + t);
-    let save_every = args.save_every.max(Duration::from_secs(1));
-    let slice = match (&bar, &args.checkpoint) {
-        (Some(_), _) => Some(save_every.min(Duration::from_secs(5))),
-        (None, Some(_)) => Some(save_every),
-        (None, None) => None,
-    };
-    let mut last_tt_save = std::time::Instant::now();
     let stats0 = solver.stats();
-    let nodes0 = stats0.nodes;
-    let mut checkpoint = checkpoint;
-    let result = loop {
-        let remaining = deadline.map(|d| d.saturating_duration_since(std::time::Instant::now()));
-        let limit = match (slice, remaining) {
-            (Some(s), Some(r)) => Some(s.min(r)),
-            (s, r) => s.or(r),
-        };
-        solver.set_limits(Limits { time: limit, ..Limits::default() });
-        let mut save_error = None;
-        let result = solver
-            .solve_root(pos, checkpoint.take(), exact_all, |p| {
-                if let Err(e) = save(&p.checkpoint) {
-                    save_error.get_or_insert(e);
-                }
-            })
-            .map_err(|e| {
-                let path = args.checkpoint.as_deref().unwrap_or(std::path::Path::new("-"));
-                anyhow::anyhow!("checkpoint {} does not fit this game: {e}", path.display())
-            })?;
-        if let Some(e) = save_error {
-            return Err(e);
-        }
-        save(&result.checkpoint)?;
-        let out_of_time = deadline.is_some_and(|d| std::time::Instant::now() >= d);
-        if let Some(path) = &tt_path {
-            if result.finished || out_of_time || last_tt_save.elapsed() >= save_every {
-                let mut entries = solver.heavy_entries(SNAPSHOT_MIN_WORK);
-                entries.sort_unstable_by_key(|e| std::cmp::Reverse(e.work));
-                entries.truncate(SNAPSHOT_MAX_ENTRIES);
-                write_atomically("TT snapshot", path, search_core::tt_snapshot_to_text(&identity, &entries))?;
-                last_tt_save = std::time::Instant::now();
-            }
-        }
-        if let Some(bar) = &bar {
-            let (lo, hi) = margins(result.bounds);
-            // The root move being proven: the first that may still beat the best proven one.
-            let best_lo = result.bounds.0;
-            let moves = &result.checkpoint.moves;
-            let proving = moves
-                .iter()
-                .position(|m| m.lo != m.hi && (exact_all || m.hi > best_lo))
-                .map_or_else(String::new, |i| {
-                    format!(
-                        "proving move {}/{} ({}): ",
-                        i + 1,
-                        moves.len(),
-                        geometry.segments()[usize::from(moves[i].mv)]
-                    )
-                });
-            let nodes = solver.stats().nodes - nodes0;
-            let elapsed = start.elapsed();
-            bar.set_message(format!(
-                "{proving}final margin in [{lo:+}, {hi:+}]; {nodes} nodes, {:.0} nodes/s, {:.0?}",
-                nodes as f64 / elapsed.as_secs_f64().max(1e-9),
-                elapsed
-            ));
-        }
-        if result.finished || out_of_time || slice.is_none() {
-            break result;
-        }
-        checkpoint = Some(result.checkpoint);
-    };
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
-    }
+    let deadline = args.long.time_limit.map(|t| std::time::Instant::now() + t);
+    let solved = crate::long_solve::solve(solver.engine(), pos, &spec)?;
+    let result = solved.result;
     let (lo, hi) = margins(result.bounds);
     if result.finished && exact_all {
         // Every root move is exact: the analysis, with a principal variation found by a root
         // solve at each step (under what is left of the time limit).
-        let remaining = || deadline.map(|d| d.saturating_duration_since(std::time::Instant::now()));
         let mut pv = Vec::new();
         let mut p = *pos;
-        while !p.is_over(&geometry) {
-            solver.set_limits(Limits { time: remaining(), ..Limits::default() });
+        while !p.is_over(geometry) {
+            let time = deadline.map(|d| d.saturating_duration_since(std::time::Instant::now()));
+            solver.set_limits(Limits { time, ..Limits::default() });
             let step = solver.solve_root(&p, None, false, |_| {}).map_err(|e| anyhow::anyhow!("{e}"))?;
             if !step.finished {
                 break;
             }
             let best = step.checkpoint.moves.iter().find(|m| m.lo == step.bounds.0).expect("a best move");
             // The engine folds forced captures into the move that allows them: expand them.
-            p = p.play(&geometry, usize::from(best.mv)).0;
+            p = p.play(geometry, usize::from(best.mv)).0;
             pv.push(best.mv);
             let game = solver.engine().game();
             while let Some(s) = game.folded_move(p.drawn().0) {
                 pv.push(s as u8);
-                p = p.play(&geometry, s).0;
+                p = p.play(geometry, s).0;
             }
         }
-        if p.is_over(&geometry) {
-            let sign = pos.to_move().sign();
+        if p.is_over(geometry) {
             let mut moves: Vec<search_core::MoveValue<u8>> = result
                 .checkpoint
                 .moves
@@ -393,6 +250,7 @@ fn long_solve(
             return Ok(());
         }
     }
+    let nodes = solved.stats.nodes;
     if lo == hi && !exact_all {
         if args.output.format == crate::common::Format::Json {
             writeln!(
@@ -403,7 +261,7 @@ fn long_solve(
                     "finished": true,
                     "value": lo,
                     "answer": outcome_line(lo),
-                    "nodes": solver.stats().nodes - nodes0,
+                    "nodes": nodes,
                 })
             )?;
         } else {
@@ -420,22 +278,31 @@ fn long_solve(
                 "finished": false,
                 "margin_lo": lo,
                 "margin_hi": hi,
-                "nodes": solver.stats().nodes - nodes0,
+                "nodes": nodes,
             })
         )?;
     } else {
         writeln!(out, "Game {number}: not finished: final margin (A minus B) in [{lo:+}, {hi:+}]")?;
     }
-    Err(crate::common::Incomplete(format!(
-        "game {number}: stopped by the time limit with the final margin in [{lo:+}, {hi:+}]"
+    Err(crate::long_solve::stopped(
+        &format!("game {number}"),
+        &format!("the final margin in [{lo:+}, {hi:+}]"),
     ))
-    .into())
 }
 
-/// A TT snapshot keeps entries whose subtrees took at least this many nodes...
-const SNAPSHOT_MIN_WORK: u32 = 1 << 12;
-/// ...and at most this many of them, the largest subtrees first (about 30 bytes of text each).
-const SNAPSHOT_MAX_ENTRIES: usize = 200_000;
+/// What a checkpoint of `pos` on `geometry` belongs to: a file of another board or position
+/// is refused.
+fn identity(geometry: &Geometry, pos: &Position) -> search_core::SolveIdentity {
+    search_core::SolveIdentity {
+        game: "triangle-war".to_string(),
+        options: format!("side {}", geometry.side()),
+        root: format!(
+            "drawn {:#x}, {} to move",
+            pos.drawn().0,
+            if pos.to_move() == Player::First { "A" } else { "B" }
+        ),
+    }
+}
 
 /// Options of `play triangle-war`.
 #[derive(clap::Args, Debug, Clone)]

@@ -604,3 +604,85 @@ fn play_replies_within_its_time_limit() {
     assert_eq!(code, Some(0));
     assert!(stdout.contains("value: ") && !stdout.contains("no move proven"), "{stdout}");
 }
+
+/// connect-four and winning-move take `--checkpoint` as triangle-war does (one long-solve
+/// driver): stopped by `--time-limit`, the run says `not finished` (exit 3) and leaves a sealed
+/// checkpoint; run again with it, it ends with the plain solver's answer; a checkpoint with one
+/// value changed, or one of another position or board, is refused naming the file.
+#[test]
+fn connect_four_and_winning_move_resume_from_their_checkpoints() {
+    let dir = std::env::temp_dir().join(format!("games-cli-long-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Name, arguments, input, the arguments of another board, the words of a stopped run.
+    type Case<'a> = (&'a str, &'a [&'a str], &'a str, &'a [&'a str], &'a str);
+    let cases: [Case<'_>; 2] = [
+        (
+            "connect-four",
+            &["connect-four"],
+            "44536217\n",
+            &["connect-four", "--size", "8x6"],
+            "not finished: score in",
+        ),
+        (
+            "winning-move",
+            &["winning-move", "--size", "5x5", "--k", "4", "--empty"],
+            "",
+            &["winning-move", "--size", "5x5", "--k", "3", "--empty"],
+            "not finished",
+        ),
+    ];
+    for (name, args, input, other, stopped) in cases {
+        let run = |args: &[&str], extra: &[&str]| {
+            let mut child = games_cli()
+                .args(args)
+                .args(extra)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            std::io::Write::write_all(&mut child.stdin.take().unwrap(), input.as_bytes()).unwrap();
+            child.wait_with_output().unwrap()
+        };
+        let plain = run(args, &[]);
+        assert!(plain.status.success(), "{name}: {}", String::from_utf8_lossy(&plain.stderr));
+        let cp = dir.join(format!("{name}.ckpt"));
+        let cp_arg = cp.to_str().unwrap();
+        let first = run(args, &["--checkpoint", cp_arg, "--time-limit", "0.03"]);
+        let stdout = String::from_utf8_lossy(&first.stdout);
+        assert_eq!(
+            first.status.code(),
+            Some(3),
+            "{name}: {stdout} {}",
+            String::from_utf8_lossy(&first.stderr)
+        );
+        assert!(stdout.contains(stopped), "{name}: {stdout}");
+        let text = std::fs::read_to_string(&cp).unwrap();
+        assert!(text.starts_with("game-solvers checkpoint 2\n"), "{text}");
+        // Edited: one bound line's value changed (the seal no longer matches).
+        let edited = text.replacen(" -", " +", 1).replacen(" 1\n", " 0\n", 1);
+        assert_ne!(edited, text);
+        std::fs::write(&cp, &edited).unwrap();
+        let out = run(args, &["--checkpoint", cp_arg]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_ne!(out.status.code(), Some(0), "{name}: {stderr}");
+        assert!(stderr.contains(cp_arg) && stderr.contains("refused"), "{name}: {stderr}");
+        std::fs::write(&cp, &text).unwrap();
+        // Another board or position: refused by the header.
+        let out = run(other, &["--checkpoint", cp_arg]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success() && stderr.contains("made for options"), "{name}: {stderr}");
+        // Resumed: the plain answer.
+        let resumed = run(args, &["--checkpoint", cp_arg]);
+        assert!(resumed.status.success(), "{name}: {}", String::from_utf8_lossy(&resumed.stderr));
+        assert_eq!(
+            String::from_utf8_lossy(&resumed.stdout),
+            String::from_utf8_lossy(&plain.stdout),
+            "{name}"
+        );
+        // Solved: answered from the file alone.
+        let again = run(args, &["--checkpoint", cp_arg]);
+        assert_eq!(again.stdout, plain.stdout, "{name}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
