@@ -51,6 +51,7 @@
 //! - L. V. Allis, "A knowledge-based approach of Connect-Four" (1988) and J. D. Allen (1989):
 //!   the standard game is a first-player win.
 
+mod front;
 mod game;
 mod geometry;
 mod line;
@@ -59,6 +60,7 @@ mod rules;
 mod sizes;
 mod solver;
 
+pub use front::{parse_position_line, parse_size, ConnectFourFront};
 pub use game::ConnectFour;
 pub use geometry::{Geometry, GeometryError};
 pub use line::{format_line, parse_line, JudgeLine, LineError};

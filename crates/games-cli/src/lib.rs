@@ -4,7 +4,6 @@
 
 pub mod common;
 pub mod connect_four;
-pub mod front;
 pub mod long_solve;
 pub mod memory;
 pub mod play;

@@ -12,13 +12,8 @@
 use std::io::{self, BufRead, IsTerminal, Write};
 
 use anyhow::Result;
-use search_core::{Game, Player};
-
-use crate::connect_four::ConnectFourFront;
-use crate::front::{Front, Pos};
-use crate::tic_tac_toe::TicTacToeFront;
-use crate::triangle_war::TriangleWarFront;
-use crate::young_chess::YoungChessFront;
+use game_front::{Front, Session, Visit};
+use search_core::Player;
 
 /// Arguments of `play`.
 #[derive(clap::Args, Debug)]
@@ -30,21 +25,77 @@ pub struct Args {
     /// the first legal move, said so (no limit by default).
     #[arg(long, value_name = "SECONDS", value_parser = crate::common::parse_seconds, global = true)]
     time_limit: Option<std::time::Duration>,
+    /// Start from one case of the game's judge input format read from FILE (the Young-diagram
+    /// game: the board's values, LOJ 2471) instead of the start position.
+    #[arg(long, value_name = "FILE", global = true)]
+    file: Option<std::path::PathBuf>,
     #[command(subcommand)]
     game: PlayGame,
 }
 
-/// The games that can be played, each with its own options.
-#[derive(clap::Subcommand, Debug)]
-enum PlayGame {
-    /// Triangle War: moves are segments `i j` (dot numbers).
-    TriangleWar(crate::triangle_war::Options),
-    /// Tic-tac-toe (any m,n,k-game up to 8x8), scored as CCF 201803-4: moves are cells `r,c`.
-    TicTacToe(crate::tic_tac_toe::Options),
-    /// The Young-diagram game (LOJ 2471): moves are cells `r,c`.
-    YoungChess(crate::young_chess::Options),
-    /// Connect Four (any board up to 64 cells with the spare row): moves are columns 1 to W.
-    ConnectFour(crate::connect_four::Options),
+/// The game to play and its board parameters: one subcommand per game of the registry
+/// ([`game_registry::GAMES`]), each with an option per parameter.
+#[derive(Debug)]
+struct PlayGame {
+    name: String,
+    params: Vec<(String, String)>,
+}
+
+/// The subcommand of a registered game: `--NAME VALUE` per parameter, checked by the game.
+fn game_command(game: &game_registry::GameInfo) -> clap::Command {
+    let mut command = clap::Command::new(game.name).about(format!("{} (e.g. {})", game.title, game.example));
+    for p in game.params {
+        let check = p.check;
+        let mut arg = clap::Arg::new(p.name)
+            .long(p.name)
+            .value_name(p.value_name)
+            .help(p.help)
+            .value_parser(move |text: &str| check(text).map(|()| text.to_string()));
+        if let Some(default) = p.default {
+            arg = arg.default_value(default);
+        }
+        command = command.arg(arg);
+    }
+    command
+}
+
+impl clap::FromArgMatches for PlayGame {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        let Some((name, sub)) = matches.subcommand() else {
+            return Err(clap::Error::new(clap::error::ErrorKind::MissingSubcommand));
+        };
+        let Some(game) = game_registry::find(name) else {
+            return Err(clap::Error::new(clap::error::ErrorKind::InvalidSubcommand));
+        };
+        let params = game
+            .params
+            .iter()
+            .filter_map(|p| sub.get_one::<String>(p.name).map(|v| (p.name.to_string(), v.clone())))
+            .collect();
+        Ok(PlayGame { name: name.to_string(), params })
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+impl clap::Subcommand for PlayGame {
+    fn augment_subcommands(command: clap::Command) -> clap::Command {
+        game_registry::GAMES
+            .iter()
+            .fold(command, |c, g| c.subcommand(game_command(g)))
+            .subcommand_required(true)
+    }
+
+    fn augment_subcommands_for_update(command: clap::Command) -> clap::Command {
+        Self::augment_subcommands(command)
+    }
+
+    fn has_subcommand(name: &str) -> bool {
+        game_registry::find(name).is_some()
+    }
 }
 
 /// The side the user plays.
@@ -56,24 +107,43 @@ enum Side {
     Second,
 }
 
+/// A session of the front the registry opened, played on `lines` into `out`.
+struct Play<'a, 'b> {
+    human: Player,
+    time_limit: Option<std::time::Duration>,
+    setup: Option<String>,
+    lines: &'a mut Lines<'b>,
+    out: &'a mut dyn Write,
+}
+
+impl Visit for Play<'_, '_> {
+    type Output = Result<()>;
+    fn visit<F: Front>(self, front: F) -> Result<()> {
+        let session = match &self.setup {
+            Some(text) => Session::from_setup(front, text).map_err(|e| anyhow::anyhow!("--file: {e}"))?,
+            None => Session::new(front),
+        };
+        session_loop(session, self.human, self.time_limit, self.lines, self.out)
+    }
+}
+
 /// Runs `play` on standard input.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
     let human = match args.you {
         Side::First => Player::First,
         Side::Second => Player::Second,
     };
+    let setup = match &args.file {
+        Some(path) => Some(
+            std::fs::read_to_string(path)
+                .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?,
+        ),
+        None => None,
+    };
     let mut lines = Lines::stdin()?;
-    let t = args.time_limit;
-    match &args.game {
-        PlayGame::TriangleWar(options) => {
-            session(&TriangleWarFront::new(options)?, human, t, &mut lines, out)
-        }
-        PlayGame::TicTacToe(options) => session(&TicTacToeFront::new(options)?, human, t, &mut lines, out),
-        PlayGame::YoungChess(options) => session(&YoungChessFront::new(options)?, human, t, &mut lines, out),
-        PlayGame::ConnectFour(options) => {
-            session(&ConnectFourFront::new(options)?, human, t, &mut lines, out)
-        }
-    }
+    let params: Vec<(&str, &str)> = args.game.params.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+    let play = Play { human, time_limit: args.time_limit, setup, lines: &mut lines, out };
+    game_registry::visit(&args.game.name, &params, play)?
 }
 
 /// Where the user's lines come from.
@@ -145,66 +215,60 @@ fn escape_controls(text: &str) -> String {
     out
 }
 
-/// One game from `front`'s start position: `human` plays one side, the solver the other.
+/// One game from `session`'s position: `human` plays one side, the solver the other.
 /// Everything is written to `out`.
-pub fn session<F: Front>(
-    front: &F,
+fn session_loop<F: Front>(
+    mut session: Session<F>,
     human: Player,
     time_limit: Option<std::time::Duration>,
     lines: &mut Lines<'_>,
     out: &mut dyn Write,
 ) -> Result<()> {
     let limits = || search_core::Limits { time: time_limit, ..search_core::Limits::default() };
-    let mut solver = front.solver();
+    let name = |p: Player| session_name(&session, p);
     writeln!(
         out,
         "You play {}. Moves: {}. Commands: hint, undo, help, quit.",
-        front.player_name(human),
-        front.move_help()
+        name(human),
+        session.front().move_help()
     )?;
-    // Positions before each move, with the player who made it.
-    let mut history: Vec<(Pos<F>, Player)> = Vec::new();
-    let mut pos = front.start();
     loop {
+        let (front, _, pos) = session.parts();
         writeln!(out)?;
-        write!(out, "{}", front.draw(&pos))?;
-        writeln!(out, "score: {}", front.score_text(&pos))?;
-        let game = solver.game();
-        if let Some(rest) = game.terminal_value(&pos) {
-            let value = game.banked(&pos) + game.to_move(&pos).sign() * rest;
-            writeln!(out, "Game over: {}.", front.result_text(value))?;
+        write!(out, "{}", front.draw(pos))?;
+        writeln!(out, "score: {}", front.score_text(pos))?;
+        if let Some(value) = session.final_value() {
+            writeln!(out, "Game over: {}.", session.front().result_text(value))?;
             return Ok(());
         }
-        let mover = game.to_move(&pos);
+        let mover = session.to_move();
         if mover != human {
             if matches!(lines, Lines::Editor(_)) {
                 // On a terminal, show the position now and say the solver is at work.
-                writeln!(out, "{} is thinking…", front.player_name(mover))?;
+                writeln!(out, "{} is thinking…", session_name(&session, mover))?;
                 out.flush()?;
             }
+            let (front, solver, pos) = session.parts();
             let mv = match time_limit {
-                None => front.best_move(&mut solver, &pos),
-                Some(t) => match front.try_best_move(&mut solver, &pos, limits()) {
+                None => front.best_move(solver, pos),
+                Some(t) => match front.try_best_move(solver, pos, limits()) {
                     Ok(mv) => mv,
                     Err(_) => {
-                        let mut moves = Vec::new();
-                        solver.game().generate_moves(&pos, &mut moves);
                         writeln!(
                             out,
                             "(no move proven best within {} s: playing the first legal move)",
                             t.as_secs_f64()
                         )?;
-                        moves[0]
+                        session.legal_moves()[0]
                     }
                 },
             };
-            writeln!(out, "{} plays {}", front.player_name(mover), front.move_text(&mv))?;
-            history.push((pos, mover));
-            pos = solver.game().play(&pos, mv).0;
+            writeln!(out, "{} plays {}", session_name(&session, mover), session.front().move_text(&mv))?;
+            session.play(mv);
             continue;
         }
         loop {
-            let prompt = format!("{} to move> ", front.player_name(mover));
+            let prompt = format!("{} to move> ", session_name(&session, mover));
             let Some(text) = lines.next(&prompt, out)? else {
                 writeln!(out)?;
                 writeln!(out, "Input ended; game abandoned.")?;
@@ -217,13 +281,14 @@ pub fn session<F: Front>(
                     return Ok(());
                 }
                 "help" => {
-                    writeln!(out, "Type a move ({}), or hint, undo, quit.", front.move_help())?;
+                    writeln!(out, "Type a move ({}), or hint, undo, quit.", session.front().move_help())?;
                     continue;
                 }
                 "hint" => {
+                    let (front, solver, pos) = session.parts();
                     let analysis = match time_limit {
-                        None => front.analyze(&mut solver, &pos),
-                        Some(t) => match front.try_analyze(&mut solver, &pos, limits()) {
+                        None => front.analyze(solver, pos),
+                        Some(t) => match front.try_analyze(solver, pos, limits()) {
                             Ok(a) => a,
                             Err(_) => {
                                 writeln!(out, "no exact hint within {} s", t.as_secs_f64())?;
@@ -244,26 +309,25 @@ pub fn session<F: Front>(
                 }
                 "undo" => {
                     // Take back the solver's replies and then the user's last move.
-                    let Some(i) = history.iter().rposition(|&(_, p)| p == human) else {
+                    if !session.undo_turn_of(human) {
                         writeln!(out, "Nothing to undo.")?;
                         continue;
-                    };
-                    pos = history[i].0;
-                    history.truncate(i);
+                    }
                     writeln!(out, "Move taken back.")?;
                     break;
                 }
-                _ => match front.parse_move(&pos, &text) {
-                    Ok(mv) => {
-                        history.push((pos, mover));
-                        pos = solver.game().play(&pos, mv).0;
-                        break;
-                    }
+                _ => match session.play_text(&text) {
+                    Ok(_) => break,
                     Err(msg) => writeln!(out, "{msg}")?,
                 },
             }
         }
     }
+}
+
+/// The name of `player` in `session`'s game.
+fn session_name<F: Front>(session: &Session<F>, player: Player) -> &'static str {
+    session.front().player_name(player)
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@ use search_core::Analysis;
 use serde::Serialize;
 
 use crate::common::{Format, OutputArgs};
-use crate::front::{Front, Move};
+use game_front::{Front, Move};
 
 /// The value of one legal move, in the judge's move notation.
 #[derive(Serialize, Debug, Clone, PartialEq, Eq)]

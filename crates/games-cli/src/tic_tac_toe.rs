@@ -7,16 +7,15 @@
 use std::io::Write;
 
 use anyhow::{Context, Result};
-use search_core::{Analysis, Engine, Game, Player, Value};
+use search_core::{Analysis, Engine, Game, Value};
 use tic_tac_toe::{
     default_tt_bits, parse_ccf_from, parse_uva_from, BoardEval, Cell, FindProgress, Geometry, MnkGame,
-    Position, Question, Scoring, SolveError, WinningMove,
+    Position, Question, Scoring, SolveError, TicTacToeFront, WinningMove,
 };
 
 use crate::common::{AlgorithmArgs, InputArgs, OutputArgs};
-use crate::front::{self, Front, Setup};
 use crate::report::CaseReport;
-use crate::serve::sketch::{self, Sketch};
+use game_front::Front;
 
 /// Arguments of `winning-move`.
 #[derive(clap::Args, Debug)]
@@ -36,7 +35,7 @@ pub struct WinningMoveArgs {
     #[command(flatten)]
     output: OutputArgs,
     /// Board size as ROWSxCOLS (each 1 to 8); rows are given as ROWS lines of COLS characters.
-    #[arg(long, value_name = "MxN", value_parser = front::parse_size, default_value = "4x4")]
+    #[arg(long, value_name = "MxN", value_parser = parse_size, default_value = "4x4")]
     size: (usize, usize),
     /// Stones in a row needed to win [default: the shorter side of the board].
     #[arg(long, value_name = "K")]
@@ -73,48 +72,6 @@ pub struct BoardEvalArgs {
     algorithm: AlgorithmArgs,
 }
 
-/// The grid with 0-based row and column numbers, one line per row.
-fn draw(pos: &Position) -> String {
-    let g = pos.geometry();
-    let mut s = String::from(" ");
-    for c in 0..g.cols() {
-        s.push_str(&format!(" {c}"));
-    }
-    s.push('\n');
-    for (r, row) in pos.grid().lines().enumerate() {
-        s.push_str(&r.to_string());
-        for ch in row.chars() {
-            s.push(' ');
-            s.push(ch);
-        }
-        s.push('\n');
-    }
-    s
-}
-
-fn player_name(p: Player) -> &'static str {
-    match p {
-        Player::First => "x",
-        Player::Second => "o",
-    }
-}
-
-fn score_so_far(pos: &Position) -> String {
-    let n = pos.empty_cells().count() as usize;
-    let empty = front::count(n, "empty cell", "empty cells");
-    match pos.winner() {
-        Some(w) => format!("{w} has completed a line, {empty} (game over)"),
-        None if n == 0 => "board full without a line (draw)".to_string(),
-        None => format!("no line yet, {empty}"),
-    }
-}
-
-/// A cell as `r,c` (0-based row and column).
-fn cell_text(geometry: Geometry, cell: Cell) -> String {
-    let (r, c) = geometry.row_col(cell);
-    format!("{r},{c}")
-}
-
 /// Writes the answer of one case as `output` asks: the judge's line, with `--analyze` the
 /// explanation after it, or the JSON line.
 fn write_case(
@@ -132,9 +89,20 @@ fn write_case(
     }
     let g = pos.geometry();
     let analysis = analyze(pos)?;
-    let report = CaseReport::with_notation(case, answer, &analysis, player_name, |&cell| cell_text(g, cell));
-    report.write(output, out, &draw(pos), &score_so_far(pos), value_note)?;
+    let front = TicTacToeFront::with_geometry(g);
+    let report = CaseReport::new(&front, case, answer, &analysis);
+    report.write(output, out, &front.draw(pos), &front.score_text(pos), value_note)?;
     Ok(())
+}
+
+/// A board size `ROWSxCOLS` (e.g. `4x4`), each at least 1.
+fn parse_size(text: &str) -> Result<(usize, usize), String> {
+    game_front::parse_size(text, "ROWSxCOLS", "4x4")
+}
+
+/// A cell as `r,c` (0-based row and column), as the front writes it.
+fn cell_text(geometry: Geometry, cell: Cell) -> String {
+    TicTacToeFront::with_geometry(geometry).move_text(&cell)
 }
 
 /// Runs `winning-move`.
@@ -340,190 +308,4 @@ pub fn run_board_eval(args: &BoardEvalArgs, out: &mut dyn Write) -> anyhow::Resu
         write_case(&args.output, out, |p| eval.analyze(p), case.number, pos, score.to_string(), note)?;
     }
     Ok(())
-}
-
-/// Options of `play tic-tac-toe`.
-#[derive(clap::Args, Debug, Clone)]
-pub struct Options {
-    /// Board size ROWSxCOLS (each 1 to 8).
-    #[arg(long, value_name = "MxN", value_parser = front::parse_size, default_value = "3x3")]
-    pub size: (usize, usize),
-    /// Stones in a row needed to win [default: the shorter side of the board].
-    #[arg(long, value_name = "K")]
-    pub k: Option<usize>,
-}
-
-/// Tic-tac-toe (any m,n,k-game) as games-cli shows it, scored as CCF 201803-4 (a quicker win is
-/// worth more): cells `r,c`, 0-based.
-pub struct TicTacToeFront {
-    geometry: Geometry,
-}
-
-impl Front for TicTacToeFront {
-    type G = MnkGame;
-    type Options = Options;
-
-    fn new(options: &Options) -> Result<Self> {
-        let (rows, cols) = options.size;
-        // Same default as `winning-move`: k is the shorter side (3 on 3x3).
-        let k = options.k.unwrap_or(rows.min(cols));
-        Ok(TicTacToeFront { geometry: Geometry::new(rows, cols, k)? })
-    }
-
-    fn solver(&self) -> Engine<MnkGame> {
-        Engine::new(MnkGame::new(self.geometry, Scoring::EmptyPlusOne), default_tt_bits(self.geometry))
-    }
-
-    fn start(&self) -> Position {
-        Position::empty(self.geometry)
-    }
-
-    fn player_name(&self, player: Player) -> &'static str {
-        player_name(player)
-    }
-
-    fn move_text(&self, mv: &Cell) -> String {
-        cell_text(self.geometry, *mv)
-    }
-
-    fn parse_move(&self, pos: &Position, text: &str) -> Result<Cell, String> {
-        let cell = tic_tac_toe::parse_cell_text(&self.geometry, text).map_err(|e| e.to_string())?;
-        pos.try_play(cell).map(|_| cell).map_err(|e| e.to_string())
-    }
-
-    fn move_help(&self) -> &'static str {
-        "a cell as `row,col`, 0-based, e.g. `1,1`"
-    }
-
-    fn draw(&self, pos: &Position) -> String {
-        draw(pos)
-    }
-
-    fn score_text(&self, pos: &Position) -> String {
-        score_so_far(pos)
-    }
-
-    fn result_text(&self, value: Value) -> String {
-        match value.signum() {
-            1 => format!("x wins, score {value}"),
-            -1 => format!("o wins, score {value}"),
-            _ => "draw, score 0".to_string(),
-        }
-    }
-
-    fn value_note(&self) -> &'static str {
-        "CCF score, x's side: a win scores empty cells + 1"
-    }
-
-    /// Cells of 100 units with row and column numbers, x and o drawn in the players' colours;
-    /// every empty cell is a move while the game goes on.
-    fn board_json(&self, pos: &Position) -> serde_json::Value {
-        const CELL: f64 = 100.0;
-        const HEAD: f64 = 36.0;
-        let g = self.geometry;
-        let (rows, cols) = (g.rows(), g.cols());
-        let mut s = Sketch::new(HEAD + CELL * cols as f64 + 8.0, HEAD + CELL * rows as f64 + 8.0, 30.0);
-        s.player("x", sketch::FIRST);
-        s.player("o", sketch::SECOND);
-        for c in 0..cols {
-            s.text((HEAD + CELL * (c as f64 + 0.5), HEAD / 2.0), &c.to_string(), 20.0, sketch::MUTED, false);
-        }
-        let legal: Vec<Cell> = pos.legal_moves().collect();
-        for r in 0..rows {
-            let y = HEAD + CELL * r as f64;
-            s.text((HEAD / 2.0, y + CELL / 2.0), &r.to_string(), 20.0, sketch::MUTED, false);
-            for c in 0..cols {
-                let x = HEAD + CELL * c as f64;
-                let (cx, cy) = (x + CELL / 2.0, y + CELL / 2.0);
-                s.add(sketch::rect(x, y, CELL, CELL, "#ffffff", "#9ca3af"));
-                let Some(cell) = g.cell(r, c) else { continue };
-                match pos.mark_at(cell) {
-                    Some(tic_tac_toe::Mark::X) => {
-                        let d = 28.0;
-                        s.add(sketch::line((cx - d, cy - d), (cx + d, cy + d), sketch::FIRST, 11.0));
-                        s.add(sketch::line((cx - d, cy + d), (cx + d, cy - d), sketch::FIRST, 11.0));
-                    }
-                    Some(tic_tac_toe::Mark::O) => {
-                        s.add(sketch::circle((cx, cy), 30.0, "none", sketch::SECOND, 10.0))
-                    }
-                    None if legal.contains(&cell) => {
-                        let target =
-                            sketch::rect(x + 4.0, y + 4.0, CELL - 8.0, CELL - 8.0, "#ffffff", "none");
-                        s.legal_move(cell_text(g, cell), (cx, cy), target);
-                    }
-                    None => {}
-                }
-            }
-        }
-        s.into_json()
-    }
-
-    /// On the 3x3 board with k = 3 one board of CCF 201803-4 (`1`, then 3 rows of `0/1/2`);
-    /// on any board one case of UVa 10111's format (`?`, then the rows of `.xo`), x to move. A
-    /// text with more cases is refused (only one case is read).
-    fn parse_setup(&self, text: &str) -> Result<Setup<Self>, String> {
-        let uva = text.trim_start().starts_with('?');
-        let mut cases: Box<dyn Iterator<Item = Result<tic_tac_toe::Case, tic_tac_toe::ParseError>>> = if uva {
-            Box::new(parse_uva_from(text.as_bytes(), self.geometry))
-        } else if self.geometry == Geometry::CCF {
-            Box::new(parse_ccf_from(text.as_bytes()))
-        } else {
-            return Err(format!(
-                "expected a UVa 10111 case on this {}x{} board: a line `?`, then {} rows of `.`, `x`, `o`",
-                self.geometry.rows(),
-                self.geometry.cols(),
-                self.geometry.rows()
-            ));
-        };
-        let case = cases.next().ok_or("no board in the text")?.map_err(|e| e.to_string())?;
-        match cases.next() {
-            None => {}
-            Some(Ok(second)) => {
-                return Err(format!(
-                    "line {}: board {}: only one case is read: expected one board",
-                    second.line, second.number
-                ))
-            }
-            Some(Err(e)) => return Err(e.to_string()),
-        }
-        Ok(Setup { front: None, start: case.position, moves: Vec::new() })
-    }
-
-    /// CCF 201803-4's format on the 3x3 board, UVa 10111's on the others.
-    fn setup_text(&self, start: &Position, moves: &[Cell]) -> String {
-        let pos = moves.iter().fold(*start, |p, &c| p.play(c));
-        if self.geometry == Geometry::CCF {
-            let mut s = String::from("1\n");
-            for row in pos.grid().lines() {
-                let cells: Vec<&str> = row
-                    .chars()
-                    .map(|ch| {
-                        if ch == 'x' {
-                            "1"
-                        } else if ch == 'o' {
-                            "2"
-                        } else {
-                            "0"
-                        }
-                    })
-                    .collect();
-                s.push_str(&cells.join(" "));
-                s.push('\n');
-            }
-            s
-        } else {
-            format!("?\n{}$\n", pos.grid())
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn board_is_drawn_with_coordinates() {
-        let p = Position::empty(Geometry::CCF).play(Cell(4));
-        assert_eq!(draw(&p), "  0 1 2\n0 . . .\n1 . x .\n2 . . .\n");
-    }
 }

@@ -8,13 +8,12 @@
 use std::io::{IsTerminal, Write};
 
 use anyhow::Result;
-use search_core::{Analysis, Engine, Game, Interrupted, Limits, Player, Value};
-use triangle_war::{diagram, parse_games_from, Geometry, Judge, Outcome, Position, TriangleWar};
+use game_front::Front;
+use search_core::{Analysis, Game, Limits, Player};
+use triangle_war::{parse_games_from, Geometry, Judge, Outcome, Position, TriangleWar, TriangleWarFront};
 
 use crate::common::{AlgorithmArgs, InputArgs, OutputArgs};
-use crate::front::{self, Front, Setup};
 use crate::report::CaseReport;
-use crate::serve::sketch::{self, Sketch};
 
 /// Arguments of `triangle-war`.
 #[derive(clap::Args, Debug)]
@@ -59,7 +58,7 @@ pub struct Args {
 
 /// Runs `triangle-war`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
-    let front = TriangleWarFront::new(&Options { side: args.side })?;
+    let front = TriangleWarFront::with_geometry(Geometry::new(args.side)?);
     let tt_bits = match args.tt_mib {
         Some(mib) => {
             let available = crate::memory::mem_available().map(|b| u64::try_from(b).unwrap_or(u64::MAX));
@@ -68,17 +67,17 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
         None => args.tt_bits,
     };
     let threads = crate::common::thread_count(args.threads);
-    let mut judge = Judge::new(front.geometry.clone(), tt_bits).with_threads(threads);
-    let searched = front.geometry.segments().len() > triangle_war::TABLE_MAX_SEGMENTS;
+    let mut judge = Judge::new(front.geometry().clone(), tt_bits).with_threads(threads);
+    let searched = front.geometry().segments().len() > triangle_war::TABLE_MAX_SEGMENTS;
     let long = args.long.is_set()
         || (searched && std::io::stderr().is_terminal() && args.algorithm.algorithm.is_none());
     // The root driver answers `--analyze` too (every root move made exact), where the pruning
     // rules leave every legal move at the root (no triangle can be taken there): the analysis
     // lists every legal move.
-    let game = TriangleWar::new(front.geometry.clone());
+    let game = TriangleWar::new(front.geometry().clone());
     let driven = |pos: &Position| {
         !args.output.analyze
-            || game.candidates(pos.drawn().0) == front.geometry.all_segments().0 & !pos.drawn().0
+            || game.candidates(pos.drawn().0) == front.geometry().all_segments().0 & !pos.drawn().0
     };
     if long && (args.empty || !args.output.analyze) && driven(&Position::start()) {
         let mut seen = 0;
@@ -100,7 +99,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
         // The time limit is per game: a game it stops is reported, and the later games are
         // still answered; the run then ends with exit status 3 naming the unfinished ones.
         let mut unfinished = Vec::new();
-        for record in parse_games_from(args.input.reader()?, &front.geometry) {
+        for record in parse_games_from(args.input.reader()?, front.geometry()) {
             let record = record?;
             match solve(record.number, &record.position, out) {
                 Err(e) if e.downcast_ref::<crate::common::Incomplete>().is_some() => {
@@ -122,7 +121,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
     if args.empty {
         return answer(&front, &mut judge, 1, &Position::start(), args, out);
     }
-    for record in parse_games_from(args.input.reader()?, &front.geometry) {
+    for record in parse_games_from(args.input.reader()?, front.geometry()) {
         let record = record?;
         answer(&front, &mut judge, record.number, &record.position, args, out)?;
     }
@@ -141,7 +140,7 @@ fn answer(
     let line = |outcome: Outcome| format!("Game {number}: {}", outcome.judge_text());
     if !output.explains() {
         let outcome = if args.algorithm.algorithm.is_some() {
-            let game = TriangleWar::new(front.geometry.clone());
+            let game = TriangleWar::new(front.geometry().clone());
             let v = args.algorithm.value(number, &game, pos, judge.tt_bits());
             Outcome::from_margin(pos.margin() + pos.to_move().sign() * v)
         } else {
@@ -170,7 +169,7 @@ fn long_solve(
     out: &mut dyn Write,
 ) -> Result<()> {
     use search_core::SearchOptions;
-    let geometry = &front.geometry;
+    let geometry = front.geometry();
     let options = SearchOptions { tt_bits, principal_variation_search: true, ..SearchOptions::DEFAULT };
     let mut solver = triangle_war::Solver::with_options(geometry.clone(), triangle_war::Rules::ALL, options)
         .with_threads(threads, options);
@@ -302,188 +301,4 @@ fn identity(geometry: &Geometry, pos: &Position) -> search_core::SolveIdentity {
             if pos.to_move() == Player::First { "A" } else { "B" }
         ),
     }
-}
-
-/// Options of `play triangle-war`.
-#[derive(clap::Args, Debug, Clone)]
-pub struct Options {
-    /// Side of the triangle (1 to 6).
-    #[arg(long, default_value_t = 3)]
-    pub side: u8,
-}
-
-/// Triangle War as games-cli shows it: dots numbered from the apex, moves `i-j`.
-pub struct TriangleWarFront {
-    geometry: Geometry,
-}
-
-impl Front for TriangleWarFront {
-    type G = TriangleWar;
-    type Options = Options;
-
-    fn new(options: &Options) -> Result<Self> {
-        Ok(TriangleWarFront { geometry: Geometry::new(options.side)? })
-    }
-
-    fn solver(&self) -> Engine<TriangleWar> {
-        let bits = Judge::new(self.geometry.clone(), None).tt_bits();
-        // Sessions play one segment at a time: no forced captures folded into a move.
-        let rules = triangle_war::Rules { fold_forced: false, ..triangle_war::Rules::ALL };
-        Engine::new(TriangleWar::with_rules(self.geometry.clone(), rules), bits)
-    }
-
-    fn start(&self) -> Position {
-        Position::start()
-    }
-
-    fn player_name(&self, player: Player) -> &'static str {
-        match player {
-            Player::First => "A",
-            Player::Second => "B",
-        }
-    }
-
-    fn move_text(&self, mv: &u8) -> String {
-        self.geometry.segments()[usize::from(*mv)].to_string()
-    }
-
-    fn parse_move(&self, pos: &Position, text: &str) -> Result<u8, String> {
-        let g = &self.geometry;
-        let s = triangle_war::parse_segment(g, text).map_err(|e| e.to_string())?;
-        if pos.drawn().contains(s) {
-            return Err(format!("segment {} is already drawn", g.segments()[s]));
-        }
-        Ok(s as u8)
-    }
-
-    fn move_help(&self) -> &'static str {
-        "a segment as two dot numbers, e.g. `2 5` or `2-5`"
-    }
-
-    fn draw(&self, pos: &Position) -> String {
-        diagram(&self.geometry, pos)
-    }
-
-    fn score_text(&self, pos: &Position) -> String {
-        format!("A {}, B {}", pos.owned_a(), pos.owned_b())
-    }
-
-    fn result_text(&self, value: Value) -> String {
-        front::margin_words(value, "A", "B")
-    }
-
-    fn value_note(&self) -> &'static str {
-        "A's triangles minus B's at the end"
-    }
-
-    /// Every legal move valued, as `triangle-war --analyze` does: the engine's forced-capture
-    /// rule would generate only the capture, so the moves come from the rules without pruning
-    /// and each value from `solver`.
-    fn analyze(&self, solver: &mut Engine<TriangleWar>, pos: &Position) -> Analysis<u8> {
-        let before = solver.stats();
-        let all = TriangleWar::with_rules(self.geometry.clone(), triangle_war::Rules::NONE);
-        let mut analysis = search_core::analyze_with(&all, pos, |p| solver.solve(p));
-        analysis.stats = solver.stats().since(&before);
-        analysis
-    }
-
-    /// [`Front::analyze`]'s analysis with every search under `limits`.
-    fn try_analyze(
-        &self,
-        solver: &mut Engine<TriangleWar>,
-        pos: &Position,
-        limits: Limits,
-    ) -> Result<Analysis<u8>, Interrupted> {
-        solver.set_limits(limits);
-        let before = solver.stats();
-        let all = TriangleWar::with_rules(self.geometry.clone(), triangle_war::Rules::NONE);
-        let mut analysis = search_core::try_analyze_with(&all, pos, |p| solver.try_solve(p))?;
-        analysis.stats = solver.stats().since(&before);
-        Ok(analysis)
-    }
-
-    /// Dots numbered from the apex, drawn segments in ink, owned triangles in their owner's
-    /// colour with its letter; every undrawn segment is a move anchored at its midpoint.
-    fn board_json(&self, pos: &Position) -> serde_json::Value {
-        board_json(&self.geometry, pos)
-    }
-
-    /// One game of POJ 1085's input (`1`, `m`, then `m` lines `i j`) on this side; a text
-    /// with more games is refused (only one case is read).
-    fn parse_setup(&self, text: &str) -> Result<Setup<Self>, String> {
-        let mut games = triangle_war::parse_games(text, &self.geometry);
-        let record = games.next().ok_or("no game in the text")?.map_err(|e| e.to_string())?;
-        match games.next() {
-            None => {}
-            Some(Ok(second)) => {
-                return Err(format!(
-                    "game {}: only one case is read: expected one game (T = 1)",
-                    second.number
-                ))
-            }
-            Some(Err(e)) => return Err(e.to_string()),
-        }
-        Ok(Setup { front: None, start: Position::start(), moves: record.moves })
-    }
-
-    fn setup_text(&self, _start: &Position, moves: &[u8]) -> String {
-        let mut s = format!("1\n{}\n", moves.len());
-        for &m in moves {
-            let seg = self.geometry.segments()[usize::from(m)];
-            s.push_str(&format!("{} {}\n", seg.a, seg.b));
-        }
-        s
-    }
-}
-
-/// The board of [`TriangleWarFront::board_json`]: edges of 100 units.
-fn board_json(g: &Geometry, pos: &Position) -> serde_json::Value {
-    const EDGE: f64 = 100.0;
-    const MARGIN: f64 = 50.0;
-    let n = f64::from(g.side());
-    let height = 3f64.sqrt() / 2.0 * EDGE;
-    let at = |d: u8| {
-        let d = usize::from(d) - 1;
-        let row = (0..=usize::from(g.side())).rev().find(|&r| r * (r + 1) / 2 <= d).unwrap_or(0);
-        let col = d - row * (row + 1) / 2;
-        let (row, col) = (row as f64, col as f64);
-        (MARGIN + EDGE * (col + (n - row) / 2.0), MARGIN + height * row)
-    };
-    let mut s = Sketch::new(2.0 * MARGIN + EDGE * n, 2.0 * MARGIN + height * n, 22.0);
-    s.player("A", sketch::FIRST);
-    s.player("B", sketch::SECOND);
-    for (i, &t) in g.triangles().iter().enumerate() {
-        let owner = if pos.owned(Player::First) >> i & 1 == 1 {
-            ("A", sketch::FIRST)
-        } else if pos.owned(Player::Second) >> i & 1 == 1 {
-            ("B", sketch::SECOND)
-        } else {
-            continue;
-        };
-        let mut dots: Vec<u8> = t.iter().flat_map(|k| [g.segments()[k].a, g.segments()[k].b]).collect();
-        dots.sort_unstable();
-        dots.dedup();
-        let corners: Vec<_> = dots.iter().map(|&d| at(d)).collect();
-        s.polygon(&corners, owner.1, 0.75);
-        let c = corners.iter().fold((0.0, 0.0), |(x, y), p| (x + p.0 / 3.0, y + p.1 / 3.0));
-        s.text(c, owner.0, 34.0, "#ffffff", true);
-    }
-    let over = pos.is_over(g);
-    for (k, seg) in g.segments().iter().enumerate() {
-        let (a, b) = (at(seg.a), at(seg.b));
-        if pos.drawn().contains(k) {
-            s.add(sketch::line(a, b, sketch::INK, 7.0));
-        } else if over {
-            s.add(sketch::line(a, b, "#d1d5db", 3.0));
-        } else {
-            let mid = ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0);
-            s.legal_move(seg.to_string(), mid, sketch::line(a, b, "#d1d5db", 3.0));
-        }
-    }
-    for d in 1..=g.dots() {
-        let p = at(d);
-        s.add(sketch::circle(p, 8.0, sketch::INK, sketch::INK, 1.0));
-        s.label((p.0, p.1 - 19.0), &d.to_string(), 17.0, sketch::MUTED);
-    }
-    s.into_json()
 }

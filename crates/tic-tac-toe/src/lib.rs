@@ -35,6 +35,7 @@
 //! ```
 
 mod bitboard;
+mod front;
 mod game;
 mod geometry;
 mod maker_breaker;
@@ -44,6 +45,7 @@ mod solve;
 mod symmetry;
 
 pub use bitboard::Bitboard;
+pub use front::TicTacToeFront;
 pub use game::{MnkGame, Scoring, SolveError};
 pub use geometry::{Geometry, GeometryError};
 pub use maker_breaker::{MakerBreaker, MbPosition};

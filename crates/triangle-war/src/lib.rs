@@ -32,6 +32,7 @@
 //! ```
 
 mod diagram;
+mod front;
 mod game;
 mod geometry;
 mod judge;
@@ -40,6 +41,7 @@ mod position;
 mod retrograde;
 
 pub use diagram::diagram;
+pub use front::TriangleWarFront;
 pub use game::{tt_bits_for_mib, tt_entry_bytes, Rules, Solver, TriangleWar, TtSizeError};
 pub use geometry::{Border, Geometry, GeometryError, Segment, MAX_SIDE};
 pub use judge::{Judge, DEFAULT_TT_BITS, TABLE_MAX_SEGMENTS};

@@ -36,6 +36,7 @@
 
 mod analysis;
 pub mod dp;
+mod front;
 mod game;
 mod memo;
 mod parse;
@@ -43,6 +44,7 @@ mod scored;
 mod staircase;
 
 pub use analysis::analyze_start;
+pub use front::{player_name, YoungChessFront, VALUE_NOTE};
 pub use game::{Board, BoardError, YoungGame, MAX_SIDE_SUM, MAX_VALUE};
 pub use memo::Memo;
 pub use parse::{parse, parse_cell_text, parse_from, MoveError, ParseError, ParseErrorKind};

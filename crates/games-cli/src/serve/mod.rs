@@ -9,8 +9,9 @@
 //!   `--format json`.
 //!
 //! The server never opens a file, device or path a client names: a request's `options` are
-//! checked against an allow-list per game (board sizes, seeds; never
-//! `--file`) and handed to clap only as `--NAME=VALUE` words. Every request needs a `Host`
+//! read as the game's board parameters ([`game_front::ParamSpec`]: board sizes, seeds), which
+//! by construction never name a file, and checked by the game; any other word is refused
+//! unread. Every request needs a `Host`
 //! header naming the bound address (an IP literal, `localhost` on loopback, or a name given by
 //! `--allow-host`), which keeps DNS-rebinding pages out; an `Origin`, when present, must be the
 //! page's own (`http://HOST`); `POST /api/analyze` needs `Content-Type: application/json`, so
@@ -24,8 +25,6 @@
 //! the parser's message (line and column), bodies over [`BODY_LIMIT`] 413, a panic 500: every
 //! error is `{"error": message}`. A solve stopped by the budget returns
 //! [`search_core::Interrupted`] from [`Front::try_analyze`]: no panic is involved.
-
-pub mod sketch;
 
 use std::io::Write;
 use std::net::{IpAddr, SocketAddr};
@@ -41,13 +40,12 @@ use axum::middleware::{self, Next};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use clap::{CommandFactory, Parser};
-use search_core::{Game, Limits};
+use game_front::{Front, Session, Visit};
+use search_core::Limits;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use tokio::sync::Semaphore;
 
-use crate::front::{Front, Setup};
 use crate::report::CaseReport;
 
 /// Largest request body accepted, in bytes (larger bodies get 413).
@@ -118,13 +116,6 @@ fn yes() -> bool {
     true
 }
 
-/// A front's options parsed as the CLI parses them.
-#[derive(Parser, Debug)]
-struct OptionWords<O: clap::Args> {
-    #[command(flatten)]
-    options: O,
-}
-
 /// An HTTP status with the message of its `{"error": …}` body.
 pub type Failure = (StatusCode, String);
 
@@ -146,161 +137,65 @@ fn error_response((status, message): Failure) -> Response {
     (status, Json(json!({ "error": message }))).into_response()
 }
 
-/// Analyses `request` for front `F`: `options` (checked by [`checked_options`]) through clap, the setup through the judge's
+/// Analyses a request on the front the registry opened: the setup through the judge's
 /// parser, moves through [`Front::parse_move`], the analysis under `stop` and `budget`.
-fn analyze_front<F: Front>(
-    request: &Request,
-    options: &[String],
-    stop: &Arc<AtomicBool>,
-    budget: &Budget,
-) -> Result<Value, Failure> {
-    let words = std::iter::once(request.game.as_str()).chain(options.iter().map(String::as_str));
-    let parsed = OptionWords::<F::Options>::try_parse_from(words).map_err(|e| bad(e.render().to_string()))?;
-    let mut front = F::new(&parsed.options).map_err(|e| bad(format!("{e:#}")))?;
-    let mut start = front.start();
-    let mut setup_moves = Vec::new();
-    if let Some(text) = &request.setup {
-        let setup: Setup<F> = front.parse_setup(text).map_err(|e| bad(format!("setup: {e}")))?;
-        if let Some(f) = setup.front {
-            front = f;
+struct Analyze<'a> {
+    request: &'a Request,
+    stop: &'a Arc<AtomicBool>,
+    budget: &'a Budget,
+}
+
+impl Visit for Analyze<'_> {
+    type Output = Result<Value, Failure>;
+
+    fn visit<F: Front>(self, front: F) -> Result<Value, Failure> {
+        let request = self.request;
+        let mut session = match &request.setup {
+            Some(text) => Session::from_setup(front, text).map_err(|e| bad(format!("setup: {e}")))?,
+            None => Session::new(front),
+        };
+        let setup_moves = session.moves().len();
+        for (i, text) in request.moves.iter().enumerate() {
+            session.play_text(text).map_err(|e| bad(format!("move {}: {e}", i + 1)))?;
         }
-        start = setup.start;
-        setup_moves = setup.moves;
-    }
-    let mut solver = front.solver();
-    let mut pos = start;
-    for &mv in &setup_moves {
-        pos = solver.game().play(&pos, mv).0;
-    }
-    let mut played = setup_moves.clone();
-    for (i, text) in request.moves.iter().enumerate() {
-        if solver.game().terminal_value(&pos).is_some() {
-            return Err(bad(format!("move {}: {}: the game is over", i + 1, judge_text::quote(text))));
+        let front = session.front();
+        let texts = |moves: &[_]| moves.iter().map(|m| front.move_text(m)).collect::<Vec<String>>();
+        let played = session.moves();
+        let pos = session.position();
+        let mut reply = json!({
+            "board": front.board_json(pos),
+            "board_text": front.draw(pos),
+            "score_text": front.score_text(pos),
+            "finished": session.final_value().is_some(),
+            "to_move": front.player_name(session.to_move()),
+            "move_help": front.move_help(),
+            "value_note": front.value_note(),
+            "setup_text": session.setup_text(),
+            "setup_moves": texts(&played[..setup_moves]),
+            "moves": texts(&played),
+        });
+        if request.analyze {
+            let limits = Limits { stop: Some(self.stop.clone()), max_nodes: self.budget.nodes, time: None };
+            let (front, solver, pos) = session.parts();
+            let analysis = front.try_analyze(solver, pos, limits).map_err(|_| over_budget(self.budget))?;
+            let report = CaseReport::new(front, 1, front.result_text(analysis.value), &analysis);
+            reply["report"] = json!(report);
         }
-        let mv = front.parse_move(&pos, text).map_err(|e| bad(format!("move {}: {e}", i + 1)))?;
-        played.push(mv);
-        pos = solver.game().play(&pos, mv).0;
+        Ok(reply)
     }
-    let texts = |moves: &[_]| moves.iter().map(|m| front.move_text(m)).collect::<Vec<String>>();
-    let mut reply = json!({
-        "board": front.board_json(&pos),
-        "board_text": front.draw(&pos),
-        "score_text": front.score_text(&pos),
-        "finished": solver.game().terminal_value(&pos).is_some(),
-        "to_move": front.player_name(solver.game().to_move(&pos)),
-        "move_help": front.move_help(),
-        "value_note": front.value_note(),
-        "setup_text": front.setup_text(&start, &played),
-        "setup_moves": texts(&setup_moves),
-        "moves": texts(&played),
-    });
-    if request.analyze {
-        let limits = Limits { stop: Some(stop.clone()), max_nodes: budget.nodes, time: None };
-        let analysis = front.try_analyze(&mut solver, &pos, limits).map_err(|_| over_budget(budget))?;
-        let report = CaseReport::new(&front, 1, front.result_text(analysis.value), &analysis);
-        reply["report"] = json!(report);
-    }
-    Ok(reply)
 }
-
-/// A game's [`analyze_front`]: the request, its checked option words, the stop flag, the budget.
-type AnalyzeFn = fn(&Request, &[String], &Arc<AtomicBool>, &Budget) -> Result<Value, Failure>;
-
-/// One game of the page.
-struct Entry {
-    /// The name, as in `games-cli play NAME`.
-    name: &'static str,
-    /// The title shown.
-    title: &'static str,
-    /// Option words to show as an example.
-    example: &'static str,
-    /// The options a request may give, each `--NAME VALUE` or `--NAME=VALUE`: board sizes and
-    /// seeds, never an option that names a file or a path.
-    allowed: &'static [&'static str],
-    analyze: AnalyzeFn,
-    help: fn(&[&str]) -> String,
-}
-
-/// The help of the options in `allowed` (the others hidden).
-fn options_help<F: Front>(allowed: &[&str]) -> String {
-    let mut command = OptionWords::<F::Options>::command().name("options").about(None::<&str>);
-    let hidden: Vec<String> = command
-        .get_arguments()
-        .filter(|a| !a.get_long().is_some_and(|long| allowed.contains(&format!("--{long}").as_str())))
-        .map(|a| a.get_id().to_string())
-        .collect();
-    for id in hidden {
-        command = command.mut_arg(id, |a| a.hide(true));
-    }
-    command.disable_help_flag(true).render_help().to_string()
-}
-
-const fn entry<F: Front>(
-    name: &'static str,
-    title: &'static str,
-    example: &'static str,
-    allowed: &'static [&'static str],
-) -> Entry {
-    Entry { name, title, example, allowed, analyze: analyze_front::<F>, help: options_help::<F> }
-}
-
-/// The registry: one line per game.
-const GAMES: &[Entry] = &[
-    entry::<crate::triangle_war::TriangleWarFront>("triangle-war", "Triangle War", "--side 3", &["--side"]),
-    entry::<crate::young_chess::YoungChessFront>(
-        "young-chess",
-        "Young-diagram game",
-        "--size 3x4 --seed 7",
-        &["--size", "--seed"],
-    ),
-    entry::<crate::tic_tac_toe::TicTacToeFront>(
-        "tic-tac-toe",
-        "m,n,k-game (tic-tac-toe)",
-        "--size 4x4 --k 3",
-        &["--size", "--k"],
-    ),
-    entry::<crate::connect_four::ConnectFourFront>("connect-four", "Connect Four", "--size 5x4", &["--size"]),
-];
 
 /// Longest option value accepted from a request, in bytes (sizes and seeds are short).
 const OPTION_VALUE_LIMIT: usize = 40;
 
-/// A request's option words checked against `allowed` and rewritten as `--NAME=VALUE` words,
-/// so that clap sees nothing else: an option outside the list, a missing value, or a value that
-/// looks like an option is refused without looking at what it names.
-fn checked_options(game: &str, allowed: &[&str], words: &[String]) -> Result<Vec<String>, Failure> {
-    let mut checked = Vec::new();
-    let mut words = words.iter();
-    while let Some(word) = words.next() {
-        let (name, value) = match word.split_once('=') {
-            Some((name, value)) => (name, Some(value)),
-            None => (word.as_str(), None),
-        };
-        if !name.starts_with("--") {
-            return Err(bad(format!(
-                "expected an option ({}), found a value without one",
-                allowed.join(", ")
-            )));
-        }
-        if !allowed.contains(&name) {
-            return Err(bad(format!(
-                "option {} is not offered for {game} here: expected {}",
-                judge_text::quote(name),
-                allowed.join(", ")
-            )));
-        }
-        let value = match value {
-            Some(v) => v,
-            None => words.next().ok_or_else(|| bad(format!("option {name} needs a value")))?,
-        };
-        if value.is_empty() || value.starts_with('-') || value.len() > OPTION_VALUE_LIMIT {
-            return Err(bad(format!(
-                "option {name}: expected a value of 1 to {OPTION_VALUE_LIMIT} characters not starting with `-`"
-            )));
-        }
-        checked.push(format!("{name}={value}"));
+/// The help of a game's parameters as the page shows it: one line per option.
+fn options_help(game: &game_registry::GameInfo) -> String {
+    let mut help = String::from("Options:\n");
+    for p in game.params {
+        let default = p.default.map_or_else(String::new, |d| format!(" [default: {d}]"));
+        help.push_str(&format!("      --{} <{}>\n          {}{default}\n", p.name, p.value_name, p.help));
     }
-    Ok(checked)
+    help
 }
 
 /// A request body (JSON bytes) as a [`Request`], or 400 with serde's message.
@@ -318,20 +213,18 @@ pub fn parse_request(body: &[u8]) -> Result<Request, Failure> {
 /// 400 for an unknown game, an option outside the game's allow-list, or bad setup text or
 /// moves; 422 when the budget stops the solve.
 pub fn analyze(request: &Request, stop: &Arc<AtomicBool>, budget: &Budget) -> Result<Value, Failure> {
-    match GAMES.iter().find(|e| e.name == request.game) {
-        Some(e) => {
-            let options = checked_options(e.name, e.allowed, &request.options)?;
-            (e.analyze)(request, &options, stop, budget)
-        }
-        None => {
-            let names: Vec<&str> = GAMES.iter().map(|e| e.name).collect();
-            Err(bad(format!(
-                "unknown game {}: expected one of {}",
-                judge_text::quote(&request.game),
-                names.join(", ")
-            )))
-        }
-    }
+    let game = game_registry::find(&request.game).ok_or_else(|| {
+        let names: Vec<&str> = game_registry::GAMES.iter().map(|g| g.name).collect();
+        bad(format!(
+            "unknown game {}: expected one of {}",
+            judge_text::quote(&request.game),
+            names.join(", ")
+        ))
+    })?;
+    let params = game_registry::params_from_words(&request.options, game.params, OPTION_VALUE_LIMIT)
+        .map_err(|e| bad(format!("{e}")))?;
+    game_registry::visit(game.name, &params, Analyze { request, stop, budget })
+        .map_err(|e| bad(format!("{e}")))?
 }
 
 /// The server's shared state.
@@ -474,9 +367,9 @@ async fn guard(State(guard): State<Arc<Guard>>, request: axum::extract::Request,
 }
 
 async fn api_games() -> Json<Value> {
-    let games: Vec<Value> = GAMES
+    let games: Vec<Value> = game_registry::GAMES
         .iter()
-        .map(|e| json!({ "name": e.name, "title": e.title, "example": e.example, "help": (e.help)(e.allowed) }))
+        .map(|g| json!({ "name": g.name, "title": g.title, "example": g.example, "help": options_help(g) }))
         .collect();
     Json(json!(games))
 }
@@ -572,10 +465,14 @@ mod tests {
     #[test]
     fn options_outside_the_allow_list_are_refused_unread() {
         let words = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        let allowed = &["--size", "--seed"];
+        let allowed = game_registry::find("young-chess").unwrap().params;
         assert_eq!(
-            checked_options("young-chess", allowed, &words(&["--size", "3x4", "--seed=7"])),
-            Ok(words(&["--size=3x4", "--seed=7"]))
+            game_registry::params_from_words(
+                &words(&["--size", "3x4", "--seed=7"]),
+                allowed,
+                OPTION_VALUE_LIMIT
+            ),
+            Ok(vec![("size", "3x4"), ("seed", "7")])
         );
         for attack in [
             &["--file", "/etc/passwd"][..],
@@ -588,7 +485,16 @@ mod tests {
             &["--size"],
             &["--seed=-1"],
         ] {
-            let (status, message) = checked_options("young-chess", allowed, &words(attack)).unwrap_err();
+            let request = Request {
+                game: "young-chess".to_string(),
+                options: words(attack),
+                setup: None,
+                moves: Vec::new(),
+                analyze: false,
+            };
+            let budget = Budget { time: Duration::from_secs(1), nodes: None };
+            let (status, message) =
+                analyze(&request, &Arc::new(AtomicBool::new(false)), &budget).unwrap_err();
             assert_eq!(status, StatusCode::BAD_REQUEST, "{attack:?}");
             assert!(!message.contains("passwd"), "{attack:?}: {message}");
         }

@@ -1,8 +1,22 @@
-//! [`Front`]: what games-cli needs to know about one game to show it to a person -- player
-//! names, move notation, drawing, result wording -- and how to start a session of it. `play`,
-//! `--analyze` and `--format json` are written once over this trait.
+//! What a person sees of a game solved by `search-core`, written once for every front end: the
+//! [`Front`] trait (player names, move notation read and written, the judge's input format read
+//! and written, the board drawn as text and as a [`Sketch`], result wording, the solver of a
+//! session), board parameters ([`ParamSpec`], [`Params`]), sessions with play / undo / redo
+//! ([`Session`]), and [`Visit`], how a registry hands a front to generic code.
+//!
+//! Each game crate implements [`Front`] for its game (`triangle_war::TriangleWarFront`, ...);
+//! the registry crate `game-registry` lists them; `games-cli` (judge subcommands, `play`,
+//! `serve`) and the Python module are adapters over the registry. The crate does no I/O: no
+//! clap, no terminal, no sockets.
 
-use anyhow::Result;
+mod params;
+mod session;
+pub mod sketch;
+
+pub use params::{check_int, parse_size, ParamError, ParamSpec, Params};
+pub use session::Session;
+pub use sketch::Sketch;
+
 use search_core::{Analysis, Engine, Game, Interrupted, Limits, Player, Value};
 
 /// The engine's position type of a front's game.
@@ -22,18 +36,25 @@ pub struct Setup<F: Front> {
     pub moves: Vec<Move<F>>,
 }
 
-/// One game as the command line (and the web page) shows it.
-pub trait Front: Sized {
-    /// The search-core game played in sessions (`play`).
+/// One game as a person sees it, whatever the front end.
+pub trait Front: Sized + Send + 'static {
+    /// The search-core game played in sessions.
     type G: Game;
-    /// The options that set up a session (`games-cli play NAME [OPTIONS]`): board size, seed, ….
-    type Options: clap::Args + std::fmt::Debug;
 
-    /// A front for the board the options describe.
+    /// The game's name in every front end: `games-cli play NAME`, the web page's `game`.
+    const NAME: &'static str;
+    /// The title shown, e.g. `Triangle War`.
+    const TITLE: &'static str;
+    /// The board parameters ([`Front::new`] reads them), e.g. `side`.
+    const PARAMS: &'static [ParamSpec];
+    /// Parameters to show as an example, as command-line words: `--side 3`.
+    const EXAMPLE: &'static str;
+
+    /// A front for the board `params` describe.
     ///
     /// # Errors
-    /// Options that do not describe a playable board, with a message naming the option.
-    fn new(options: &Self::Options) -> Result<Self>;
+    /// [`ParamError::Board`] when the values do not make a board together.
+    fn new(params: &Params) -> Result<Self, ParamError>;
 
     /// A fresh solver for sessions of this game, with the game's own search options.
     fn solver(&self) -> Engine<Self::G>;
@@ -69,12 +90,12 @@ pub trait Front: Sized {
     /// What a value means, e.g. "A's triangles minus B's at the end".
     fn value_note(&self) -> &'static str;
 
-    /// The position drawn for the web page: a [`crate::serve::sketch::Sketch`] as JSON, with
-    /// every legal move of `pos` anchored on the board.
+    /// The position drawn for the web page: a [`Sketch`] as JSON, with every legal move of
+    /// `pos` anchored on the board.
     fn board_json(&self, pos: &Pos<Self>) -> serde_json::Value;
 
-    /// One case of the judge's input format (the same parser as the CLI, for this front's
-    /// board options), as the position it sets up.
+    /// One case of the judge's input format (the same parser as the judge subcommand, for
+    /// this front's board), as the position it sets up.
     ///
     /// # Errors
     /// The parser's message, with line and column.
@@ -84,7 +105,7 @@ pub trait Front: Sized {
     /// case of the judge's input format, ending in a newline.
     fn setup_text(&self, start: &Pos<Self>, moves: &[Move<Self>]) -> String;
 
-    /// [`Front::analyze`] under `limits` (the web page's budget).
+    /// [`Front::analyze`] under `limits` (the web page's budget, `play --time-limit`).
     ///
     /// # Errors
     /// [`Interrupted`] when a limit stopped one of its searches. Default: `solver`'s
@@ -100,7 +121,7 @@ pub trait Front: Sized {
     }
 
     /// The analysis of `pos` (every move's value and a principal variation, first player's
-    /// side) for `hint`. Default: `solver`'s; a game with a faster dedicated solver overrides it.
+    /// side). Default: `solver`'s; a game with a faster dedicated solver overrides it.
     fn analyze(&self, solver: &mut Engine<Self::G>, pos: &Pos<Self>) -> Analysis<Move<Self>> {
         solver.analyze(pos)
     }
@@ -113,8 +134,8 @@ pub trait Front: Sized {
         values.into_iter().find(|&(_, v)| v == best).expect("the best value belongs to a move").0
     }
 
-    /// [`Front::best_move`] under `limits` (`play --time-limit`). Default: from the move values
-    /// of [`Front::try_analyze`] (best first, ties in generation order).
+    /// [`Front::best_move`] under `limits`. Default: from the move values of `solver` (best
+    /// value, ties in generation order).
     ///
     /// # Errors
     /// [`Interrupted`] when a limit stopped the search.
@@ -131,15 +152,17 @@ pub trait Front: Sized {
     }
 }
 
-/// A board size `ROWSxCOLS` (e.g. `5x4`), each at least 1.
-///
-/// # Errors
-/// Anything else, with the text quoted.
-pub fn parse_size(text: &str) -> Result<(usize, usize), String> {
-    judge_text::parse_size(text, "ROWSxCOLS", "4x4")
+/// Generic code run on the front a registry picked by name ([`Visit::visit`] is called with
+/// the concrete front), so that one function serves every game without a trait object.
+pub trait Visit {
+    /// What the visit returns.
+    type Output;
+    /// Runs on `front`.
+    fn visit<F: Front>(self, front: F) -> Self::Output;
 }
 
 /// A final margin in words: `{first} wins by N`, `{second} wins by N` or `draw`.
+#[must_use]
 pub fn margin_words(value: Value, first: &str, second: &str) -> String {
     match value.signum() {
         1 => format!("{first} wins by {value}"),
@@ -149,6 +172,7 @@ pub fn margin_words(value: Value, first: &str, second: &str) -> String {
 }
 
 /// `n` followed by `singular` or `plural` as `n` asks: `1 empty cell`, `2 empty cells`.
+#[must_use]
 pub fn count(n: usize, singular: &str, plural: &str) -> String {
     format!("{n} {}", if n == 1 { singular } else { plural })
 }
@@ -158,17 +182,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn sizes_parse() {
-        assert_eq!(parse_size("5x4"), Ok((5, 4)));
-        assert_eq!(parse_size("3X3"), Ok((3, 3)));
-        assert!(parse_size("5").is_err());
-        assert!(parse_size("ax3").is_err());
-        assert!(parse_size("0x3").is_err());
-    }
-
-    #[test]
-    fn plurals() {
+    fn plurals_and_margins() {
         assert_eq!(count(1, "cell", "cells"), "1 cell");
         assert_eq!(count(0, "cell", "cells"), "0 cells");
+        assert_eq!(margin_words(3, "A", "B"), "A wins by 3");
+        assert_eq!(margin_words(-2, "A", "B"), "B wins by 2");
+        assert_eq!(margin_words(0, "A", "B"), "draw");
     }
 }
