@@ -40,8 +40,8 @@ mod position;
 mod retrograde;
 
 pub use diagram::diagram;
-pub use game::{tt_bits_for_mib, tt_entry_bytes, Rules, Solver, TriangleWar, TtSizeError};
-pub use geometry::{Border, Geometry, GeometryError, Segment, MAX_SIDE};
+pub use game::{tt_bits_for_mib, tt_entry_bytes, Solver, TriangleWar, TtSizeError};
+pub use geometry::{Geometry, GeometryError, Segment, MAX_SIDE};
 pub use judge::{Judge, DEFAULT_TT_BITS, TABLE_MAX_SEGMENTS};
 pub use parse::{
     parse_games, parse_games_from, parse_segment, GameRecord, Games, MoveError, ParseError, ParseErrorKind,
@@ -49,3 +49,6 @@ pub use parse::{
 pub use position::{Outcome, Position, PositionError, SegmentSet};
 pub use retrograde::RetrogradeTable;
 pub use search_core::Player;
+/// The strings-and-coins parts of the game (segment borders, the pruning rules with their
+/// proofs, graph keys), shared with any dots-and-boxes-like game.
+pub use strings_and_coins::{Border, Rules};
