@@ -134,7 +134,8 @@ impl Board {
         }
         let mut borders = Vec::with_capacity(strings);
         for string in 0..strings {
-            let coins: Vec<usize> = (0..coin_masks.len()).filter(|&c| coin_masks[c] >> string & 1 == 1).collect();
+            let coins: Vec<usize> =
+                (0..coin_masks.len()).filter(|&c| coin_masks[c] >> string & 1 == 1).collect();
             let mut border = Border { masks: [0; 2], bits: [0; 2] };
             match coins[..] {
                 [] => return Err(BoardError::LooseString(string)),

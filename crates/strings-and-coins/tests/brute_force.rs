@@ -216,7 +216,8 @@ fn graph_keys_do_not_depend_on_labels() {
         let Some((coins, board)) = random_board(&mut rng, 8, strings) else { continue };
         let mut string_perm: Vec<usize> = (0..strings).collect();
         string_perm.shuffle(&mut rng);
-        let map = |set: u64| (0..strings).filter(|&s| set >> s & 1 == 1).fold(0u64, |a, s| a | 1 << string_perm[s]);
+        let map =
+            |set: u64| (0..strings).filter(|&s| set >> s & 1 == 1).fold(0u64, |a, s| a | 1 << string_perm[s]);
         let mut relabelled: Vec<u64> = coins.iter().map(|&c| map(c)).collect();
         relabelled.shuffle(&mut rng);
         let other = Board::new(&relabelled, strings).unwrap();
