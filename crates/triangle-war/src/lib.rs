@@ -6,7 +6,10 @@
 //! geometry ([`Geometry`]), keeps the drawn segments as a bitboard ([`SegmentSet`]), parses the
 //! judge's input ([`parse_games`]), replays moves into a [`Position`], and solves positions
 //! exactly, by the search-core engine ([`TriangleWar`], [`Solver`]) or by retrograde analysis
-//! over every segment set ([`RetrogradeTable`]).
+//! over every segment set ([`RetrogradeTable`]). The search reads the board as strings and
+//! coins through the `strings-and-coins` crate ([`Geometry::board`]): its pruning [`Rules`]
+//! and graph keys serve every dots-and-boxes-like game; this crate keeps the triangle's
+//! geometry, symmetries, notation and positions.
 //!
 //! The value of the remaining play depends only on the drawn segments (the player to move is
 //! whoever drew last, or the other one, but the margin of future triangles from the mover's side
