@@ -2,6 +2,8 @@
 
 use search_core::{Analysis, Engine, Game, Player, SearchOptions, Stats, Symmetry, Value, INFINITY};
 
+use strings_and_coins::Rules;
+
 use crate::{Geometry, Outcome, Position, SegmentSet};
 
 /// Triangle War on one board, as seen by the search-core engine.
@@ -15,104 +17,11 @@ pub struct TriangleWar {
     /// For each symmetry and each byte of a segment set, the image of that byte's bits.
     sym_tables: Vec<[[u64; 256]; 8]>,
     bytes: usize,
-    /// Each triangle's segments, as bits of a segment set.
-    triangle_masks: Vec<u64>,
     /// The inverse of each permutation of [`Geometry::symmetries`].
     inverse_symmetries: Vec<Vec<u8>>,
-    /// Whether [`Game::generate_moves`] applies the forced-capture rule ([`Rules::capture`]).
+    /// The strings-and-coins rules that [`Game::generate_moves`], [`Game::play`] and the keys
+    /// apply.
     rules: Rules,
-}
-
-/// Pruning rules of [`TriangleWar`]: proven value-preserving restrictions of the moves searched.
-/// Values are exact with any setting; only the work differs.
-///
-/// Both rules read the board as strings and coins (E. Berlekamp, *The Dots and Boxes Game*,
-/// 2000, ch. 2; J. Barker and R. Korf, "Solving Dots-And-Boxes", AAAI 2012): a triangle is a
-/// coin, its undrawn sides are its strings (a rim segment is a string to the ground), and a
-/// coin with one string left is *capturable*. Cutting a string completes the coins it leaves
-/// with no string, which the mover banks before moving again. The value of the remaining play
-/// depends on this graph alone.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Rules {
-    /// Forced capture: when a capturable coin `C` hangs by its string `s` from the ground, from
-    /// a coin `D` with three strings (an untouched triangle), or from a coin `D` that `s` also
-    /// completes, drawing `s` at once is optimal and it is the only move searched.
-    ///
-    /// Proof (by induction on the number of strings; `P` the position, `Q` the position after
-    /// `s`, `v` the value for the side to move). The ground and single-string cases change
-    /// nothing else, so either player may take them on any later turn. For `D` with three
-    /// strings, `v(P) >= 1 + v(Q)` since `s` is legal. Conversely let `t != s` be any other
-    /// move. `t` completes the same coins in `P` and `Q` (it cannot complete `D`, which keeps two
-    /// strings in `Q`). If `t` completes nothing, the opponent may answer with `s`, so
-    /// `val(t) <= -1 - v(Q - t) <= v(Q) - 1`. If `t` completes coins and `D` keeps three strings,
-    /// the induction gives `val(t) = g + 1 + v(Q - t) <= 1 + v(Q)`. If `t` completes a coin `E`
-    /// through a string of `D`, then `E` hung from `D` as `C` does: drawing `t` in `P` and drawing
-    /// `s` in `P` lead to the same strings-and-coins graph with `C` and `E` exchanged, so
-    /// `val(t) = val(s)`.
-    pub capture: bool,
-    /// Capture before sacrificing: while a coin `C` is capturable by its string `s`, every move
-    /// that completes nothing is dominated by drawing `s` first, except the double-dealing move
-    /// (the other string of `C`'s neighbour `D` when `D` has two strings: it leaves `C` and `D`
-    /// as a pair for the opponent). Only `s`, that move and the moves that complete a coin are
-    /// searched.
-    ///
-    /// Proof: let `t` complete nothing and leave `D` with at least two strings. After `t` the
-    /// opponent may draw `s` (one coin, and the turn), so `val(t) <= -1 - v(Q - t)`; drawing `s`
-    /// then `t` (which still completes nothing in `Q`) is worth `1 - v(Q - t)`, two more.
-    pub capture_first: bool,
-    /// All but two (Berlekamp): with [`Rules::capture_first`], the double-dealing move at the
-    /// open end of a chain of three or more coins is not searched. Let the chain be `C` (open,
-    /// string `s` to `D`), `D` (strings `s`, `e`), `F` (strings `e`, `f`), and let `f` complete
-    /// nothing. Double-dealing at `C` (drawing `e`) leaves the opponent the pair `C`-`D` and
-    /// the open chain from `F`; drawing `s` then `f` banks `C` and leaves the pair `D`-`F` and
-    /// the open chain beyond `F`. The opponent facing the first can take `F` and stand where
-    /// the second leaves him, one coin up, so the first is worth at least two less.
-    pub all_but_two: bool,
-    /// A move that the rules leave alone in its position (a forced capture, or a capture that
-    /// is the only candidate) is played inside the move that allows it
-    /// ([`Game::play`] then draws several segments and returns the net gain of the mover), so
-    /// it costs no node, TT probe or entry of its own. A search technique, not a move rule:
-    /// games played segment by segment (sessions, the web page) switch it off.
-    pub fold_forced: bool,
-    /// Graph keys: once no triangle is untouched (every coin has at most two strings), the
-    /// strings-and-coins graph is a disjoint union of paths and cycles, and the TT key is the
-    /// multiset of its components ([`TriangleWar::graph_key`]) instead of the drawn set, so that
-    /// positions with the same chains and loops in different places of the board share one
-    /// entry. A keying technique, not a move rule: the value of the remaining play depends on
-    /// the graph alone, up to isomorphism, and a path is fixed up to isomorphism by its number
-    /// of coins and of ends on the ground, a cycle by its number of coins.
-    pub graph_keys: bool,
-}
-
-/// Components a graph key holds (one byte each under the flag bit).
-const GRAPH_KEY_COMPONENTS: usize = 7;
-
-/// How the coin(s) completed by a capturing segment hang in the strings-and-coins graph.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Hang {
-    /// From the rim, from an untouched triangle, or from a triangle the same segment completes:
-    /// the forced-capture rule applies.
-    Free,
-    /// From a triangle with two undrawn sides (a chain); `double_deal` is the move that leaves
-    /// the coin and its neighbour as a pair, `None` where [`Rules::all_but_two`] drops it.
-    Chain {
-        /// The double-dealing move, if it is searched.
-        double_deal: Option<usize>,
-    },
-}
-
-impl Rules {
-    /// Every rule on.
-    pub const ALL: Rules =
-        Rules { capture: true, capture_first: true, all_but_two: true, fold_forced: true, graph_keys: true };
-    /// No rule: the plain game tree.
-    pub const NONE: Rules = Rules {
-        capture: false,
-        capture_first: false,
-        all_but_two: false,
-        fold_forced: false,
-        graph_keys: false,
-    };
 }
 
 impl TriangleWar {
@@ -145,7 +54,6 @@ impl TriangleWar {
                 t
             })
             .collect();
-        let triangle_masks = geometry.triangles().iter().map(|t| t.0).collect();
         let inverse_symmetries = geometry
             .symmetries()
             .iter()
@@ -157,7 +65,7 @@ impl TriangleWar {
                 inverse
             })
             .collect();
-        TriangleWar { geometry, sym_tables, bytes, triangle_masks, inverse_symmetries, rules }
+        TriangleWar { geometry, sym_tables, bytes, inverse_symmetries, rules }
     }
 
     /// The pruning rules in force.
@@ -166,141 +74,24 @@ impl TriangleWar {
         self.rules
     }
 
-    /// The undrawn segments that complete at least one triangle of `drawn`.
-    #[inline]
-    fn capturing(&self, drawn: u64) -> u64 {
-        self.triangle_masks.iter().fold(0, |acc, &t| {
-            let open = t & !drawn;
-            // Exactly one bit, without a population count (slow where the CPU has none).
-            if open != 0 && open & (open - 1) == 0 {
-                acc | open
-            } else {
-                acc
-            }
-        })
-    }
-
-    /// How the triangle(s) a capturing segment `s` completes hang (see [`Hang`]).
-    #[inline]
-    fn hang(&self, drawn: u64, s: usize) -> Hang {
-        let [m0, m1] = self.geometry.border(s).masks;
-        let (open0, open1) = (m0 & !drawn, m1 & !drawn);
-        let neighbour = match (open0.count_ones(), open1.count_ones()) {
-            (1, 2) => m1,
-            (2, 1) => m0,
-            _ => return Hang::Free,
-        };
-        let e = (neighbour & !drawn & !(1 << s)).trailing_zeros() as usize;
-        if self.rules.all_but_two && self.chain_continues(drawn, e, neighbour) {
-            Hang::Chain { double_deal: None }
-        } else {
-            Hang::Chain { double_deal: Some(e) }
-        }
-    }
-
-    /// The triangle on the other side of segment `seg` from the triangle `mask` (0: the rim).
-    #[inline]
-    fn across(&self, seg: usize, mask: u64) -> u64 {
-        let [a, b] = self.geometry.border(seg).masks;
-        if a == mask {
-            b
-        } else {
-            a
-        }
-    }
-
-    /// Whether the chain goes on past the double-dealing move `e` of the neighbour `d_mask`: the
-    /// triangle across `e` has two undrawn sides, and its other undrawn side `f` completes
-    /// nothing else (across `f` lies the rim or a triangle with at least two undrawn sides).
-    #[inline]
-    fn chain_continues(&self, drawn: u64, e: usize, d_mask: u64) -> bool {
-        let f_mask = self.across(e, d_mask);
-        let f_open = f_mask & !drawn;
-        if f_mask == 0 || f_open.count_ones() != 2 {
-            return false;
-        }
-        let f = (f_open & !(1 << e)).trailing_zeros() as usize;
-        let z_mask = self.across(f, f_mask);
-        z_mask == 0 || (z_mask & !drawn).count_ones() != 1
-    }
-
     /// The moves searched in `drawn` under the rules in force, as a segment set: every undrawn
-    /// segment, or the subset the pruning rules keep (a single segment for a forced capture).
+    /// segment, or the subset the pruning rules keep (a single segment for a forced capture):
+    /// [`strings_and_coins::Board::candidates`] on the triangles.
     #[inline]
     #[must_use]
     pub fn candidates(&self, drawn: u64) -> u64 {
-        let free = self.geometry.all_segments().0 & !drawn;
-        let mut candidates = free;
-        if self.rules.capture || self.rules.capture_first {
-            let capturing = self.capturing(drawn);
-            for s in SegmentSet(capturing).iter() {
-                let double_deal = match self.hang(drawn, s) {
-                    Hang::Free if self.rules.capture => return 1 << s,
-                    Hang::Free => None,
-                    Hang::Chain { double_deal } => double_deal,
-                };
-                // Any capturable coin gives a valid restriction: prefer one whose chain needs
-                // no double-dealing move.
-                if self.rules.capture_first && (candidates == free || double_deal.is_none()) {
-                    candidates = capturing | double_deal.map_or(0, |e| 1 << e);
-                }
-            }
-        }
-        candidates
+        self.geometry.board().candidates(drawn, self.rules)
     }
 
     /// The graph key of `drawn` ([`Rules::graph_keys`]), if every open triangle has at most two
-    /// undrawn sides and the graph has at most seven components: bit 63 set, then one byte per
-    /// component, largest first, `kind << 6 | coins` with `kind` 0, 1 or 2 for a path with that
-    /// many ends on the ground (a path end off the ground is a capturable coin) and 3 for a
-    /// cycle. Drawn sets never set bit 63 (at most 63 segments), so the two kinds of key never
-    /// meet. The encoding is part of the TT snapshot format: keys saved by one run are read by
-    /// the next.
+    /// undrawn sides and the graph has at most seven components:
+    /// [`strings_and_coins::Board::graph_key`] on the triangles (bit 63 set, one byte per
+    /// component; drawn sets never set bit 63, at most 63 segments, so the two kinds of key
+    /// never meet). The encoding is part of the TT snapshot format: keys saved by one run are
+    /// read by the next.
     #[must_use]
     pub fn graph_key(&self, drawn: u64) -> Option<u64> {
-        let mut open_coins = 0u64;
-        for (i, &t) in self.triangle_masks.iter().enumerate() {
-            let open = t & !drawn;
-            if open == t {
-                return None;
-            }
-            if open != 0 {
-                open_coins |= 1 << i;
-            }
-        }
-        let mut codes = [0u8; GRAPH_KEY_COMPONENTS];
-        let mut n = 0;
-        let mut left = open_coins;
-        while left != 0 {
-            if n == GRAPH_KEY_COMPONENTS {
-                return None;
-            }
-            // The component of the first coin left: its coins, strings to the ground and coins
-            // with a single string (the capturable ends of a path).
-            let (mut component, mut todo, mut ground, mut ends) =
-                (0u64, left & left.wrapping_neg(), 0u32, 0u32);
-            while todo != 0 {
-                let c = todo.trailing_zeros() as usize;
-                todo &= todo - 1;
-                component |= 1 << c;
-                let strings = self.triangle_masks[c] & !drawn;
-                ends += u32::from(strings & (strings - 1) == 0);
-                for s in SegmentSet(strings).iter() {
-                    let b = self.geometry.border(s);
-                    if b.masks[1] == 0 {
-                        ground += 1;
-                    } else {
-                        todo |= (b.bits[0] | b.bits[1]) & !component;
-                    }
-                }
-            }
-            left &= !component;
-            let kind = if ground + ends == 0 { 3 } else { ground as u8 };
-            codes[n] = kind << 6 | component.count_ones() as u8;
-            n += 1;
-        }
-        codes[..n].sort_unstable_by(|a, b| b.cmp(a));
-        Some(codes[..n].iter().enumerate().fold(1 << 63, |key, (i, &c)| key | u64::from(c) << (8 * i)))
+        self.geometry.board().graph_key(drawn)
     }
 
     /// The segment that [`Rules::fold_forced`] plays next inside [`Game::play`] in `drawn`, if
@@ -308,8 +99,7 @@ impl TriangleWar {
     #[inline]
     #[must_use]
     pub fn folded_move(&self, drawn: u64) -> Option<usize> {
-        let only = self.candidates(drawn);
-        (only != 0 && only & (only - 1) == 0).then(|| only.trailing_zeros() as usize)
+        self.geometry.board().folded_move(drawn, self.rules)
     }
 
     /// The board.
@@ -344,7 +134,7 @@ impl TriangleWar {
     /// Triangles not yet completed in `pos` (every completed triangle has an owner).
     fn open_triangles(&self, pos: &Position) -> Value {
         let owned = pos.owned(Player::First) | pos.owned(Player::Second);
-        (self.triangle_masks.len() as u32 - owned.count_ones()) as Value
+        (self.geometry.triangles().len() as u32 - owned.count_ones()) as Value
     }
 }
 

@@ -1,5 +1,7 @@
 //! The board of a triangle of side `n`: dots, segments and unit triangles, derived from `n`.
 
+use strings_and_coins::{Board, Border};
+
 use crate::SegmentSet;
 
 /// Largest supported side: the segments of side 6 (63) are the most that fit a `u64` bitboard.
@@ -19,40 +21,6 @@ impl std::fmt::Display for Segment {
     /// The judge's notation, `a-b` (e.g. `2-5`).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}-{}", self.a, self.b)
-    }
-}
-
-/// The one or two unit triangles a segment borders, as fixed-size tables for the hot paths.
-///
-/// A rim segment's missing second triangle has mask 0 and bit 0.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Border {
-    /// The segment sets of the triangles.
-    pub masks: [u64; 2],
-    /// The triangles as owner-bitboard bits (`1 << index in Geometry::triangles()`).
-    pub bits: [u64; 2],
-}
-
-impl Border {
-    /// The triangles completed in `drawn` (a set containing the segment), as owner bits.
-    #[inline]
-    #[must_use]
-    pub const fn completed(&self, drawn: u64) -> u64 {
-        let [m0, m1] = self.masks;
-        let first = if drawn & m0 == m0 { self.bits[0] } else { 0 };
-        let second = if m1 != 0 && drawn & m1 == m1 { self.bits[1] } else { 0 };
-        first | second
-    }
-
-    /// How many of the triangles `drawn` leaves exactly one segment short (offered to the
-    /// next player).
-    #[inline]
-    #[must_use]
-    pub const fn offered(&self, drawn: u64) -> u32 {
-        let [m0, m1] = self.masks;
-        let first = (m0 & !drawn).count_ones() == 1;
-        let second = m1 != 0 && (m1 & !drawn).count_ones() == 1;
-        first as u32 + second as u32
     }
 }
 
@@ -77,8 +45,9 @@ pub struct Geometry {
     side: u8,
     segments: Vec<Segment>,
     triangles: Vec<SegmentSet>,
-    /// For each segment, the (one or two) triangles it borders.
-    borders: Vec<Border>,
+    /// The triangles as coins, segments as strings: for each segment, the (one or two)
+    /// triangles it borders.
+    board: Board,
     /// For each symmetry of the triangle (identity first), the image of each segment index.
     symmetries: Vec<Vec<u8>>,
 }
@@ -124,16 +93,8 @@ impl Geometry {
                 }
             }
         }
-        let borders = (0..segments.len())
-            .map(|s| {
-                let mut b = Border { masks: [0; 2], bits: [0; 2] };
-                for (k, (i, t)) in triangles.iter().enumerate().filter(|(_, t)| t.contains(s)).enumerate() {
-                    b.masks[k] = t.0;
-                    b.bits[k] = 1 << i;
-                }
-                b
-            })
-            .collect();
+        let masks: Vec<u64> = triangles.iter().map(|t| t.0).collect();
+        let board = Board::new(&masks, segments.len()).expect("unit triangles are a strings-and-coins board");
 
         // Symmetries: permutations of the barycentric coordinates (n - r, r - c, c).
         let coords = |d: u8| {
@@ -156,7 +117,7 @@ impl Geometry {
                 segments.iter().map(|s| index(map(s.a), map(s.b)) as u8).collect()
             })
             .collect();
-        Ok(Geometry { side, segments, triangles, borders, symmetries })
+        Ok(Geometry { side, segments, triangles, board, symmetries })
     }
 
     /// The side `n`.
@@ -192,7 +153,14 @@ impl Geometry {
     /// The triangles that segment `s` borders (one on the rim, two inside).
     #[must_use]
     pub fn border(&self, s: usize) -> Border {
-        self.borders[s]
+        self.board.border(s)
+    }
+
+    /// The board as strings and coins: triangle `i` of [`Geometry::triangles`] is coin `i`,
+    /// segment `s` is string `s`.
+    #[must_use]
+    pub fn board(&self) -> &Board {
+        &self.board
     }
 
     /// The index of the segment joining dots `i` and `j` (in either order), if they are

@@ -6,7 +6,10 @@
 //! geometry ([`Geometry`]), keeps the drawn segments as a bitboard ([`SegmentSet`]), parses the
 //! judge's input ([`parse_games`]), replays moves into a [`Position`], and solves positions
 //! exactly, by the search-core engine ([`TriangleWar`], [`Solver`]) or by retrograde analysis
-//! over every segment set ([`RetrogradeTable`]).
+//! over every segment set ([`RetrogradeTable`]). The search reads the board as strings and
+//! coins through the `strings-and-coins` crate ([`Geometry::board`]): its pruning [`Rules`]
+//! and graph keys serve every dots-and-boxes-like game; this crate keeps the triangle's
+//! geometry, symmetries, notation and positions.
 //!
 //! The value of the remaining play depends only on the drawn segments (the player to move is
 //! whoever drew last, or the other one, but the margin of future triangles from the mover's side
@@ -42,8 +45,8 @@ mod retrograde;
 
 pub use diagram::diagram;
 pub use front::TriangleWarFront;
-pub use game::{tt_bits_for_mib, tt_entry_bytes, Rules, Solver, TriangleWar, TtSizeError};
-pub use geometry::{Border, Geometry, GeometryError, Segment, MAX_SIDE};
+pub use game::{tt_bits_for_mib, tt_entry_bytes, Solver, TriangleWar, TtSizeError};
+pub use geometry::{Geometry, GeometryError, Segment, MAX_SIDE};
 pub use judge::{Judge, DEFAULT_TT_BITS, TABLE_MAX_SEGMENTS};
 pub use parse::{
     parse_games, parse_games_from, parse_segment, GameRecord, Games, MoveError, ParseError, ParseErrorKind,
@@ -51,3 +54,6 @@ pub use parse::{
 pub use position::{Outcome, Position, PositionError, SegmentSet};
 pub use retrograde::RetrogradeTable;
 pub use search_core::Player;
+/// The strings-and-coins parts of the game (segment borders, the pruning rules with their
+/// proofs, graph keys), shared with any dots-and-boxes-like game.
+pub use strings_and_coins::{Border, Rules};

@@ -1,0 +1,208 @@
+//! The board: coins (cells) and the strings (lines) that tie them to each other or to the ground.
+
+/// Most strings a board holds: a set of strings is a `u64` bitboard.
+pub const MAX_STRINGS: usize = 64;
+
+/// Most coins a board holds: a set of coins is a `u64` bitboard.
+pub const MAX_COINS: usize = 64;
+
+/// The one or two coins a string ties, as fixed-size tables for the hot paths.
+///
+/// A string to the ground (a rim segment or line) has mask 0 and bit 0 for its missing second
+/// coin.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Border {
+    /// The string sets of the coins (each coin's strings, drawn or not).
+    pub masks: [u64; 2],
+    /// The coins as coin-set bits (`1 << index in Board::coins()`).
+    pub bits: [u64; 2],
+}
+
+impl Border {
+    /// The coins completed in `drawn` (a set containing the string), as coin bits.
+    #[inline]
+    #[must_use]
+    pub const fn completed(&self, drawn: u64) -> u64 {
+        let [m0, m1] = self.masks;
+        let first = if drawn & m0 == m0 { self.bits[0] } else { 0 };
+        let second = if m1 != 0 && drawn & m1 == m1 { self.bits[1] } else { 0 };
+        first | second
+    }
+
+    /// How many of the coins `drawn` leaves exactly one string short (offered to the next
+    /// player: capturable).
+    #[inline]
+    #[must_use]
+    pub const fn offered(&self, drawn: u64) -> u32 {
+        let [m0, m1] = self.masks;
+        let first = (m0 & !drawn).count_ones() == 1;
+        let second = m1 != 0 && (m1 & !drawn).count_ones() == 1;
+        first as u32 + second as u32
+    }
+
+    /// Whether the string ties its coin to the ground (one coin only).
+    #[inline]
+    #[must_use]
+    pub const fn is_ground(&self) -> bool {
+        self.masks[1] == 0
+    }
+}
+
+/// A list of coins that is not a strings-and-coins board ([`Board::new`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BoardError {
+    /// More strings than a `u64` holds.
+    #[error("{0} strings: at most {MAX_STRINGS} are supported")]
+    TooManyStrings(usize),
+    /// More coins than a `u64` holds.
+    #[error("{0} coins: at most {MAX_COINS} are supported")]
+    TooManyCoins(usize),
+    /// A coin has no string.
+    #[error("coin {0} has no string")]
+    EmptyCoin(usize),
+    /// A coin names a string at or beyond the number of strings.
+    #[error("coin {coin} has string {string}, but the board has {strings} strings")]
+    NoSuchString {
+        /// The coin's index.
+        coin: usize,
+        /// The first string out of range.
+        string: usize,
+        /// The number of strings of the board.
+        strings: usize,
+    },
+    /// A string belongs to no coin.
+    #[error("string {0} belongs to no coin")]
+    LooseString(usize),
+    /// A string belongs to three coins or more.
+    #[error("string {string} belongs to coins {coins:?} (at most two)")]
+    SharedString {
+        /// The string.
+        string: usize,
+        /// Every coin holding it.
+        coins: Vec<usize>,
+    },
+    /// Two coins have exactly the same strings (each string then ties the pair, a shape the
+    /// hot paths, which tell coins apart by their masks, do not support).
+    #[error("coins {0} and {1} have the same strings")]
+    SameStrings(usize, usize),
+}
+
+/// A strings-and-coins board (Berlekamp, *The Dots and Boxes Game*, 2000, ch. 2): coins
+/// `0..coins().len()`, strings `0..strings()`, each string tying one coin to the ground or two
+/// coins together. A position is the set of drawn (cut) strings as a `u64`, bit `s` for string
+/// `s`; a coin whose strings are all drawn is completed (captured) by whoever drew the last one.
+///
+/// In dots-and-boxes a coin is a box and a string a line (a border line ties its box to the
+/// ground); in Triangle War a coin is a unit triangle and a string a segment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Board {
+    /// Each coin's strings.
+    coins: Vec<u64>,
+    /// For each string, the one or two coins it ties.
+    borders: Vec<Border>,
+    /// Every string.
+    all: u64,
+}
+
+impl Board {
+    /// The board whose coin `i` has the strings `coin_masks[i]` (bit `s`: string `s`), on
+    /// `strings` strings.
+    ///
+    /// # Errors
+    /// [`BoardError`] if there are more than 64 strings or coins, a coin has no string or one
+    /// at or beyond `strings`, a string belongs to no coin or to more than two, or two coins
+    /// have the same strings.
+    pub fn new(coin_masks: &[u64], strings: usize) -> Result<Self, BoardError> {
+        if strings > MAX_STRINGS {
+            return Err(BoardError::TooManyStrings(strings));
+        }
+        if coin_masks.len() > MAX_COINS {
+            return Err(BoardError::TooManyCoins(coin_masks.len()));
+        }
+        let all = if strings == MAX_STRINGS { u64::MAX } else { (1u64 << strings) - 1 };
+        for (coin, &mask) in coin_masks.iter().enumerate() {
+            if mask == 0 {
+                return Err(BoardError::EmptyCoin(coin));
+            }
+            if mask & !all != 0 {
+                let string = (mask & !all).trailing_zeros() as usize;
+                return Err(BoardError::NoSuchString { coin, string, strings });
+            }
+            if let Some(other) = coin_masks[..coin].iter().position(|&m| m == mask) {
+                return Err(BoardError::SameStrings(other, coin));
+            }
+        }
+        let mut borders = Vec::with_capacity(strings);
+        for string in 0..strings {
+            let coins: Vec<usize> =
+                (0..coin_masks.len()).filter(|&c| coin_masks[c] >> string & 1 == 1).collect();
+            let mut border = Border { masks: [0; 2], bits: [0; 2] };
+            match coins[..] {
+                [] => return Err(BoardError::LooseString(string)),
+                [_] | [_, _] => {
+                    for (k, &c) in coins.iter().enumerate() {
+                        border.masks[k] = coin_masks[c];
+                        border.bits[k] = 1 << c;
+                    }
+                }
+                _ => return Err(BoardError::SharedString { string, coins }),
+            }
+            borders.push(border);
+        }
+        Ok(Board { coins: coin_masks.to_vec(), borders, all })
+    }
+
+    /// Each coin's strings, by coin index.
+    #[inline]
+    #[must_use]
+    pub fn coins(&self) -> &[u64] {
+        &self.coins
+    }
+
+    /// The number of strings.
+    #[must_use]
+    pub fn strings(&self) -> usize {
+        self.borders.len()
+    }
+
+    /// The set of every string.
+    #[inline]
+    #[must_use]
+    pub fn all_strings(&self) -> u64 {
+        self.all
+    }
+
+    /// The coins that string `s` ties (one to the ground, or two). Panics if `s` is not a string
+    /// of the board.
+    #[inline]
+    #[must_use]
+    pub fn border(&self, s: usize) -> Border {
+        self.borders[s]
+    }
+
+    /// The coins that drawing string `s` completes in `drawn` (the set before the move; `s` is
+    /// undrawn), as coin bits.
+    #[inline]
+    #[must_use]
+    pub fn completed(&self, drawn: u64, s: usize) -> u64 {
+        self.borders[s].completed(drawn | 1 << s)
+    }
+
+    /// The coins with a string left in `drawn` (not yet completed), as coin bits.
+    #[must_use]
+    pub fn open_coins(&self, drawn: u64) -> u64 {
+        self.coins.iter().enumerate().filter(|(_, &m)| m & !drawn != 0).fold(0, |acc, (i, _)| acc | 1 << i)
+    }
+
+    /// The coin on the other side of string `s` from the coin with strings `mask` (0: the
+    /// ground).
+    #[inline]
+    pub(crate) fn across(&self, s: usize, mask: u64) -> u64 {
+        let [a, b] = self.borders[s].masks;
+        if a == mask {
+            b
+        } else {
+            a
+        }
+    }
+}

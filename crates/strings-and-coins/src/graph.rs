@@ -1,0 +1,79 @@
+//! Graph keys: a position named by the chains and loops of its strings-and-coins graph.
+
+use crate::Board;
+
+/// Components a graph key holds (one byte each under the flag bit).
+pub const GRAPH_KEY_COMPONENTS: usize = 7;
+
+/// The flag bit of every graph key ([`Board::graph_key`]).
+pub const GRAPH_KEY_FLAG: u64 = 1 << 63;
+
+impl Board {
+    /// The graph key of `drawn` ([`crate::Rules::graph_keys`]), if every open coin has at most
+    /// two strings and the graph has at most [`GRAPH_KEY_COMPONENTS`] components of at most 63
+    /// coins each: bit 63 set ([`GRAPH_KEY_FLAG`]), then one byte per component, largest first,
+    /// `kind << 6 | coins` with `kind` 0, 1 or 2 for a path with that many ends on the ground
+    /// (a path end off the ground is a capturable coin) and 3 for a cycle.
+    ///
+    /// Two drawn sets with the same key have isomorphic graphs, so the same value for the side
+    /// to move (Berlekamp, *The Dots and Boxes Game*, 2000, ch. 2: the value depends on the
+    /// strings-and-coins graph alone). Drawn sets of at most 63 strings never set bit 63, so
+    /// on such boards the two kinds of key never meet (a game on 64 strings needs another way
+    /// to tell them apart). The encoding is part of the TT snapshot format of the games that
+    /// save their TT: keys saved by one run are read by the next.
+    #[must_use]
+    pub fn graph_key(&self, drawn: u64) -> Option<u64> {
+        let mut open_coins = 0u64;
+        for (i, &t) in self.coins().iter().enumerate() {
+            let open = t & !drawn;
+            // Three strings or more (an untouched triangle, a box with three or four): the
+            // graph is not a union of paths and cycles.
+            let rest = open & open.wrapping_sub(1);
+            if rest & rest.wrapping_sub(1) != 0 {
+                return None;
+            }
+            if open != 0 {
+                open_coins |= 1 << i;
+            }
+        }
+        let mut codes = [0u8; GRAPH_KEY_COMPONENTS];
+        let mut n = 0;
+        let mut left = open_coins;
+        while left != 0 {
+            if n == GRAPH_KEY_COMPONENTS {
+                return None;
+            }
+            // The component of the first coin left: its coins, strings to the ground and coins
+            // with a single string (the capturable ends of a path).
+            let (mut component, mut todo, mut ground, mut ends) =
+                (0u64, left & left.wrapping_neg(), 0u32, 0u32);
+            while todo != 0 {
+                let c = todo.trailing_zeros() as usize;
+                todo &= todo - 1;
+                component |= 1 << c;
+                let mut strings = self.coins()[c] & !drawn;
+                ends += u32::from(strings & (strings - 1) == 0);
+                while strings != 0 {
+                    let s = strings.trailing_zeros() as usize;
+                    strings &= strings - 1;
+                    let b = self.border(s);
+                    if b.masks[1] == 0 {
+                        ground += 1;
+                    } else {
+                        todo |= (b.bits[0] | b.bits[1]) & !component;
+                    }
+                }
+            }
+            left &= !component;
+            let coins = component.count_ones();
+            if coins > 63 {
+                return None;
+            }
+            let kind = if ground + ends == 0 { 3 } else { ground as u8 };
+            codes[n] = kind << 6 | coins as u8;
+            n += 1;
+        }
+        codes[..n].sort_unstable_by(|a, b| b.cmp(a));
+        Some(codes[..n].iter().enumerate().fold(GRAPH_KEY_FLAG, |key, (i, &c)| key | u64::from(c) << (8 * i)))
+    }
+}

@@ -1,0 +1,191 @@
+//! The proven pruning rules of strings and coins: forced capture, capture before sacrificing,
+//! all but two, and the moves they leave alone.
+
+use crate::Board;
+
+/// Pruning rules of a strings-and-coins search: proven value-preserving restrictions of the
+/// moves searched. Values are exact with any setting; only the work differs.
+///
+/// The rules read the board as strings and coins (E. Berlekamp, *The Dots and Boxes Game*,
+/// 2000, ch. 2; J. Barker and R. Korf, "Solving Dots-And-Boxes", AAAI 2012): a cell (unit
+/// triangle, box) is a coin, its undrawn sides are its strings (a rim side is a string to the
+/// ground), and a coin with one string left is *capturable*. Cutting a string completes the
+/// coins it leaves with no string, which the mover banks before moving again. The value of the
+/// remaining play depends on this graph alone.
+///
+/// [`Board::candidates`] applies `capture`, `capture_first` and `all_but_two`; `fold_forced`
+/// and `graph_keys` are for the game's `play` and key ([`Board::folded_move`],
+/// [`Board::graph_key`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rules {
+    /// Forced capture: when a capturable coin `C` hangs by its string `s` from the ground, from
+    /// a coin `D` with at least three strings (an untouched triangle; a box with three or four),
+    /// or from a coin `D` that `s` also completes, drawing `s` at once is optimal and it is the
+    /// only move searched.
+    ///
+    /// Proof (by induction on the number of strings; `P` the position, `Q` the position after
+    /// `s`, `v` the value for the side to move). The ground and single-string cases change
+    /// nothing else, so either player may take them on any later turn. For `D` with at least
+    /// three strings, `v(P) >= 1 + v(Q)` since `s` is legal. Conversely let `t != s` be any
+    /// other move. `t` completes the same coins in `P` and `Q` (it cannot complete `D`, which
+    /// keeps at least two strings in `Q`). If `t` completes nothing, the opponent may answer
+    /// with `s`, so `val(t) <= -1 - v(Q - t) <= v(Q) - 1`. If `t` completes coins and `D` keeps
+    /// at least three strings, the induction gives `val(t) = g + 1 + v(Q - t) <= 1 + v(Q)`. If
+    /// `t` completes a coin `E` through a string of `D`, then `E` hung from `D` as `C` does:
+    /// drawing `t` in `P` and drawing `s` in `P` lead to the same strings-and-coins graph with
+    /// `C` and `E` exchanged, so `val(t) = val(s)`.
+    pub capture: bool,
+    /// Capture before sacrificing: while a coin `C` is capturable by its string `s`, every move
+    /// that completes nothing is dominated by drawing `s` first, except the double-dealing move
+    /// (the other string of `C`'s neighbour `D` when `D` has two strings: it leaves `C` and `D`
+    /// as a pair for the opponent). Only `s`, that move and the moves that complete a coin are
+    /// searched.
+    ///
+    /// Proof: let `t` complete nothing and leave `D` with at least two strings. After `t` the
+    /// opponent may draw `s` (one coin, and the turn), so `val(t) <= -1 - v(Q - t)`; drawing `s`
+    /// then `t` (which still completes nothing in `Q`) is worth `1 - v(Q - t)`, two more.
+    pub capture_first: bool,
+    /// All but two (Berlekamp): with [`Rules::capture_first`], the double-dealing move at the
+    /// open end of a chain of three or more coins is not searched. Let the chain be `C` (open,
+    /// string `s` to `D`), `D` (strings `s`, `e`), `F` (strings `e`, `f`), and let `f` complete
+    /// nothing. Double-dealing at `C` (drawing `e`) leaves the opponent the pair `C`-`D` and
+    /// the open chain from `F`; drawing `s` then `f` banks `C` and leaves the pair `D`-`F` and
+    /// the open chain beyond `F`. The opponent facing the first can take `F` and stand where
+    /// the second leaves him, one coin up, so the first is worth at least two less.
+    pub all_but_two: bool,
+    /// A move that the rules leave alone in its position (a forced capture, or a capture that
+    /// is the only candidate) is played inside the move that allows it (the game's `play`
+    /// then draws several strings and returns the net gain of the mover), so it costs no node,
+    /// TT probe or entry of its own. A search technique, not a move rule: games played string
+    /// by string (sessions, a web page) switch it off. See [`Board::folded_move`].
+    pub fold_forced: bool,
+    /// Graph keys: once no coin is untouched (every coin has at most two strings), the
+    /// strings-and-coins graph is a disjoint union of paths and cycles, and the TT key is the
+    /// multiset of its components ([`Board::graph_key`]) instead of the drawn set, so that
+    /// positions with the same chains and loops in different places of the board share one
+    /// entry. A keying technique, not a move rule: the value of the remaining play depends on
+    /// the graph alone, up to isomorphism, and a path is fixed up to isomorphism by its number
+    /// of coins and of ends on the ground, a cycle by its number of coins.
+    pub graph_keys: bool,
+}
+
+impl Rules {
+    /// Every rule on.
+    pub const ALL: Rules =
+        Rules { capture: true, capture_first: true, all_but_two: true, fold_forced: true, graph_keys: true };
+    /// No rule: the plain game tree.
+    pub const NONE: Rules = Rules {
+        capture: false,
+        capture_first: false,
+        all_but_two: false,
+        fold_forced: false,
+        graph_keys: false,
+    };
+}
+
+/// How the coin(s) completed by a capturing string hang in the strings-and-coins graph
+/// ([`Board::hang`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hang {
+    /// From the ground, from a coin with at least three strings, or from a coin the same string
+    /// completes: the forced-capture rule ([`Rules::capture`]) applies.
+    Free,
+    /// From a coin with two strings (a chain); `double_deal` is the move that leaves the coin
+    /// and its neighbour as a pair, `None` where [`Rules::all_but_two`] drops it.
+    Chain {
+        /// The double-dealing move (a string index), if it is searched.
+        double_deal: Option<usize>,
+    },
+}
+
+impl Board {
+    /// The undrawn strings that complete at least one coin of `drawn`, as a string set.
+    #[inline]
+    #[must_use]
+    pub fn capturing(&self, drawn: u64) -> u64 {
+        self.coins().iter().fold(0, |acc, &t| {
+            let open = t & !drawn;
+            // Exactly one bit, without a population count (slow where the CPU has none).
+            if open != 0 && open & (open - 1) == 0 {
+                acc | open
+            } else {
+                acc
+            }
+        })
+    }
+
+    /// How the coin(s) that the capturing string `s` completes in `drawn` hang (see [`Hang`]);
+    /// with `all_but_two` ([`Rules::all_but_two`]) the double-dealing move inside a chain of
+    /// three or more is dropped. `s` must be in [`Board::capturing`]`(drawn)`.
+    #[inline]
+    #[must_use]
+    pub fn hang(&self, drawn: u64, s: usize, all_but_two: bool) -> Hang {
+        let [m0, m1] = self.border(s).masks;
+        let (open0, open1) = (m0 & !drawn, m1 & !drawn);
+        let neighbour = match (open0.count_ones(), open1.count_ones()) {
+            (1, 2) => m1,
+            (2, 1) => m0,
+            _ => return Hang::Free,
+        };
+        let e = (neighbour & !drawn & !(1 << s)).trailing_zeros() as usize;
+        if all_but_two && self.chain_continues(drawn, e, neighbour) {
+            Hang::Chain { double_deal: None }
+        } else {
+            Hang::Chain { double_deal: Some(e) }
+        }
+    }
+
+    /// Whether the chain goes on past the double-dealing move `e` of the neighbour `d_mask`: the
+    /// coin across `e` has two strings, and its other string `f` completes nothing else (across
+    /// `f` lies the ground or a coin with at least two strings).
+    #[inline]
+    fn chain_continues(&self, drawn: u64, e: usize, d_mask: u64) -> bool {
+        let f_mask = self.across(e, d_mask);
+        let f_open = f_mask & !drawn;
+        if f_mask == 0 || f_open.count_ones() != 2 {
+            return false;
+        }
+        let f = (f_open & !(1 << e)).trailing_zeros() as usize;
+        let z_mask = self.across(f, f_mask);
+        z_mask == 0 || (z_mask & !drawn).count_ones() != 1
+    }
+
+    /// The moves searched in `drawn` under `rules`, as a string set: every undrawn string, or
+    /// the subset that [`Rules::capture`], [`Rules::capture_first`] and [`Rules::all_but_two`]
+    /// keep (a single string for a forced capture). Never empty while a string is undrawn.
+    #[inline]
+    #[must_use]
+    pub fn candidates(&self, drawn: u64, rules: Rules) -> u64 {
+        let free = self.all_strings() & !drawn;
+        let mut candidates = free;
+        if rules.capture || rules.capture_first {
+            let capturing = self.capturing(drawn);
+            let mut left = capturing;
+            while left != 0 {
+                let s = left.trailing_zeros() as usize;
+                left &= left - 1;
+                let double_deal = match self.hang(drawn, s, rules.all_but_two) {
+                    Hang::Free if rules.capture => return 1 << s,
+                    Hang::Free => None,
+                    Hang::Chain { double_deal } => double_deal,
+                };
+                // Any capturable coin gives a valid restriction: prefer one whose chain needs
+                // no double-dealing move.
+                if rules.capture_first && (candidates == free || double_deal.is_none()) {
+                    candidates = capturing | double_deal.map_or(0, |e| 1 << e);
+                }
+            }
+        }
+        candidates
+    }
+
+    /// The string that [`Rules::fold_forced`] plays next inside the game's `play` in `drawn`,
+    /// if any: the only candidate the rules leave ([`Board::candidates`]). It is always a
+    /// capture (every restriction keeps one), so the turn stays with the player to move.
+    #[inline]
+    #[must_use]
+    pub fn folded_move(&self, drawn: u64, rules: Rules) -> Option<usize> {
+        let only = self.candidates(drawn, rules);
+        (only != 0 && only & (only - 1) == 0).then(|| only.trailing_zeros() as usize)
+    }
+}
