@@ -102,8 +102,12 @@ impl Front for ConnectFourFront {
         Ok(ConnectFourFront::with_geometry(geom))
     }
 
-    fn solver(&self) -> Engine<Rules> {
-        // Only the rules are used from it: values come from the fast solver (see `analyze`).
+    /// Only the rules are used from it: values come from the fast solver (see `analyze`), made
+    /// here afresh when `max_tt_bits` asks for a smaller TT than it has.
+    fn solver(&self, max_tt_bits: Option<u32>) -> Engine<Rules> {
+        if let Some(bits) = max_tt_bits.filter(|&b| b < crate::DEFAULT_TT_BITS) {
+            *self.solver.borrow_mut() = Some(Solver::with_tt_bits(self.geom, bits));
+        }
         search_core::Engine::new(Rules::new(self.geom), 1)
     }
 

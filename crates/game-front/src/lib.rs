@@ -56,8 +56,10 @@ pub trait Front: Sized + Send + 'static {
     /// [`ParamError::Board`] when the values do not make a board together.
     fn new(params: &Params) -> Result<Self, ParamError>;
 
-    /// A fresh solver for sessions of this game, with the game's own search options.
-    fn solver(&self) -> Engine<Self::G>;
+    /// A fresh solver for sessions of this game, with the game's own search options and a TT
+    /// of the game's default size, at most `2^max_tt_bits` entries when given (a web request
+    /// under a small budget needs no large table).
+    fn solver(&self, max_tt_bits: Option<u32>) -> Engine<Self::G>;
 
     /// The start position of a session.
     fn start(&self) -> Pos<Self>;

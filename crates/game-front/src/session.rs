@@ -22,19 +22,27 @@ impl<F: Front> Session<F> {
     /// A session from `front`'s start position.
     #[must_use]
     pub fn new(front: F) -> Self {
+        Self::with_tt_bits(front, None)
+    }
+
+    /// [`Session::new`] with a solver whose TT has at most `2^max_tt_bits` entries when given
+    /// ([`Front::solver`]).
+    #[must_use]
+    pub fn with_tt_bits(front: F, max_tt_bits: Option<u32>) -> Self {
         let start = front.start();
-        let solver = front.solver();
+        let solver = front.solver(max_tt_bits);
         Session { front, solver, start, played: Vec::new(), undone: Vec::new(), pos: start }
     }
 
     /// A session from one case of the judge's input format ([`Front::parse_setup`]): its start
-    /// position, with the moves it records played (so that they can be undone).
+    /// position, with the moves it records played (so that they can be undone); the solver's
+    /// TT as in [`Session::with_tt_bits`].
     ///
     /// # Errors
     /// The parser's message.
-    pub fn from_setup(front: F, text: &str) -> Result<Self, String> {
+    pub fn from_setup(front: F, text: &str, max_tt_bits: Option<u32>) -> Result<Self, String> {
         let Setup { front: new_front, start, moves } = front.parse_setup(text)?;
-        let mut session = Session::new(new_front.unwrap_or(front));
+        let mut session = Session::with_tt_bits(new_front.unwrap_or(front), max_tt_bits);
         session.start = start;
         session.pos = start;
         for mv in moves {

@@ -120,7 +120,9 @@ impl Visit for Play<'_, '_> {
     type Output = Result<()>;
     fn visit<F: Front>(self, front: F) -> Result<()> {
         let session = match &self.setup {
-            Some(text) => Session::from_setup(front, text).map_err(|e| anyhow::anyhow!("--file: {e}"))?,
+            Some(text) => {
+                Session::from_setup(front, text, None).map_err(|e| anyhow::anyhow!("--file: {e}"))?
+            }
             None => Session::new(front),
         };
         session_loop(session, self.human, self.time_limit, self.lines, self.out)

@@ -107,8 +107,9 @@ impl Front for TicTacToeFront {
         Ok(TicTacToeFront { geometry })
     }
 
-    fn solver(&self) -> Engine<MnkGame> {
-        Engine::new(MnkGame::new(self.geometry, Scoring::EmptyPlusOne), default_tt_bits(self.geometry))
+    fn solver(&self, max_tt_bits: Option<u32>) -> Engine<MnkGame> {
+        let bits = default_tt_bits(self.geometry).min(max_tt_bits.unwrap_or(u32::MAX));
+        Engine::new(MnkGame::new(self.geometry, Scoring::EmptyPlusOne), bits)
     }
 
     fn start(&self) -> Position {

@@ -45,8 +45,8 @@ impl Front for TriangleWarFront {
         Ok(TriangleWarFront { geometry })
     }
 
-    fn solver(&self) -> Engine<TriangleWar> {
-        let bits = Judge::new(self.geometry.clone(), None).tt_bits();
+    fn solver(&self, max_tt_bits: Option<u32>) -> Engine<TriangleWar> {
+        let bits = Judge::new(self.geometry.clone(), None).tt_bits().min(max_tt_bits.unwrap_or(u32::MAX));
         // Sessions play one segment at a time: no forced captures folded into a move.
         let rules = crate::Rules { fold_forced: false, ..crate::Rules::ALL };
         Engine::new(TriangleWar::with_rules(self.geometry.clone(), rules), bits)

@@ -84,8 +84,10 @@ impl Front for YoungChessFront {
         Self::with_board(Self::random_board(rows, cols, params.parse::<u64>("seed")?)?)
     }
 
-    fn solver(&self) -> Engine<ScoredGame> {
-        self.game.clone().solver()
+    fn solver(&self, max_tt_bits: Option<u32>) -> Engine<ScoredGame> {
+        let mut options = crate::YoungGame::SEARCH_OPTIONS;
+        options.tt_bits = options.tt_bits.min(max_tt_bits.unwrap_or(u32::MAX));
+        Engine::with_options(self.game.clone(), options)
     }
 
     fn start(&self) -> ScoredPosition {

@@ -150,9 +150,17 @@ impl Visit for Analyze<'_> {
 
     fn visit<F: Front>(self, front: F) -> Result<Value, Failure> {
         let request = self.request;
+        // A TT sized for the budget: a node budget needs about as many entries as nodes, and
+        // no request gets more than 2^20 entries (a few tens of MiB).
+        let tt_bits = match self.budget.nodes {
+            Some(n) => (64 - n.leading_zeros()).clamp(10, WEB_MAX_TT_BITS),
+            None => WEB_MAX_TT_BITS,
+        };
         let mut session = match &request.setup {
-            Some(text) => Session::from_setup(front, text).map_err(|e| bad(format!("setup: {e}")))?,
-            None => Session::new(front),
+            Some(text) => {
+                Session::from_setup(front, text, Some(tt_bits)).map_err(|e| bad(format!("setup: {e}")))?
+            }
+            None => Session::with_tt_bits(front, Some(tt_bits)),
         };
         let setup_moves = session.moves().len();
         for (i, text) in request.moves.iter().enumerate() {
@@ -184,6 +192,9 @@ impl Visit for Analyze<'_> {
         Ok(reply)
     }
 }
+
+/// The largest TT of a web request's solver, as log2 of entries.
+const WEB_MAX_TT_BITS: u32 = 20;
 
 /// Longest option value accepted from a request, in bytes (sizes and seeds are short).
 const OPTION_VALUE_LIMIT: usize = 40;
