@@ -5,7 +5,7 @@
 
 use std::cell::RefCell;
 
-use game_front::{Front, ParamError, ParamSpec, Params, Setup};
+use game_front::{Front, ParamError, ParamSpec, Params, JudgeCase};
 use search_core::{Analysis, Engine, Limits, Player, Value};
 
 use crate::{parse_line, Column, Geometry, Position, Rules, Solver};
@@ -227,7 +227,7 @@ impl Front for ConnectFourFront {
     /// One line of the input (`connect-four`'s): the columns played from the empty board.
     /// Blank lines are skipped as in the input; a text with no position is the empty board
     /// (the page's start), and a second position is refused: only one case is read.
-    fn parse_setup(&self, text: &str) -> Result<Setup<Self>, String> {
+    fn parse_setup(&self, text: &str) -> Result<JudgeCase<Self>, String> {
         let is_blank = |l: &str| l.chars().all(judge_text::is_space);
         let mut lines = text.lines().enumerate().filter(|(_, l)| !is_blank(l));
         let pos = match lines.next() {
@@ -239,7 +239,7 @@ impl Front for ConnectFourFront {
         if let Some((i, _)) = lines.next() {
             return Err(format!("line {}: expected one position: only one case of the text is read", i + 1));
         }
-        Ok(Setup { front: None, start: Position::empty(self.geom), moves: pos.history().collect() })
+        Ok(JudgeCase { front: None, start: Position::empty(self.geom), moves: pos.history().collect() })
     }
 
     fn setup_text(&self, start: &Position, moves: &[Column]) -> String {

@@ -25,7 +25,7 @@ pub type Pos<F> = <<F as Front>::G as Game>::Position;
 pub type Move<F> = <<F as Front>::G as Game>::Move;
 
 /// A position set up from one case of the judge's input format ([`Front::parse_setup`]).
-pub struct Setup<F: Front> {
+pub struct JudgeCase<F: Front> {
     /// A new front when the text also sets the board (the Young-diagram game's values);
     /// `None` keeps the front that parsed it.
     pub front: Option<F>,
@@ -101,9 +101,9 @@ pub trait Front: Sized + Send + 'static {
     ///
     /// # Errors
     /// The parser's message, with line and column.
-    fn parse_setup(&self, text: &str) -> Result<Setup<Self>, String>;
+    fn parse_setup(&self, text: &str) -> Result<JudgeCase<Self>, String>;
 
-    /// The position reached by `moves` from `start` (a [`Setup`]'s, or [`Front::start`]) as one
+    /// The position reached by `moves` from `start` (a [`JudgeCase`]'s, or [`Front::start`]) as one
     /// case of the judge's input format, ending in a newline.
     fn setup_text(&self, start: &Pos<Self>, moves: &[Move<Self>]) -> String;
 

@@ -3,7 +3,7 @@
 
 use search_core::{Engine, Game, Player, Value};
 
-use crate::{Front, Move, Pos, Setup};
+use crate::{Front, JudgeCase, Move, Pos};
 
 /// A game in progress of front `F`. Copy-make: every position after the start is replayed
 /// from the moves, so undo and redo cost nothing but the replay of one move.
@@ -41,7 +41,7 @@ impl<F: Front> Session<F> {
     /// # Errors
     /// The parser's message.
     pub fn from_setup(front: F, text: &str, max_tt_bits: Option<u32>) -> Result<Self, String> {
-        let Setup { front: new_front, start, moves } = front.parse_setup(text)?;
+        let JudgeCase { front: new_front, start, moves } = front.parse_setup(text)?;
         let mut session = Session::with_tt_bits(new_front.unwrap_or(front), max_tt_bits);
         session.start = start;
         session.pos = start;

@@ -2,7 +2,7 @@
 //! front end (`games-cli`, its web page, the Python module): cells `r,c`, x and o, the grid
 //! drawn, UVa 10111's and CCF 201803-4's input read and written.
 
-use game_front::{Front, ParamError, ParamSpec, Params, Setup};
+use game_front::{Front, ParamError, ParamSpec, Params, JudgeCase};
 use search_core::{Engine, Player, Value};
 
 use crate::{default_tt_bits, parse_ccf_from, parse_uva_from, Cell, Geometry, MnkGame, Position, Scoring};
@@ -226,7 +226,7 @@ impl Front for TicTacToeFront {
     /// On the 3x3 board with k = 3 one board of CCF 201803-4 (`1`, then 3 rows of `0/1/2`);
     /// on any board one case of UVa 10111's format (`?`, then the rows of `.xo`), x to move. A
     /// text with more cases is refused (only one case is read).
-    fn parse_setup(&self, text: &str) -> Result<Setup<Self>, String> {
+    fn parse_setup(&self, text: &str) -> Result<JudgeCase<Self>, String> {
         let uva = text.trim_start().starts_with('?');
         let mut cases: Box<dyn Iterator<Item = Result<crate::Case, crate::ParseError>>> = if uva {
             Box::new(parse_uva_from(text.as_bytes(), self.geometry))
@@ -251,7 +251,7 @@ impl Front for TicTacToeFront {
             }
             Some(Err(e)) => return Err(e.to_string()),
         }
-        Ok(Setup { front: None, start: case.position, moves: Vec::new() })
+        Ok(JudgeCase { front: None, start: case.position, moves: Vec::new() })
     }
 
     /// CCF 201803-4's format on the 3x3 board, UVa 10111's on the others.

@@ -2,7 +2,7 @@
 //! its web page, the Python module): dot numbers, segment notation, the board drawn, POJ 1085's
 //! input read and written.
 
-use game_front::{Front, ParamError, ParamSpec, Params, Setup};
+use game_front::{Front, ParamError, ParamSpec, Params, JudgeCase};
 use search_core::{Analysis, Engine, Interrupted, Limits, Player, Value};
 
 use crate::{diagram, Geometry, Judge, Position, TriangleWar};
@@ -130,7 +130,7 @@ impl Front for TriangleWarFront {
 
     /// One game of POJ 1085's input (`1`, `m`, then `m` lines `i j`) on this side; a text
     /// with more games is refused (only one case is read).
-    fn parse_setup(&self, text: &str) -> Result<Setup<Self>, String> {
+    fn parse_setup(&self, text: &str) -> Result<JudgeCase<Self>, String> {
         let mut games = crate::parse_games(text, &self.geometry);
         let record = games.next().ok_or("no game in the text")?.map_err(|e| e.to_string())?;
         match games.next() {
@@ -143,7 +143,7 @@ impl Front for TriangleWarFront {
             }
             Some(Err(e)) => return Err(e.to_string()),
         }
-        Ok(Setup { front: None, start: Position::start(), moves: record.moves })
+        Ok(JudgeCase { front: None, start: Position::start(), moves: record.moves })
     }
 
     fn setup_text(&self, _start: &Position, moves: &[u8]) -> String {

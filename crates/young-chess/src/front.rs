@@ -2,7 +2,7 @@
 //! end (`games-cli`, its web page, the Python module): cells `row,col`, Black and White, the
 //! board drawn with each cell's two values, LOJ 2471's input read and written.
 
-use game_front::{Front, ParamError, ParamSpec, Params, Setup};
+use game_front::{Front, ParamError, ParamSpec, Params, JudgeCase};
 use search_core::{Engine, Player, Value};
 
 use crate::{Board, Cell, ScoredGame, ScoredPosition, SCORED_MAX_CELLS};
@@ -223,11 +223,11 @@ impl Front for YoungChessFront {
 
     /// A board in LOJ 2471's format (`n m`, n rows of Black's values, n rows of White's): the
     /// empty board with those values (the format has no filled cells).
-    fn parse_setup(&self, text: &str) -> Result<Setup<Self>, String> {
+    fn parse_setup(&self, text: &str) -> Result<JudgeCase<Self>, String> {
         let board = crate::parse(text).map_err(|e| e.to_string())?;
         let front = YoungChessFront { game: ScoredGame::new(board).map_err(|e| e.to_string())? };
         let start = front.start();
-        Ok(Setup { front: Some(front), start, moves: Vec::new() })
+        Ok(JudgeCase { front: Some(front), start, moves: Vec::new() })
     }
 
     /// The board's values in LOJ 2471's format (the moves played are not part of it).
