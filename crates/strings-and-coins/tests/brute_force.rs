@@ -272,26 +272,18 @@ fn positions_with_one_graph_key_have_one_value() {
 fn components(coins: &[u64], drawn: u64) -> Vec<(u32, u32)> {
     let n = coins.len();
     let open: Vec<usize> = (0..n).filter(|&i| coins[i] & !drawn != 0).collect();
-    let mut parent: Vec<usize> = (0..n).collect();
-    fn find(p: &mut [usize], x: usize) -> usize {
-        if p[x] != x {
-            let r = find(p, p[x]);
-            p[x] = r;
-        }
-        p[x]
-    }
+    let mut parent = petgraph::unionfind::UnionFind::<usize>::new(n);
     for &a in &open {
         for &b in &open {
             if a < b && coins[a] & coins[b] & !drawn != 0 {
-                let (ra, rb) = (find(&mut parent, a), find(&mut parent, b));
-                parent[ra] = rb;
+                parent.union(a, b);
             }
         }
     }
     let all: u64 = coins.iter().fold(0, |a, &c| a | c);
     let mut parts: HashMap<usize, (u32, u32)> = HashMap::new();
     for &a in &open {
-        let root = find(&mut parent, a);
+        let root = parent.find_mut(a);
         let ground = (0..64)
             .filter(|&s| (all & !drawn & coins[a]) >> s & 1 == 1)
             .filter(|&s| coins.iter().filter(|&&c| c >> s & 1 == 1).count() == 1)

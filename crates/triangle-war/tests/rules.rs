@@ -229,25 +229,17 @@ fn positions_with_the_same_graph_key_have_the_same_value() {
 fn component_sizes(g: &Geometry, drawn: u64) -> Vec<u32> {
     let tri: Vec<u64> = g.triangles().iter().map(|t| t.0).collect();
     let open: Vec<usize> = (0..tri.len()).filter(|&i| tri[i] & !drawn != 0).collect();
-    let mut parent: Vec<usize> = (0..tri.len()).collect();
-    fn find(p: &mut [usize], x: usize) -> usize {
-        if p[x] != x {
-            let r = find(p, p[x]);
-            p[x] = r;
-        }
-        p[x]
-    }
+    let mut parent = petgraph::unionfind::UnionFind::<usize>::new(tri.len());
     for &a in &open {
         for &b in &open {
             if a < b && tri[a] & tri[b] & !drawn != 0 {
-                let (ra, rb) = (find(&mut parent, a), find(&mut parent, b));
-                parent[ra] = rb;
+                parent.union(a, b);
             }
         }
     }
     let mut sizes: HashMap<usize, u32> = HashMap::new();
     for &a in &open {
-        *sizes.entry(find(&mut parent, a)).or_default() += 1;
+        *sizes.entry(parent.find_mut(a)).or_default() += 1;
     }
     let mut sizes: Vec<u32> = sizes.into_values().collect();
     sizes.sort_unstable();
