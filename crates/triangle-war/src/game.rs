@@ -108,12 +108,6 @@ impl TriangleWar {
         &self.geometry
     }
 
-    /// The smallest image of `drawn` under the six symmetries.
-    #[must_use]
-    pub fn canonical(&self, drawn: SegmentSet) -> SegmentSet {
-        self.canonical_with_symmetry(drawn).0
-    }
-
     /// The smallest image of `drawn` under the six symmetries, and the index (into
     /// [`Geometry::symmetries`]) of a symmetry that gives it.
     #[inline]
