@@ -249,39 +249,25 @@ fn long_solve(
             return Ok(());
         }
     }
-    let nodes = solved.stats.nodes;
-    if lo == hi && !exact_all {
-        if args.output.format == crate::common::Format::Json {
-            writeln!(
-                out,
-                "{}",
-                serde_json::json!({
-                    "case": number,
-                    "finished": true,
-                    "value": lo,
-                    "answer": outcome_line(lo),
-                    "nodes": nodes,
-                })
-            )?;
-        } else {
-            writeln!(out, "{}", outcome_line(lo))?;
-        }
-        return Ok(());
-    }
+    let finished = lo == hi && !exact_all;
     if args.output.format == crate::common::Format::Json {
-        writeln!(
-            out,
-            "{}",
-            serde_json::json!({
-                "case": number,
-                "finished": false,
-                "margin_lo": lo,
-                "margin_hi": hi,
-                "nodes": nodes,
-            })
-        )?;
+        let mut line = serde_json::json!({ "case": number, "finished": finished });
+        if finished {
+            line["value"] = lo.into();
+            line["answer"] = outcome_line(lo).into();
+        } else {
+            line["margin_lo"] = lo.into();
+            line["margin_hi"] = hi.into();
+        }
+        line["nodes"] = solved.stats.nodes.into();
+        writeln!(out, "{line}")?;
+    } else if finished {
+        writeln!(out, "{}", outcome_line(lo))?;
     } else {
         writeln!(out, "Game {number}: not finished: final margin (A minus B) in [{lo:+}, {hi:+}]")?;
+    }
+    if finished {
+        return Ok(());
     }
     Err(crate::long_solve::stopped(
         &format!("game {number}"),
