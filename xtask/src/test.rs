@@ -1,7 +1,10 @@
 //! `cargo xtask test`: the README's test command. Installs what the tests need when it is
 //! missing (headless Chromium and chromedriver for the web page's browser test, from Debian's
 //! packages through `.ci/install-browser.sh`, which needs root), then runs `cargo test
-//! --workspace` with any extra arguments. `.ci/run` calls this same command.
+//! --workspace` with any extra arguments, then the Python module's pytest suite: a virtual
+//! environment `target/py-venv` gets maturin and pytest from PyPI when missing, `maturin
+//! develop` builds the module into it, and pytest runs `crates/game-solvers-py/tests`.
+//! `.ci/run` calls this same command.
 
 use std::path::Path;
 use std::process::Command;
@@ -43,5 +46,47 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         .status()
         .context("running cargo test")?;
     ensure!(status.success(), "cargo test --workspace failed");
+    python_tests(&root)
+}
+
+/// Runs `program` with `args` in `dir`, naming it in the error.
+fn run_in(dir: &Path, program: &Path, args: &[&str], env: &[(&str, &std::ffi::OsStr)]) -> anyhow::Result<()> {
+    let status = Command::new(program)
+        .args(args)
+        .envs(env.iter().copied())
+        .current_dir(dir)
+        .status()
+        .with_context(|| format!("running {}", program.display()))?;
+    ensure!(status.success(), "{} {} failed", program.display(), args.join(" "));
     Ok(())
+}
+
+/// Builds the Python module into `target/py-venv` (made, with maturin and pytest from PyPI,
+/// when missing) and runs its pytest suite against this checkout's `games-cli`.
+fn python_tests(root: &Path) -> anyhow::Result<()> {
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), Into::into);
+    let venv = root.join("target").join("py-venv");
+    let bin = venv.join("bin");
+    let python = bin.join("python");
+    if !python.exists() {
+        eprintln!("xtask test: making the virtual environment {}", venv.display());
+        run_in(root, Path::new("python3"), &["-m", "venv", venv.to_str().context("venv path")?], &[])?;
+    }
+    if !bin.join("maturin").exists() || !bin.join("pytest").exists() {
+        eprintln!("xtask test: installing maturin and pytest from PyPI into {}", venv.display());
+        run_in(root, &python, &["-m", "pip", "install", "--quiet", "maturin>=1.5,<2", "pytest"], &[])?;
+    }
+    let path = std::env::join_paths(
+        std::iter::once(bin.clone()).chain(std::env::var_os("PATH").iter().flat_map(std::env::split_paths)),
+    )?;
+    let env = [("VIRTUAL_ENV", venv.as_os_str()), ("PATH", path.as_os_str())];
+    run_in(
+        root,
+        &bin.join("maturin"),
+        &["develop", "--quiet", "-m", "crates/game-solvers-py/Cargo.toml"],
+        &env,
+    )?;
+    let cli = target.join("debug").join("games-cli");
+    let env = [("VIRTUAL_ENV", venv.as_os_str()), ("PATH", path.as_os_str()), ("GAMES_CLI", cli.as_os_str())];
+    run_in(root, &python, &["-m", "pytest", "-q", "crates/game-solvers-py/tests"], &env)
 }

@@ -38,8 +38,9 @@ pub struct JudgeCase<F: Front> {
 
 /// One game as a person sees it, whatever the front end.
 pub trait Front: Sized + Send + 'static {
-    /// The search-core game played in sessions.
-    type G: Game;
+    /// The search-core game played in sessions (`Send`, so that a session can move to another
+    /// thread: a Python module releases the GIL while it solves).
+    type G: Game + Send;
 
     /// The game's name in every front end: `games-cli play NAME`, the web page's `game`.
     const NAME: &'static str;
@@ -63,6 +64,15 @@ pub trait Front: Sized + Send + 'static {
 
     /// The start position of a session.
     fn start(&self) -> Pos<Self>;
+
+    /// Every legal move of the non-terminal `pos`, in generation order. Default: `solver`'s
+    /// [`Game::generate_moves`]; a game whose engine prunes moves (proven dominated) overrides
+    /// it with the rules' full list.
+    fn legal_moves(&self, solver: &Engine<Self::G>, pos: &Pos<Self>) -> Vec<Move<Self>> {
+        let mut moves = Vec::new();
+        solver.game().generate_moves(pos, &mut moves);
+        moves
+    }
 
     /// The name of a player: `A` / `B`, `Black` / `White`, `x` / `o`.
     fn player_name(&self, player: Player) -> &'static str;

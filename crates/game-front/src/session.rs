@@ -95,11 +95,10 @@ impl<F: Front> Session<F> {
 
     /// The legal moves now, in generation order.
     pub fn legal_moves(&self) -> Vec<Move<F>> {
-        let mut moves = Vec::new();
-        if self.final_value().is_none() {
-            self.solver.game().generate_moves(&self.pos, &mut moves);
+        if self.final_value().is_some() {
+            return Vec::new();
         }
-        moves
+        self.front.legal_moves(&self.solver, &self.pos)
     }
 
     /// Plays `mv` (legal in the position now); the moves taken back are forgotten.

@@ -56,6 +56,12 @@ impl Front for TriangleWarFront {
         Position::start()
     }
 
+    /// Every undrawn segment (the session's engine searches only the moves its pruning rules
+    /// keep, e.g. a forced capture).
+    fn legal_moves(&self, _solver: &Engine<TriangleWar>, pos: &Position) -> Vec<u8> {
+        (0..self.geometry.segments().len()).filter(|&s| !pos.drawn().contains(s)).map(|s| s as u8).collect()
+    }
+
     fn player_name(&self, player: Player) -> &'static str {
         match player {
             Player::First => "A",

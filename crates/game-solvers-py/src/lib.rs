@@ -1,0 +1,444 @@
+//! The Python module `game_solvers` (native part `game_solvers._native`): every game of
+//! `game_registry` and its exact solver from Python, in OpenSpiel's terms.
+//!
+//! - `load_game("connect_four(size=6x5)")` opens a game by name with board parameters
+//!   ([`game_registry::parse_game_string`]; `_` or `-` in the name);
+//! - a `State` has `current_player()`, `legal_actions()`, `apply_action(a)`, `undo_action()`,
+//!   `clone()`, `is_terminal()`, `returns()`, `action_to_string(a)`, `string_to_action(text)`,
+//!   `str(state)` (the board as the CLI draws it) and `setup_text()` (the judge's format);
+//!   an action id is the move's `search_core::PackedMove` code, which is OpenSpiel's for
+//!   `connect_four` (the column, 0-based) and `tic_tac_toe` (the cell, row-major);
+//! - `value(state)`, `move_values(state)`, `best_action(state)`, `principal_variation(state)`
+//!   and `analyze(state)` solve exactly, with the GIL released; `time_limit=` seconds stops
+//!   a search, raising `SearchInterrupted` with the bounds proven on the value.
+//!
+//! Values are the game's points as the CLI prints them (Triangle War: triangles, Connect Four:
+//! Pons' score, tic-tac-toe: CCF 201803-4's score, the Young-diagram game: the score margin),
+//! for the player to move unless said otherwise. Every error is a `ValueError` with the CLI's
+//! message; nothing panics across the boundary.
+
+use std::sync::Mutex;
+use std::time::Duration;
+
+use game_front::{Front, Session, Visit};
+use pyo3::create_exception;
+use pyo3::exceptions::{PyException, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use search_core::{Analysis, Limits, PackedMove, Player};
+
+create_exception!(_native, SearchInterrupted, PyException, "A search stopped by its time limit; `args` = (message, lo, hi): the bounds proven on the value for the player to move.");
+
+/// OpenSpiel's player id of a terminal state.
+const TERMINAL_PLAYER: i64 = -4;
+
+/// An analysis with actions as ids and values for the player to move.
+struct Explained {
+    /// The value for the player to move.
+    value: i64,
+    /// Every legal action with its value for the player to move, best first.
+    moves: Vec<(u16, i64, String)>,
+    /// The principal variation as action ids.
+    pv: Vec<u16>,
+    /// Positions searched.
+    nodes: u64,
+}
+
+/// A game state of any registered front, behind one object-safe interface.
+trait AnyState: Send {
+    fn name(&self) -> &'static str;
+    fn params(&self) -> &[(String, String)];
+    fn to_move(&self) -> Option<Player>;
+    fn final_value(&self) -> Option<i64>;
+    fn legal_actions(&self) -> Vec<u16>;
+    fn apply(&mut self, action: u16) -> Result<(), String>;
+    fn apply_text(&mut self, text: &str) -> Result<u16, String>;
+    fn undo(&mut self) -> bool;
+    fn history(&self) -> Vec<u16>;
+    fn setup(&self) -> Option<&str>;
+    fn draw(&self) -> String;
+    fn setup_text(&self) -> String;
+    fn action_text(&self, action: u16) -> Result<String, String>;
+    fn explain(&mut self, time: Option<Duration>) -> Result<Explained, (i64, i64)>;
+}
+
+/// [`AnyState`] of front `F`: a session, and what re-opens it (for `clone`).
+struct StateOf<F: Front> {
+    name: &'static str,
+    params: Vec<(String, String)>,
+    setup: Option<String>,
+    session: Session<F>,
+}
+
+fn code<M: PackedMove>(mv: M) -> u16 {
+    mv.pack().expect("the moves of a registered game have codes")
+}
+
+impl<F: Front> StateOf<F> {
+    fn find(&self, action: u16) -> Option<game_front::Move<F>> {
+        self.session.legal_moves().into_iter().find(|&m| code(m) == action)
+    }
+}
+
+impl<F: Front> AnyState for StateOf<F> {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+    fn params(&self) -> &[(String, String)] {
+        &self.params
+    }
+    fn to_move(&self) -> Option<Player> {
+        self.session.final_value().is_none().then(|| self.session.to_move())
+    }
+    fn final_value(&self) -> Option<i64> {
+        self.session.final_value()
+    }
+    fn legal_actions(&self) -> Vec<u16> {
+        self.session.legal_moves().into_iter().map(code).collect()
+    }
+    fn apply(&mut self, action: u16) -> Result<(), String> {
+        match self.find(action) {
+            Some(mv) => {
+                self.session.play(mv);
+                Ok(())
+            }
+            None => {
+                Err(format!("action {action} is not legal here: legal actions {:?}", self.legal_actions()))
+            }
+        }
+    }
+    fn apply_text(&mut self, text: &str) -> Result<u16, String> {
+        self.session.play_text(text).map(code)
+    }
+    fn undo(&mut self) -> bool {
+        self.session.undo()
+    }
+    fn history(&self) -> Vec<u16> {
+        self.session.moves().into_iter().map(code).collect()
+    }
+    fn setup(&self) -> Option<&str> {
+        self.setup.as_deref()
+    }
+    fn draw(&self) -> String {
+        self.session.front().draw(self.session.position())
+    }
+    fn setup_text(&self) -> String {
+        self.session.setup_text()
+    }
+    fn action_text(&self, action: u16) -> Result<String, String> {
+        let mv = self
+            .session
+            .moves()
+            .into_iter()
+            .chain(self.session.legal_moves())
+            .find(|&m| code(m) == action)
+            .ok_or_else(|| format!("action {action} is not a move here"))?;
+        Ok(self.session.front().move_text(&mv))
+    }
+    fn explain(&mut self, time: Option<Duration>) -> Result<Explained, (i64, i64)> {
+        let sign = self.session.to_move().sign();
+        let limits = Limits { time, ..Limits::default() };
+        let (front, solver, pos) = self.session.parts();
+        let analysis: Analysis<_> = match time {
+            None => front.analyze(solver, pos),
+            Some(_) => front.try_analyze(solver, pos, limits).map_err(|e| (e.lo, e.hi))?,
+        };
+        Ok(Explained {
+            value: sign * analysis.value,
+            moves: analysis
+                .moves
+                .iter()
+                .map(|m| (code(m.mv), sign * m.value, front.move_text(&m.mv)))
+                .collect(),
+            pv: analysis.pv.iter().map(|&m| code(m)).collect(),
+            nodes: analysis.stats.nodes,
+        })
+    }
+}
+
+/// Opens a registered game in a fresh [`AnyState`], replaying `setup` (judge text) if given.
+struct Open {
+    params: Vec<(String, String)>,
+    setup: Option<String>,
+}
+
+impl Visit for Open {
+    type Output = Result<Box<dyn AnyState>, String>;
+    fn visit<F: Front>(self, front: F) -> Self::Output {
+        let session = match &self.setup {
+            Some(text) => Session::from_setup(front, text, None)?,
+            None => Session::new(front),
+        };
+        Ok(Box::new(StateOf { name: F::NAME, params: self.params, setup: self.setup, session }))
+    }
+}
+
+fn open(name: &str, params: &[(String, String)], setup: Option<String>) -> PyResult<Box<dyn AnyState>> {
+    let pairs: Vec<(&str, &str)> = params.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    game_registry::visit(name, &pairs, Open { params: params.to_vec(), setup })
+        .map_err(|e| PyValueError::new_err(e.to_string()))?
+        .map_err(PyValueError::new_err)
+}
+
+/// A game: its name and board parameters (`load_game`).
+#[pyclass(module = "game_solvers", frozen)]
+struct Game {
+    name: &'static str,
+    params: Vec<(String, String)>,
+}
+
+#[pymethods]
+impl Game {
+    /// The registered name, e.g. `connect-four`.
+    #[getter]
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// The board parameters given, as a dict of strings.
+    fn parameters<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for (k, v) in &self.params {
+            d.set_item(k, v)?;
+        }
+        Ok(d)
+    }
+
+    /// The start position.
+    fn new_initial_state(&self) -> PyResult<State> {
+        Ok(State::new(open(self.name, &self.params, None)?))
+    }
+
+    /// The position of one case of the game's judge input format (a DBN line, a move string,
+    /// a UVa board, the Young-diagram game's value tables, ...).
+    fn new_state_from_text(&self, text: &str) -> PyResult<State> {
+        Ok(State::new(open(self.name, &self.params, Some(text.to_string()))?))
+    }
+
+    fn __repr__(&self) -> String {
+        let params: Vec<String> = self.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        format!("load_game({:?})", format!("{}({})", self.name, params.join(",")))
+    }
+}
+
+/// A position of a game in progress.
+#[pyclass(module = "game_solvers", frozen)]
+struct State {
+    inner: Mutex<Box<dyn AnyState>>,
+}
+
+impl State {
+    fn new(inner: Box<dyn AnyState>) -> Self {
+        State { inner: Mutex::new(inner) }
+    }
+
+    fn with<T>(&self, f: impl FnOnce(&mut dyn AnyState) -> T) -> T {
+        let mut guard = self.inner.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        f(guard.as_mut())
+    }
+
+    /// Solves with the GIL released.
+    fn explain(&self, py: Python<'_>, time_limit: Option<f64>) -> PyResult<Explained> {
+        let time = match time_limit {
+            None => None,
+            Some(t) if t.is_finite() && t > 0.0 && t <= 1e9 => Some(Duration::from_secs_f64(t)),
+            Some(t) => {
+                return Err(PyValueError::new_err(format!(
+                    "time_limit: expected seconds in (0, 1e9], found {t}"
+                )))
+            }
+        };
+        if self.with(|s| s.final_value().is_some()) {
+            return Err(PyValueError::new_err("the game is over: nothing to solve"));
+        }
+        let inner = &self.inner;
+        py.allow_threads(|| {
+            let mut guard = inner.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            guard.explain(time)
+        })
+        .map_err(|(lo, hi)| {
+            SearchInterrupted::new_err((
+                format!("stopped by the time limit with the value in [{lo}, {hi}]"),
+                lo,
+                hi,
+            ))
+        })
+    }
+}
+
+fn action_id(action: i64) -> PyResult<u16> {
+    u16::try_from(action).map_err(|_| PyValueError::new_err(format!("action {action} is not an action id")))
+}
+
+#[pymethods]
+impl State {
+    /// 0 or 1 for the player to move, -4 (OpenSpiel's terminal id) when the game is over.
+    fn current_player(&self) -> i64 {
+        self.with(|s| match s.to_move() {
+            Some(Player::First) => 0,
+            Some(Player::Second) => 1,
+            None => TERMINAL_PLAYER,
+        })
+    }
+
+    /// The legal actions, in move-generation order.
+    fn legal_actions(&self) -> Vec<u16> {
+        self.with(|s| s.legal_actions())
+    }
+
+    /// Plays `action`; `ValueError` if it is not legal.
+    fn apply_action(&self, action: i64) -> PyResult<()> {
+        let action = action_id(action)?;
+        self.with(|s| s.apply(action)).map_err(PyValueError::new_err)
+    }
+
+    /// Plays a move typed in the game's notation (`4`, `1,1`, `2-5`); returns its action id.
+    fn apply_text(&self, text: &str) -> PyResult<u16> {
+        self.with(|s| s.apply_text(text)).map_err(PyValueError::new_err)
+    }
+
+    /// Takes back the last action; `ValueError` if none was played.
+    fn undo_action(&self) -> PyResult<()> {
+        if self.with(|s| s.undo()) {
+            Ok(())
+        } else {
+            Err(PyValueError::new_err("no action to undo"))
+        }
+    }
+
+    /// The actions played from the start (or the text's position).
+    fn history(&self) -> Vec<u16> {
+        self.with(|s| s.history())
+    }
+
+    /// A copy (replayed from the start).
+    fn clone(&self) -> PyResult<State> {
+        let (name, params, setup, history) =
+            self.with(|s| (s.name(), s.params().to_vec(), s.setup().map(str::to_string), s.history()));
+        let mut copy = open(name, &params, setup)?;
+        // The text's own moves are already played by `open`.
+        let skip = copy.history().len();
+        for &a in &history[skip..] {
+            copy.apply(a).map_err(PyValueError::new_err)?;
+        }
+        Ok(State::new(copy))
+    }
+
+    /// Whether the game is over.
+    fn is_terminal(&self) -> bool {
+        self.with(|s| s.final_value().is_some())
+    }
+
+    /// The final result of each player (0 and 1) in the game's points, 0 for both before the
+    /// end.
+    fn returns(&self) -> Vec<f64> {
+        let v = self.with(|s| s.final_value().unwrap_or(0)) as f64;
+        vec![v, -v]
+    }
+
+    /// An action in the game's notation.
+    fn action_to_string(&self, action: i64) -> PyResult<String> {
+        let action = action_id(action)?;
+        self.with(|s| s.action_text(action)).map_err(PyValueError::new_err)
+    }
+
+    /// The position as one case of the game's judge input format.
+    fn setup_text(&self) -> String {
+        self.with(|s| s.setup_text())
+    }
+
+    fn __str__(&self) -> String {
+        self.with(|s| s.draw())
+    }
+}
+
+/// Opens a game by name with board parameters: `name` or `name(key=value,...)`.
+#[pyfunction]
+fn load_game(spec: &str) -> PyResult<Game> {
+    let (name, params) =
+        game_registry::parse_game_string(spec).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    // Checked now, so that a bad parameter fails here and not at the first state.
+    open(name, &params, None)?;
+    Ok(Game { name, params })
+}
+
+/// The names of the registered games.
+#[pyfunction]
+fn registered_names() -> Vec<&'static str> {
+    game_registry::GAMES.iter().map(|g| g.name).collect()
+}
+
+/// The exact value of `state` for the player to move.
+#[pyfunction]
+#[pyo3(signature = (state, *, time_limit=None))]
+fn value(py: Python<'_>, state: &State, time_limit: Option<f64>) -> PyResult<i64> {
+    Ok(state.explain(py, time_limit)?.value)
+}
+
+/// Every legal action's exact value for the player to move, as a dict.
+#[pyfunction]
+#[pyo3(signature = (state, *, time_limit=None))]
+fn move_values<'py>(py: Python<'py>, state: &State, time_limit: Option<f64>) -> PyResult<Bound<'py, PyDict>> {
+    let explained = state.explain(py, time_limit)?;
+    let d = PyDict::new(py);
+    for (a, v, _) in explained.moves {
+        d.set_item(a, v)?;
+    }
+    Ok(d)
+}
+
+/// A best action: the first, in the solver's order, of the best value.
+#[pyfunction]
+#[pyo3(signature = (state, *, time_limit=None))]
+fn best_action(py: Python<'_>, state: &State, time_limit: Option<f64>) -> PyResult<u16> {
+    let explained = state.explain(py, time_limit)?;
+    Ok(explained.moves[0].0)
+}
+
+/// A principal variation: actions to the end of the game under perfect play.
+#[pyfunction]
+#[pyo3(signature = (state, *, time_limit=None))]
+fn principal_variation(py: Python<'_>, state: &State, time_limit: Option<f64>) -> PyResult<Vec<u16>> {
+    Ok(state.explain(py, time_limit)?.pv)
+}
+
+/// The analysis as plain data: `value`, `moves` (list of dicts `action`, `move`, `value`, best
+/// first), `pv`, `nodes`; values for the player to move.
+#[pyfunction]
+#[pyo3(signature = (state, *, time_limit=None))]
+fn analyze<'py>(py: Python<'py>, state: &State, time_limit: Option<f64>) -> PyResult<Bound<'py, PyDict>> {
+    let e = state.explain(py, time_limit)?;
+    let d = PyDict::new(py);
+    d.set_item("value", e.value)?;
+    let moves: Vec<Bound<'py, PyDict>> = e
+        .moves
+        .iter()
+        .map(|(a, v, text)| {
+            let m = PyDict::new(py);
+            m.set_item("action", a)?;
+            m.set_item("move", text)?;
+            m.set_item("value", v)?;
+            Ok(m)
+        })
+        .collect::<PyResult<_>>()?;
+    d.set_item("moves", moves)?;
+    d.set_item("pv", e.pv)?;
+    d.set_item("nodes", e.nodes)?;
+    Ok(d)
+}
+
+/// The native module.
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Game>()?;
+    m.add_class::<State>()?;
+    m.add("SearchInterrupted", m.py().get_type::<SearchInterrupted>())?;
+    m.add_function(wrap_pyfunction!(load_game, m)?)?;
+    m.add_function(wrap_pyfunction!(registered_names, m)?)?;
+    m.add_function(wrap_pyfunction!(value, m)?)?;
+    m.add_function(wrap_pyfunction!(move_values, m)?)?;
+    m.add_function(wrap_pyfunction!(best_action, m)?)?;
+    m.add_function(wrap_pyfunction!(principal_variation, m)?)?;
+    m.add_function(wrap_pyfunction!(analyze, m)?)?;
+    Ok(())
+}
