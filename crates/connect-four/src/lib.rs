@@ -67,4 +67,4 @@ pub use line::{format_line, parse_line, JudgeLine, LineError};
 pub use position::{Board, Column, MoveError, PlayError, Position, Setup, SetupError};
 pub use rules::Rules;
 pub use sizes::{published, GameResult, PublishedResult, PUBLISHED};
-pub use solver::{all_cores, search_options, Outcome, Solver, DEFAULT_THREADS, DEFAULT_TT_BITS};
+pub use solver::{all_cores, search_options, Outcome, Solver, DEFAULT_THREADS, DEFAULT_TT_BITS, ETC_SPAN};

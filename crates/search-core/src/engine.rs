@@ -143,6 +143,14 @@ pub struct SearchOptions {
     /// How [`Engine::solve`] (and so move values, principal variations and analyses) finds an
     /// exact value.
     pub driver: Driver,
+    /// Enhanced transposition cutoff (ETC; A. Plaat, J. Schaeffer, W. Pijls and A. de Bruin,
+    /// "Exploiting graph properties of game trees", AAAI 1996) at nodes whose
+    /// [`Game::value_bounds`] are at least this far apart (`hi - lo`; far from the end of the
+    /// game, where subtrees are large): before searching any move, every child is played and
+    /// its TT entry looked up; a child whose entry already proves a cutoff ends the node, and
+    /// the best bound they give raises alpha. `None` (the default) never: it pays where the
+    /// children's TT hits are frequent and the node's own subtree large (Connect Four).
+    pub enhanced_transposition_cutoff: Option<Value>,
 }
 
 impl SearchOptions {
@@ -152,6 +160,7 @@ impl SearchOptions {
         tt_bits: 20,
         threads: 1,
         driver: Driver::FullWindow,
+        enhanced_transposition_cutoff: None,
     };
 }
 
@@ -259,7 +268,7 @@ pub struct Engine<G: Game> {
     defer_plies: usize,
     perturb: bool,
     busy: Option<BusyTable>,
-    workers: Vec<Worker<G::Move>>,
+    workers: Vec<Worker<G::Move, G::Position>>,
     elapsed: Duration,
     limits: Limits,
     /// When the current run of limited searches started (for [`Limits::time`]).
@@ -269,7 +278,7 @@ pub struct Engine<G: Game> {
 /// One thread's search state: its move buffers, counters and identity. Aligned to two cache
 /// lines so that one thread's counters never share a line with another's (false sharing).
 #[repr(align(128))]
-struct Worker<M> {
+struct Worker<M, P> {
     /// 0 for the calling thread (the game's own move order), 1.. for helpers.
     id: u64,
     /// Whether this thread perturbs its move order (helpers only).
@@ -277,6 +286,9 @@ struct Worker<M> {
     move_stack: Vec<Vec<M>>,
     /// Per ply, the moves deferred because another thread is searching them.
     defer_stack: Vec<Vec<M>>,
+    /// Per ply, the children of the node's moves (position, points banked), when enhanced
+    /// transposition cutoff played them before the search.
+    child_stack: Vec<Vec<(P, Value)>>,
     stats: Stats,
     /// Stop once `stats.nodes` reaches this (checked with the limits).
     budget: u64,
@@ -291,6 +303,8 @@ struct Ctx<'a, G: Game> {
     /// Raised when the search is over for every thread (one finished, or a limit was reached).
     stop: &'a AtomicBool,
     pvs: bool,
+    /// [`SearchOptions::enhanced_transposition_cutoff`].
+    etc: Option<Value>,
     /// Positions being searched by some thread (ABDADA's "exclusive" marks); `None` while one
     /// thread searches alone.
     busy: Option<&'a BusyTable>,
@@ -390,6 +404,7 @@ impl<G: Game> Engine<G> {
                 perturb: false,
                 move_stack: Vec::new(),
                 defer_stack: Vec::new(),
+                child_stack: Vec::new(),
                 stats: Stats::default(),
                 budget: u64::MAX,
                 stopped: false,
@@ -593,6 +608,7 @@ impl<G: Game> Engine<G> {
             game: &self.game,
             stop: &stop,
             pvs: self.options.principal_variation_search,
+            etc: self.options.enhanced_transposition_cutoff,
             busy: None,
             defer_plies: 0,
             check,
@@ -623,7 +639,7 @@ impl<G: Game> Engine<G> {
             let result = OnceLock::new();
             let pos = *pos;
             std::thread::scope(|s| {
-                let run = |w: &mut Worker<G::Move>| {
+                let run = |w: &mut Worker<G::Move, G::Position>| {
                     w.stopped = false;
                     let v = w.negamax(ctx_ref, &mut &*tt, &pos, alpha, beta, 0);
                     if !w.stopped {
@@ -673,11 +689,11 @@ where
     std::thread::Builder::new().spawn_scoped(scope, f).map(drop)
 }
 
-impl<M: PackedMove + Eq> Worker<M> {
+impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug> Worker<M, P> {
     /// The checks made every `LIMIT_CHECK_MASK + 1` nodes: the limits, the other threads'
     /// stop, the solo budget. Whether this thread must stop.
     #[cold]
-    fn block_check<G: Game<Move = M>>(&mut self, ctx: &Ctx<'_, G>) -> bool {
+    fn block_check<G: Game<Move = M, Position = P>>(&mut self, ctx: &Ctx<'_, G>) -> bool {
         if let Some(check) = &ctx.check {
             if check.block_reached() {
                 check.interrupted.store(true, Ordering::Relaxed);
@@ -691,7 +707,7 @@ impl<M: PackedMove + Eq> Worker<M> {
     /// searched with the parent's window; `same` if the mover moves again in `child`.
     #[inline]
     #[allow(clippy::too_many_arguments)]
-    fn child_value<G: Game<Move = M>, T: Table<G::Key, M>>(
+    fn child_value<G: Game<Move = M, Position = P>, T: Table<G::Key, M>>(
         &mut self,
         ctx: &Ctx<'_, G>,
         tt: &mut T,
@@ -711,7 +727,7 @@ impl<M: PackedMove + Eq> Worker<M> {
 
     /// Negamax with an alpha-beta window over the TT `tt`: the one search of the workspace.
     /// Returns a meaningless 0 once the thread is stopped (`self.stopped`), storing nothing.
-    fn negamax<G: Game<Move = M>, T: Table<G::Key, M>>(
+    fn negamax<G: Game<Move = M, Position = P>, T: Table<G::Key, M>>(
         &mut self,
         ctx: &Ctx<'_, G>,
         tt: &mut T,
@@ -763,6 +779,7 @@ impl<M: PackedMove + Eq> Worker<M> {
         }
         let (alpha0, beta0) = (alpha, beta);
         let nodes0 = self.stats.nodes;
+        let me = game.to_move(pos);
 
         if self.move_stack.len() <= ply {
             self.move_stack.resize_with(ply + 1, Vec::new);
@@ -781,9 +798,37 @@ impl<M: PackedMove + Eq> Worker<M> {
             self.perturb(key.hash64(), &mut moves);
         }
 
-        let me = game.to_move(pos);
         let mut best = -INFINITY;
         let mut best_move = None;
+        // Enhanced transposition cutoff: the children are played first (and kept for the
+        // search below); every move's value is at least what its child's TT entry gives. One
+        // at least `beta` ends the node before any search (not stored: the children's entries
+        // hold it); the best raises alpha (a value found equal to it is then exact: every move
+        // is searched, none beat it, and one is worth at least that much).
+        let etc = moves.len() > 1 && ctx.etc.is_some_and(|span| hi - lo >= span);
+        let mut children = Vec::new();
+        if etc {
+            if self.child_stack.len() <= ply {
+                self.child_stack.resize_with(ply + 1, Vec::new);
+            }
+            children = std::mem::take(&mut self.child_stack[ply]);
+            children.clear();
+            for &m in &moves {
+                let (child, gain) = game.play(pos, m);
+                children.push((child, gain));
+                let v = self.etc_bound(game, tt, &child, gain, me);
+                if v > best {
+                    best = v;
+                    best_move = Some(m);
+                    if v >= beta {
+                        self.child_stack[ply] = children;
+                        self.move_stack[ply] = moves;
+                        return v;
+                    }
+                    alpha = alpha.max(v);
+                }
+            }
+        }
         // Deferral (several threads only): a move another thread is searching is put off.
         let busy = if T::SHARED { ctx.busy.filter(|_| ply < ctx.defer_plies) } else { None };
         let mut deferred = Vec::new();
@@ -802,7 +847,7 @@ impl<M: PackedMove + Eq> Worker<M> {
             let count = if pass == 0 { moves.len() } else { deferred.len() };
             for i in 0..count {
                 let m = if pass == 0 { moves[i] } else { deferred[i] };
-                let (child, gain) = game.play(pos, m);
+                let (child, gain) = if etc && pass == 0 { children[i] } else { game.play(pos, m) };
                 let child_key = busy.map(|b| (b, game.key(&child).hash64()));
                 if let Some((b, k)) = child_key {
                     if pass == 0 && i > 0 && b.is_busy(k) {
@@ -846,6 +891,9 @@ impl<M: PackedMove + Eq> Worker<M> {
         if busy.is_some() {
             self.defer_stack[ply] = deferred;
         }
+        if etc {
+            self.child_stack[ply] = children;
+        }
         self.move_stack[ply] = moves;
         if self.stopped {
             return 0;
@@ -867,6 +915,30 @@ impl<M: PackedMove + Eq> Worker<M> {
         };
         tt.store(TtEntry { key, value: best, bound, best: best_move, work });
         best
+    }
+
+    /// A lower bound on the value of the move that led to `child` and banked `gain` (from the
+    /// side to move `me` before it) from `child`'s TT entry, without search (enhanced
+    /// transposition cutoff); `-INFINITY` when the entry says nothing.
+    #[inline]
+    fn etc_bound<G: Game<Move = M, Position = P>, T: Table<G::Key, M>>(
+        &mut self,
+        game: &G,
+        tt: &T,
+        child: &P,
+        gain: Value,
+        me: crate::Player,
+    ) -> Value {
+        self.stats.tt_probes += 1;
+        let Some(e) = tt.probe(game.key(child)) else { return -INFINITY };
+        self.stats.tt_hits += 1;
+        // The child's value is from its side to move: a lower bound on it bounds the move from
+        // below if the mover moves again, an upper bound if the opponent moves.
+        match (e.bound, game.to_move(child) == me) {
+            (Bound::Exact | Bound::Lower, true) => gain + e.value,
+            (Bound::Exact | Bound::Upper, false) => gain - e.value,
+            _ => -INFINITY,
+        }
     }
 
     /// A helper's move order: at some nodes (chosen by a hash of the position and the thread,
@@ -921,6 +993,87 @@ mod tests {
             // The path is part of the key: no transpositions, an exponential tree.
             pos.1 << 8 | u64::from(pos.0)
         }
+    }
+
+    /// Take 1 to 3 from a heap, banking what one takes; the heap alone is the key, so that
+    /// positions transpose and enhanced transposition cutoff finds children in the TT.
+    #[derive(Clone, Copy)]
+    struct Greedy;
+
+    impl Game for Greedy {
+        type Position = (u8, Player);
+        type Move = u8;
+        type Key = u64;
+
+        fn to_move(&self, pos: &Self::Position) -> Player {
+            pos.1
+        }
+        fn terminal_value(&self, pos: &Self::Position) -> Option<Value> {
+            (pos.0 == 0).then_some(0)
+        }
+        fn generate_moves(&self, pos: &Self::Position, moves: &mut Vec<u8>) {
+            moves.extend((1..=3).filter(|&k| k <= pos.0));
+        }
+        fn play(&self, pos: &Self::Position, mv: u8) -> (Self::Position, Value) {
+            // Taking 2 keeps the turn, so that both kinds of child bound are used.
+            let next = if mv == 2 { pos.1 } else { pos.1.opponent() };
+            ((pos.0 - mv, next), Value::from(mv) * Value::from(pos.0 % 5 + 1) - 4)
+        }
+        fn key(&self, pos: &Self::Position) -> u64 {
+            u64::from(pos.0)
+        }
+    }
+
+    /// The value of `n` by plain recursion.
+    fn greedy_value(n: u8) -> Value {
+        (1..=3.min(n))
+            .map(|k| {
+                let ((m, p), gain) = Greedy.play(&(n, Player::First), k);
+                if p == Player::First {
+                    gain + greedy_value(m)
+                } else {
+                    gain - greedy_value(m)
+                }
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Enhanced transposition cutoff keeps every value and the fail-soft contract of every
+    /// window, the TT holding bounds from an earlier search of a smaller heap with another
+    /// window, on a small table (replacements) and a large one, with and without PVS.
+    #[test]
+    fn enhanced_transposition_cutoff_keeps_values() {
+        let mut child_hits = 0;
+        for n in [5u8, 12, 19] {
+            let exact = greedy_value(n);
+            for (bits, pvs) in [(2, true), (12, false), (12, true)] {
+                let options = SearchOptions {
+                    tt_bits: bits,
+                    principal_variation_search: pvs,
+                    enhanced_transposition_cutoff: Some(0),
+                    ..SearchOptions::DEFAULT
+                };
+                for a in -30..30 {
+                    for w in [1, 3] {
+                        let mut engine = Engine::with_options(Greedy, options);
+                        engine.search(&(n - 1, Player::First), -a - 2, -a + 1);
+                        let hits = engine.stats().tt_hits;
+                        let r = engine.search(&(n, Player::First), a, a + w);
+                        child_hits += engine.stats().tt_hits - hits;
+                        let ok = if r <= a {
+                            exact <= r
+                        } else if r >= a + w {
+                            exact >= r
+                        } else {
+                            exact == r
+                        };
+                        assert!(ok, "n {n} window ({a}, {}) gave {r}, value {exact}", a + w);
+                    }
+                }
+            }
+        }
+        assert!(child_hits > 1000, "the children were found in the TT ({child_hits} hits)");
     }
 
     /// A search whose helper threads the system refuses runs on the calling thread and gets
