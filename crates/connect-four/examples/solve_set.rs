@@ -8,7 +8,7 @@
 use std::io::{BufRead, Write};
 use std::time::Instant;
 
-use connect_four::{parse_line, Geometry, Outcome, Solver};
+use connect_four::{parse_line, Geometry, Solver, WinDrawLoss};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -32,7 +32,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let t = Instant::now();
         let got = if weak { solver.weak(&l.position).sign() } else { solver.score(&l.position) };
         let ns = t.elapsed().as_nanos();
-        let expected = if weak { Outcome::of_score(l.score).sign() } else { l.score };
+        let expected = if weak { WinDrawLoss::of_score(l.score).sign() } else { l.score };
         writeln!(out, "{} {expected} {got} {} {ns}", l.position.moves_string(), solver.stats().nodes)?;
         out.flush()?;
     }

@@ -1,6 +1,6 @@
 //! [`ConnectFourFront`]: Connect Four as a person sees it, for every front end (`games-cli`,
 //! its web page, the Python module): columns 1 to W, X and O, the board drawn, one input line
-//! (a move string) read and written. Sessions follow the plain rules ([`Rules`]); values come
+//! (a move string) read and written. Sessions follow the plain rules ([`PlainConnectFour`]); values come
 //! from the fast [`Solver`].
 
 use std::cell::RefCell;
@@ -8,7 +8,7 @@ use std::cell::RefCell;
 use game_front::{Front, JudgeCase, ParamError, ParamSpec, Params};
 use search_core::{Analysis, Engine, Limits, Player, Value};
 
-use crate::{parse_line, Column, Geometry, Position, Rules, Solver};
+use crate::{parse_line, Column, Geometry, PlainConnectFour, Position, Solver};
 
 /// A board size `COLUMNSxROWS` (e.g. `7x6`).
 ///
@@ -61,7 +61,7 @@ fn score_text(pos: &Position) -> String {
 }
 
 /// Connect Four as a person sees it: columns 1 to W from the left, X moves first. Sessions
-/// follow the plain rules ([`Rules`]); hints and the solver's moves come from the fast
+/// follow the plain rules ([`PlainConnectFour`]); hints and the solver's moves come from the fast
 /// [`Solver`].
 pub struct ConnectFourFront {
     geom: Geometry,
@@ -83,7 +83,7 @@ impl ConnectFourFront {
 }
 
 impl Front for ConnectFourFront {
-    type G = Rules;
+    type G = PlainConnectFour;
     const NAME: &'static str = "connect-four";
     const TITLE: &'static str = "Connect Four";
     const PARAMS: &'static [ParamSpec] = &[ParamSpec {
@@ -104,11 +104,11 @@ impl Front for ConnectFourFront {
 
     /// Only the rules are used from it: values come from the fast solver (see `analyze`), made
     /// here afresh when `max_tt_bits` asks for a smaller TT than it has.
-    fn solver(&self, max_tt_bits: Option<u32>) -> Engine<Rules> {
+    fn solver(&self, max_tt_bits: Option<u32>) -> Engine<PlainConnectFour> {
         if let Some(bits) = max_tt_bits.filter(|&b| b < crate::DEFAULT_TT_BITS) {
             *self.solver.borrow_mut() = Some(Solver::with_tt_bits(self.geom, bits));
         }
-        search_core::Engine::new(Rules::new(self.geom), 1)
+        search_core::Engine::new(PlainConnectFour::new(self.geom), 1)
     }
 
     fn start(&self) -> Position {
@@ -157,11 +157,11 @@ impl Front for ConnectFourFront {
         VALUE_NOTE
     }
 
-    fn analyze(&self, _: &mut Engine<Rules>, pos: &Position) -> Analysis<Column> {
+    fn analyze(&self, _: &mut Engine<PlainConnectFour>, pos: &Position) -> Analysis<Column> {
         self.fast().analyze(pos)
     }
 
-    fn best_move(&self, _: &mut Engine<Rules>, pos: &Position) -> Column {
+    fn best_move(&self, _: &mut Engine<PlainConnectFour>, pos: &Position) -> Column {
         // Best first, ties left to right: the leftmost best column.
         self.fast().analyze(pos).moves[0].mv
     }
@@ -169,7 +169,7 @@ impl Front for ConnectFourFront {
     /// The leftmost best column, from the fast solver under `limits`.
     fn try_best_move(
         &self,
-        _: &mut Engine<Rules>,
+        _: &mut Engine<PlainConnectFour>,
         pos: &Position,
         limits: Limits,
     ) -> Result<Column, search_core::Interrupted> {
@@ -181,7 +181,7 @@ impl Front for ConnectFourFront {
     /// Values come from the fast solver: the limits go to its engine.
     fn try_analyze(
         &self,
-        _: &mut Engine<Rules>,
+        _: &mut Engine<PlainConnectFour>,
         pos: &Position,
         limits: Limits,
     ) -> Result<Analysis<Column>, search_core::Interrupted> {

@@ -25,12 +25,12 @@
 //! higher the score.
 //!
 //! ```
-//! use connect_four::{Column, Outcome, Position, Solver};
+//! use connect_four::{Column, WinDrawLoss, Position, Solver};
 //!
 //! let pos = Position::from_moves("44444455")?; // 8 stones: column 4 full, two in column 5
 //! let mut solver = Solver::default();
 //! let score = solver.score(&pos);
-//! assert_eq!(solver.weak(&pos), Outcome::of_score(score));
+//! assert_eq!(solver.weak(&pos), WinDrawLoss::of_score(score));
 //!
 //! let analysis = solver.analyze(&pos);
 //! // Values in an Analysis are from the first player's side; the first player is to move here.
@@ -65,6 +65,8 @@ pub use game::ConnectFour;
 pub use geometry::{Geometry, GeometryError};
 pub use line::{format_line, parse_line, JudgeLine, LineError};
 pub use position::{Board, Column, MoveError, PlayError, Position, Setup, SetupError};
-pub use rules::Rules;
+pub use rules::PlainConnectFour;
 pub use sizes::{published, GameResult, PublishedResult, PUBLISHED};
-pub use solver::{all_cores, search_options, Outcome, Solver, DEFAULT_THREADS, DEFAULT_TT_BITS, ETC_SPAN};
+pub use solver::{
+    all_cores, search_options, Solver, WinDrawLoss, DEFAULT_THREADS, DEFAULT_TT_BITS, ETC_SPAN,
+};

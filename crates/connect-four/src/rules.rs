@@ -1,4 +1,4 @@
-//! [`Rules`]: Connect Four by its plain rules, as a [`search_core::Game`] over validated
+//! [`PlainConnectFour`]: Connect Four by its plain rules, as a [`search_core::Game`] over validated
 //! [`Position`]s: every non-full column is a move, one stone per move, the game ends at four in
 //! a row or a full board. For play sessions and cross-checks; [`crate::Solver`] (over
 //! [`crate::ConnectFour`], which resolves forced lines inside its moves) is the fast solver.
@@ -11,19 +11,19 @@ use crate::{Column, Geometry, Position};
 /// by the side to move is worth minus the winner's score, `(W * H + 2 - n) / 2` with `n` stones
 /// on the board; a full board without a line 0. Moves bank nothing.
 #[derive(Clone, Copy, Debug)]
-pub struct Rules {
+pub struct PlainConnectFour {
     geom: Geometry,
 }
 
-impl Rules {
+impl PlainConnectFour {
     /// The game on `geom`.
     #[must_use]
     pub const fn new(geom: Geometry) -> Self {
-        Rules { geom }
+        PlainConnectFour { geom }
     }
 }
 
-impl Game for Rules {
+impl Game for PlainConnectFour {
     type Position = Position;
     type Move = Column;
     type Key = u64;
@@ -73,7 +73,7 @@ mod tests {
     #[test]
     fn plain_rules_agree_with_the_solver() {
         let geom = Geometry::new(4, 4).unwrap();
-        let rules = Rules::new(geom);
+        let rules = PlainConnectFour::new(geom);
         let mut engine = Engine::new(rules, 16);
         let mut fast = Solver::new(geom);
         for moves in ["", "1", "23", "1234", "2233", "11223", "4411", "232323", "1111222"] {
@@ -89,6 +89,6 @@ mod tests {
         let pos = Position::from_moves("1212121").unwrap();
         assert!(pos.is_won());
         // The first player won with the 4th stone: 22 - 4 = 18 for the winner.
-        assert_eq!(Rules::new(Geometry::STANDARD).terminal_value(&pos), Some(-18));
+        assert_eq!(PlainConnectFour::new(Geometry::STANDARD).terminal_value(&pos), Some(-18));
     }
 }

@@ -5,7 +5,7 @@
 //! # Sources
 //! - J. Tromp, "John's Connect Four Playground", tromp.github.io/c4/c4.html: every board with
 //!   width + height <= 15 (2006) and 8 x 8 (2015).
-//! - C. Steininger, README of github.com/ChristopheSteininger/c4 (2024-2025): the "Outcome" and
+//! - C. Steininger, README of github.com/ChristopheSteininger/c4 (2024-2025): the "WinDrawLoss" and
 //!   "Last Move" tables, which repeat Tromp's results and extend them to every board with
 //!   width + height = 16 and a few larger ones. [`PUBLISHED`] is transcribed from these two
 //!   tables (the winner from the first, the move on which the game ends from the second).

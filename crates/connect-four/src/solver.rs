@@ -11,7 +11,7 @@ use crate::{Column, ConnectFour, Geometry, Position};
 
 /// The result of a game for the side to move, under perfect play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Outcome {
+pub enum WinDrawLoss {
     /// The side to move loses.
     Loss,
     /// Neither side can force a win.
@@ -20,16 +20,16 @@ pub enum Outcome {
     Win,
 }
 
-impl Outcome {
+impl WinDrawLoss {
     /// The outcome of a score (its sign).
     #[must_use]
-    pub const fn of_score(score: i32) -> Outcome {
+    pub const fn of_score(score: i32) -> WinDrawLoss {
         if score > 0 {
-            Outcome::Win
+            WinDrawLoss::Win
         } else if score < 0 {
-            Outcome::Loss
+            WinDrawLoss::Loss
         } else {
-            Outcome::Draw
+            WinDrawLoss::Draw
         }
     }
 
@@ -37,9 +37,9 @@ impl Outcome {
     #[must_use]
     pub const fn sign(self) -> i32 {
         match self {
-            Outcome::Loss => -1,
-            Outcome::Draw => 0,
-            Outcome::Win => 1,
+            WinDrawLoss::Loss => -1,
+            WinDrawLoss::Draw => 0,
+            WinDrawLoss::Win => 1,
         }
     }
 }
@@ -180,16 +180,16 @@ impl Solver {
 
     /// The outcome of `pos` for the side to move: only the sign of [`Solver::score`], found with
     /// the window (-1, 1), usually faster.
-    pub fn weak(&mut self, pos: &Position) -> Outcome {
-        Outcome::of_score(unlimited(self.score_as(pos, Some((-1, 1)), false)))
+    pub fn weak(&mut self, pos: &Position) -> WinDrawLoss {
+        WinDrawLoss::of_score(unlimited(self.score_as(pos, Some((-1, 1)), false)))
     }
 
     /// [`Solver::weak`] under the limits of [`Solver::set_limits`].
     ///
     /// # Errors
     /// [`Interrupted`] when a limit stopped it.
-    pub fn try_weak(&mut self, pos: &Position) -> Result<Outcome, Interrupted> {
-        self.score_as(pos, Some((-1, 1)), true).map(Outcome::of_score)
+    pub fn try_weak(&mut self, pos: &Position) -> Result<WinDrawLoss, Interrupted> {
+        self.score_as(pos, Some((-1, 1)), true).map(WinDrawLoss::of_score)
     }
 
     /// The score of `pos` clamped to `window` if given, under the limits if `limited`.

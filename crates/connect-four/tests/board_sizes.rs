@@ -1,7 +1,7 @@
 //! The empty boards that solve in a few seconds against the published results: the winner and
 //! the move on which the perfectly played game ends. Expected values are written here from the
 //! literature (J. Tromp, tromp.github.io/c4/c4.html, every board with width + height <= 15; the
-//! same values in C. Steininger's README, github.com/ChristopheSteininger/c4, "Outcome" and
+//! same values in C. Steininger's README, github.com/ChristopheSteininger/c4, "WinDrawLoss" and
 //! "Last Move" tables), not from our own output; `cargo xtask c4-table` runs the larger boards.
 
 use connect_four::{published, GameResult, Geometry, Position, Solver};

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use connect_four::{Geometry, Outcome, Position, Solver};
+use connect_four::{Geometry, Position, Solver, WinDrawLoss};
 use rand::{Rng, SeedableRng};
 
 /// A naive grid: `cells[c][r]` is 0 (empty), 1 (first player) or 2 (second player).
@@ -123,7 +123,7 @@ fn random_positions_match_full_tree_negamax() {
             let (pos, grid) = random_prefix(&mut rng, geom, stones);
             let expected = grid.score(&mut memo);
             assert_eq!(solver.score(&pos), expected, "{w}x{h} k={k} {pos:?}");
-            assert_eq!(solver.weak(&pos), Outcome::of_score(expected), "{w}x{h} k={k} {pos:?}");
+            assert_eq!(solver.weak(&pos), WinDrawLoss::of_score(expected), "{w}x{h} k={k} {pos:?}");
             // Every column's score, as the analysis gives it.
             for (col, s) in solver.column_scores(&pos) {
                 let mut g = grid;
@@ -201,11 +201,11 @@ fn empty_boards_match_full_tree_negamax() {
 /// `value_bounds`: stones left, Allis' claimeven for the side to move when an even number of
 /// cells is empty, and its use on the mover's moves when the number is odd) holds on thousands
 /// of random positions of boards of even and odd heights and widths: against the full-tree negamax on 4 x 4, against the
-/// plain rules ([`connect_four::Rules`]: no knowledge, every legal move) searched by
+/// plain rules ([`connect_four::PlainConnectFour`]: no knowledge, every legal move) searched by
 /// search-core's alpha-beta elsewhere.
 #[test]
 fn static_values_and_bounds_hold_on_random_positions() {
-    use connect_four::{ConnectFour, Rules};
+    use connect_four::{ConnectFour, PlainConnectFour};
     use search_core::Game;
 
     let mut rng = rand::rngs::SmallRng::seed_from_u64(7);
@@ -226,7 +226,7 @@ fn static_values_and_bounds_hold_on_random_positions() {
         let mut tightened = 0;
         let geom = Geometry::with_k(w, h, k).unwrap();
         let game = ConnectFour::new(geom);
-        let mut plain = search_core::Engine::new(Rules::new(geom), 18);
+        let mut plain = search_core::Engine::new(PlainConnectFour::new(geom), 18);
         let mut memo = HashMap::new();
         for _ in 0..count {
             let n = rng.gen_range(stones.clone());
