@@ -250,7 +250,8 @@ impl Geometry {
     #[must_use]
     pub fn mirror(&self, bits: u64) -> u64 {
         let s = u32::from(self.height) + 1;
-        let col = (1u64 << s) - 1;
+        // One column of 63 rows fills all 64 bits (s = 64): its mask is every bit.
+        let col = shl(1, s).wrapping_sub(1);
         let w = u32::from(self.width);
         let mut m = 0;
         for c in 0..w {
@@ -318,6 +319,16 @@ mod tests {
         assert!(matches!(Geometry::new(0, 3), Err(GeometryError::Empty { .. })));
         assert_eq!(Geometry::with_k(4, 4, 1), Err(GeometryError::BadK { k: 1 }));
         assert_eq!(Geometry::new(7, 6).unwrap(), Geometry::STANDARD);
+    }
+
+    /// Found by the `serve_api` fuzz target: one column of 63 rows (s = 64 bits per column)
+    /// overflowed the column mask's shift. Its mirror is itself.
+    #[test]
+    fn the_one_column_board_of_63_rows_mirrors_to_itself() {
+        let g = Geometry::new(1, 63).unwrap();
+        for bits in [0, 1, g.cell_bit(0, 62), g.cell_bit(0, 5) | g.cell_bit(0, 40), u64::MAX >> 1] {
+            assert_eq!(g.mirror(bits), bits);
+        }
     }
 
     #[test]
