@@ -5,7 +5,7 @@
 
 use std::cell::RefCell;
 
-use game_front::{Front, ParamError, ParamSpec, Params, JudgeCase};
+use game_front::{Front, JudgeCase, ParamError, ParamSpec, Params};
 use search_core::{Analysis, Engine, Limits, Player, Value};
 
 use crate::{parse_line, Column, Geometry, Position, Rules, Solver};

@@ -2,7 +2,7 @@
 //! front end (`games-cli`, its web page, the Python module): cells `r,c`, x and o, the grid
 //! drawn, UVa 10111's and CCF 201803-4's input read and written.
 
-use game_front::{Front, ParamError, ParamSpec, Params, JudgeCase};
+use game_front::{Front, JudgeCase, ParamError, ParamSpec, Params};
 use search_core::{Engine, Player, Value};
 
 use crate::{default_tt_bits, parse_ccf_from, parse_uva_from, Cell, Geometry, MnkGame, Position, Scoring};

@@ -2,7 +2,7 @@
 //! its web page, the Python module): dot numbers, segment notation, the board drawn, POJ 1085's
 //! input read and written.
 
-use game_front::{Front, ParamError, ParamSpec, Params, JudgeCase};
+use game_front::{Front, JudgeCase, ParamError, ParamSpec, Params};
 use search_core::{Analysis, Engine, Interrupted, Limits, Player, Value};
 
 use crate::{diagram, Geometry, Judge, Position, TriangleWar};

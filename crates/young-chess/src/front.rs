@@ -2,7 +2,7 @@
 //! end (`games-cli`, its web page, the Python module): cells `row,col`, Black and White, the
 //! board drawn with each cell's two values, LOJ 2471's input read and written.
 
-use game_front::{Front, ParamError, ParamSpec, Params, JudgeCase};
+use game_front::{Front, JudgeCase, ParamError, ParamSpec, Params};
 use search_core::{Engine, Player, Value};
 
 use crate::{Board, Cell, ScoredGame, ScoredPosition, SCORED_MAX_CELLS};
