@@ -26,6 +26,9 @@ pub struct DotsAndBoxes {
     /// The strings-and-coins rules that [`Game::generate_moves`], [`Game::play`] and the keys
     /// apply.
     rules: Rules,
+    /// Each line's rank by the distance of its midpoint from the centre of the board (0 the
+    /// nearest), for move ordering.
+    centre_rank: [u8; 64],
 }
 
 impl DotsAndBoxes {
@@ -69,7 +72,23 @@ impl DotsAndBoxes {
                 inverse
             })
             .collect();
-        DotsAndBoxes { geometry, sym_tables, bytes, inverse_symmetries, rules }
+        // Midpoints in half units: a horizontal line at (2 row, 2 col + 1), a vertical one at
+        // (2 row + 1, 2 col); the centre at (rows, cols). Squared distances, ranked.
+        let distance = |l: &crate::Line| {
+            let (y, x) = match l.orientation {
+                crate::Orientation::Horizontal => (2 * l.row, 2 * l.col + 1),
+                crate::Orientation::Vertical => (2 * l.row + 1, 2 * l.col),
+            };
+            let (dy, dx) = (y.abs_diff(geometry.rows()), x.abs_diff(geometry.cols()));
+            dy * dy + dx * dx
+        };
+        let mut order: Vec<usize> = (0..geometry.line_count()).collect();
+        order.sort_by_key(|&i| (distance(&geometry.lines()[i]), i));
+        let mut centre_rank = [0u8; 64];
+        for (rank, &i) in order.iter().enumerate() {
+            centre_rank[i] = rank as u8;
+        }
+        DotsAndBoxes { geometry, sym_tables, bytes, inverse_symmetries, rules, centre_rank }
     }
 
     /// The pruning rules in force.
@@ -189,30 +208,30 @@ impl Game for DotsAndBoxes {
         (-open, open)
     }
 
-    /// Completing moves first, then moves that give the opponent nothing to complete, then the
-    /// rest, fewest boxes offered first; interior lines before rim lines.
+    /// Completing moves first (two boxes before one), then moves that give the opponent nothing
+    /// to complete, then the rest, fewest boxes offered first; within each class from the
+    /// centre outward (Barker and Korf 2012).
     fn order_moves(&self, pos: &Position, moves: &mut [u8]) {
         let drawn = pos.drawn();
-        let mut scores = [0i8; 64];
-        for (score, &m) in scores.iter_mut().zip(moves.iter()) {
+        let score = |m: u8| {
             let after = drawn | 1 << m;
             let border = self.geometry.board().border(usize::from(m));
-            let completes = border.completed(after).count_ones() as i8;
-            let rim = i8::from(border.is_ground());
-            *score = if completes > 0 { -completes } else { 2 * border.offered(after) as i8 + rim };
-        }
-        // Scores are -2..=5: a stable counting sort.
-        let mut sorted = [0u8; 64];
-        let mut n = 0;
-        for target in -2..=5 {
-            for (&m, &sc) in moves.iter().zip(scores.iter()) {
-                if sc == target {
-                    sorted[n] = m;
-                    n += 1;
-                }
+            let completes = border.completed(after).count_ones() as u16;
+            if completes > 0 {
+                2 - completes
+            } else {
+                (1 + border.offered(after) as u16) * 64 + u16::from(self.centre_rank[usize::from(m)])
             }
+        };
+        let mut keyed = [(0u16, 0u8); 64];
+        for (k, &m) in keyed.iter_mut().zip(moves.iter()) {
+            *k = (score(m), m);
         }
-        moves.copy_from_slice(&sorted[..moves.len()]);
+        let keyed = &mut keyed[..moves.len()];
+        keyed.sort_unstable();
+        for (m, &(_, k)) in moves.iter_mut().zip(keyed.iter()) {
+            *m = k;
+        }
     }
 
     fn banked(&self, pos: &Position) -> Value {

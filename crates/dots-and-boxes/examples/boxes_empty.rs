@@ -1,6 +1,6 @@
 //! Solves the empty board of each size given and prints its value (first player's net boxes),
 //! the engine's nodes and the time: `cargo run --release -p dots-and-boxes --example
-//! solve_empty -- [--driver full|bisection|zero|mtdf] [--tt-bits N] 3x3 3x4 ...`.
+//! boxes_empty -- [--driver full|bisection|zero|mtdf] [--tt-bits N] 3x3 3x4 ...`.
 
 use std::time::Instant;
 
