@@ -78,6 +78,7 @@ registry!(
     young_chess::YoungChessFront,
     tic_tac_toe::TicTacToeFront,
     connect_four::ConnectFourFront,
+    dots_and_boxes::DotsAndBoxesFront,
 );
 
 /// The game named `name`, if registered.

@@ -30,11 +30,12 @@ SPECS = [
     "tic_tac_toe",
     "tic_tac_toe(size=3x4,k=3)",
     "connect_four(size=4x4)",
+    "dots_and_boxes(size=2x2)",
 ]
 
 
 def test_registered_names():
-    assert gs.registered_names() == ["triangle-war", "young-chess", "tic-tac-toe", "connect-four"]
+    assert set(gs.registered_names()) == {"triangle-war", "young-chess", "tic-tac-toe", "connect-four", "dots-and-boxes"}
 
 
 @pytest.mark.parametrize("spec", SPECS)
@@ -154,6 +155,18 @@ def test_triangle_war_analysis_matches_the_cli():
     assert mine["value"] == sign * cli["value"]
     assert [(m["move"], m["value"]) for m in mine["moves"]] == [(m["move"], sign * m["value"]) for m in cli["moves"]]
     assert [state.action_to_string(a) for a in mine["pv"]] == cli["pv"]
+
+
+def test_dots_and_boxes_known_values():
+    # D. Wilson's values of the empty boards, first player's net boxes; OpenSpiel's numbering:
+    # 2x2 boxes have 12 lines, horizontal ones first.
+    for size, expected in [("1x1", -1), ("1x2", 0), ("2x2", 2), ("2x3", -2)]:
+        state = gs.load_game(f"dots_and_boxes(size={size})").new_initial_state()
+        assert gs.value(state) == expected, size
+    state = gs.load_game("dots_and_boxes(size=2x2)").new_initial_state()
+    assert state.legal_actions() == list(range(12))
+    state.apply_action(0)
+    assert state.setup_text().strip() == "100000000000"
 
 
 def test_bad_input_raises_value_error_with_the_message():

@@ -4,6 +4,7 @@
 
 pub mod common;
 pub mod connect_four;
+pub mod dots_and_boxes;
 pub mod long_solve;
 pub mod memory;
 pub mod play;

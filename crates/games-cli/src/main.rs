@@ -5,7 +5,7 @@
 //! explanation of every answer. Errors are printed once on stderr as `games-cli: {err:#}` with
 //! exit status 2; answers printed before an error are kept. A closed stdout pipe is not an error.
 
-use games_cli::{common, connect_four, play, serve, tic_tac_toe, triangle_war, young_chess};
+use games_cli::{common, connect_four, dots_and_boxes, play, serve, tic_tac_toe, triangle_war, young_chess};
 
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
@@ -28,6 +28,8 @@ enum Command {
     YoungChess(young_chess::Args),
     /// Connect Four: the exact score (Pons' convention) of each position, one move string per line.
     ConnectFour(connect_four::Args),
+    /// Dots-and-boxes: the value of each position, one OpenSpiel DBN string per line.
+    DotsAndBoxes(dots_and_boxes::Args),
     /// Find the Winning Move (UVa 10111): x's first forced-win move on 4x4 tic-tac-toe.
     WinningMove(tic_tac_toe::WinningMoveArgs),
     /// Board evaluation (CCF CSP 201803-4): the score of 3x3 tic-tac-toe boards.
@@ -45,6 +47,7 @@ fn main() -> ExitCode {
         Command::TriangleWar(args) => triangle_war::run(args, &mut out),
         Command::YoungChess(args) => young_chess::run(args, &mut out),
         Command::ConnectFour(args) => connect_four::run(args, &mut out),
+        Command::DotsAndBoxes(args) => dots_and_boxes::run(args, &mut out),
         Command::WinningMove(args) => tic_tac_toe::run_winning_move(args, &mut out),
         Command::BoardEval(args) => tic_tac_toe::run_board_eval(args, &mut out),
         Command::Play(args) => play::run(args, &mut out),

@@ -686,3 +686,36 @@ fn connect_four_and_winning_move_resume_from_their_checkpoints() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// dots-and-boxes: `--checkpoint` solves 3x3 at the root (the file sealed for that board and
+/// position, read back with the answer), a 3x3 checkpoint is refused for 2x4, a tiny time
+/// limit on 4x4 prints the bounds proven and exits with status 3.
+#[test]
+fn dots_and_boxes_checkpoint_and_time_limit() {
+    let dir = std::env::temp_dir().join(format!("games-cli-dab-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cp = dir.join("3x3.checkpoint");
+    let cp_arg = cp.to_str().unwrap();
+    let args = ["dots-and-boxes", "--size", "3x3", "--empty", "--checkpoint", cp_arg];
+    for _ in 0..2 {
+        let out = games_cli().args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(String::from_utf8(out.stdout).unwrap(), format!("{} -3\n", "0".repeat(24)));
+    }
+    let text = std::fs::read_to_string(&cp).unwrap();
+    assert!(text.contains("game dots-and-boxes") && text.contains("options size 3x3"), "{text}");
+    let out = games_cli()
+        .args(["dots-and-boxes", "--size", "2x4", "--empty", "--checkpoint", cp_arg])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("refused"));
+    let out = games_cli()
+        .args(["dots-and-boxes", "--size", "4x4", "--empty", "--time-limit", "0.05"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.starts_with(&format!("{} not finished: value in [", "0".repeat(40))), "{stdout}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -77,6 +77,22 @@ fn connect_four_matches_the_judge() {
 }
 
 #[test]
+fn dots_and_boxes_matches_the_judge() {
+    let server = start(&[]);
+    for dbn in ["000000000000", "101000100000", "111011100110"] {
+        let body =
+            json!({ "game": "dots-and-boxes", "options": ["--size", "2x2"], "setup": format!("{dbn}\n") });
+        let (status, api) = analyze(&server, &body);
+        assert_eq!(status, 200, "{api}");
+        let cli = cli_json(&["dots-and-boxes", "--size", "2x2"], &format!("{dbn}\n"));
+        assert_same_analysis(&api, &cli);
+        assert_eq!(api["setup_text"], format!("{dbn}\n"));
+    }
+    let (status, _) = analyze(&server, &json!({ "game": "dots-and-boxes", "setup": "10100010000\n" }));
+    assert_eq!(status, 400);
+}
+
+#[test]
 fn setups_in_move_formats_become_moves_and_copy_out_the_same() {
     let server = start(&[]);
     let text = triangle_war_input(&["1-2", "2-3", "4-5"]);
@@ -214,7 +230,7 @@ fn the_games_and_the_page_are_served() {
     assert_eq!(status, 200);
     let games: Value = serde_json::from_str(&body).unwrap();
     let names: Vec<&str> = games.as_array().unwrap().iter().map(|g| g["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["triangle-war", "young-chess", "tic-tac-toe", "connect-four"]);
+    assert_eq!(names, ["triangle-war", "young-chess", "tic-tac-toe", "connect-four", "dots-and-boxes"]);
     assert!(games[0]["help"].as_str().unwrap().contains("--side"));
     for path in ["/", "/app.js", "/app.css"] {
         let (status, body) = request(&server, "GET", path, b"");

@@ -1,6 +1,7 @@
 //! Deterministic input generators, one module per game crate.
 
 pub mod connect_four;
+mod dots_and_boxes;
 mod tic_tac_toe;
 mod triangle_war;
 mod young_chess;
@@ -12,7 +13,7 @@ pub use young_chess::bench_cases as young_chess_bench;
 /// Arguments of `cargo xtask gen`.
 #[derive(clap::Args, Debug)]
 pub struct GenArgs {
-    /// Which generator: triangle-war, young-chess, winning-move, board-eval.
+    /// Which generator: triangle-war, young-chess, winning-move, board-eval, dots-and-boxes.
     pub game: String,
     /// Seed of the pseudo-random generator.
     #[arg(long, default_value_t = 1)]
@@ -20,7 +21,7 @@ pub struct GenArgs {
     /// Number of cases (for batch formats).
     #[arg(long, default_value_t = 100)]
     pub count: usize,
-    /// Board size: side for triangle-war, `NxM` for young-chess.
+    /// Board size: side for triangle-war, `NxM` for young-chess, `RxC` boxes for dots-and-boxes.
     #[arg(long)]
     pub size: Option<String>,
 }
@@ -31,6 +32,7 @@ pub fn generate(args: &GenArgs) -> anyhow::Result<String> {
         "triangle-war" => triangle_war::generate(args),
         "young-chess" => young_chess::generate(args),
         "winning-move" | "board-eval" => tic_tac_toe::generate(args),
+        "dots-and-boxes" => dots_and_boxes::generate(args),
         other => anyhow::bail!("unknown generator {other:?}"),
     }
 }

@@ -1,0 +1,48 @@
+//! Solves the empty board of each size given and prints its value (first player's net boxes),
+//! the engine's nodes and the time: `cargo run --release -p dots-and-boxes --example
+//! boxes_empty -- [--driver full|bisection|zero|mtdf] [--no-pvs] [--tt-bits N] 3x3 3x4 ...`.
+
+use std::time::Instant;
+
+use dots_and_boxes::{Geometry, Position, Rules, Solver};
+use search_core::{Driver, SearchOptions};
+
+fn main() {
+    let mut driver = Driver::BisectionTowardZero;
+    let mut tt_bits = 22;
+    let mut pvs = true;
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--driver" => {
+                driver = match args.next().as_deref() {
+                    Some("full") => Driver::FullWindow,
+                    Some("bisection") => Driver::Bisection,
+                    Some("zero") => Driver::BisectionTowardZero,
+                    Some("mtdf") => Driver::Mtdf { guess: 0 },
+                    other => panic!("unknown driver {other:?}"),
+                }
+            }
+            "--no-pvs" => pvs = false,
+            "--tt-bits" => tt_bits = args.next().and_then(|t| t.parse().ok()).expect("--tt-bits N"),
+            size => {
+                let (r, c) = dots_and_boxes::parse_size(size).expect("a size RxC");
+                let options = SearchOptions {
+                    tt_bits,
+                    driver,
+                    principal_variation_search: pvs,
+                    ..SearchOptions::DEFAULT
+                };
+                let mut solver = Solver::with_options(Geometry::new(r, c).unwrap(), Rules::ALL, options);
+                let t = Instant::now();
+                let v = solver.value(&Position::start());
+                let s = solver.stats();
+                println!(
+                    "{r}x{c} value {v:+} nodes {} time {:.2} s ({driver:?}, pvs {pvs}, tt_bits {tt_bits})",
+                    s.nodes,
+                    t.elapsed().as_secs_f64()
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,327 @@
+//! Dots-and-boxes as a search-core [`Game`], and a [`Solver`] for batches.
+
+use search_core::{Analysis, Engine, Game, Player, SearchOptions, Stats, Symmetry, Value};
+
+use strings_and_coins::Rules;
+
+use crate::{Geometry, Position};
+
+/// Dots-and-boxes on one board, as seen by the search-core engine.
+///
+/// Moves are line indices (OpenSpiel's action ids). A move banks the boxes it completes for the
+/// mover, who then moves again; values are the boxes the side to move will still take minus
+/// the opponent's. The TT key is the drawn set canonicalised under the rectangle's symmetries
+/// (4, or 8 on a square board), or under [`Rules::graph_keys`] the strings-and-coins graph key
+/// once no box has three or four undrawn sides (on boards of at most 63 lines, so that the two
+/// kinds of key never meet).
+#[derive(Clone, Debug)]
+pub struct DotsAndBoxes {
+    geometry: Geometry,
+    /// For each symmetry but the identity and each byte of a line set, the image of that
+    /// byte's bits.
+    sym_tables: Vec<[[u64; 256]; 8]>,
+    bytes: usize,
+    /// The inverse of each permutation of [`Geometry::symmetries`].
+    inverse_symmetries: Vec<Vec<u8>>,
+    /// The strings-and-coins rules that [`Game::generate_moves`], [`Game::play`] and the keys
+    /// apply.
+    rules: Rules,
+    /// Each line's rank by the distance of its midpoint from the centre of the board (0 the
+    /// nearest), for move ordering.
+    centre_rank: [u8; 64],
+}
+
+impl DotsAndBoxes {
+    /// The game on `geometry`, with every pruning rule ([`Rules::ALL`]).
+    #[must_use]
+    pub fn new(geometry: Geometry) -> Self {
+        Self::with_rules(geometry, Rules::ALL)
+    }
+
+    /// The game on `geometry`, searched with the pruning `rules` (values do not depend on them).
+    #[must_use]
+    pub fn with_rules(geometry: Geometry, rules: Rules) -> Self {
+        let bytes = geometry.line_count().div_ceil(8);
+        let sym_tables = geometry
+            .symmetries()
+            .iter()
+            .skip(1)
+            .map(|perm| {
+                let mut t = [[0u64; 256]; 8];
+                for (byte, table) in t.iter_mut().enumerate().take(bytes) {
+                    for (v, image) in table.iter_mut().enumerate() {
+                        for bit in 0..8 {
+                            let s = byte * 8 + bit;
+                            if v >> bit & 1 == 1 && s < perm.len() {
+                                *image |= 1 << perm[s];
+                            }
+                        }
+                    }
+                }
+                t
+            })
+            .collect();
+        let inverse_symmetries = geometry
+            .symmetries()
+            .iter()
+            .map(|perm| {
+                let mut inverse = vec![0; perm.len()];
+                for (s, &image) in perm.iter().enumerate() {
+                    inverse[usize::from(image)] = s as u8;
+                }
+                inverse
+            })
+            .collect();
+        // Midpoints in half units: a horizontal line at (2 row, 2 col + 1), a vertical one at
+        // (2 row + 1, 2 col); the centre at (rows, cols). Squared distances, ranked.
+        let distance = |l: &crate::Line| {
+            let (y, x) = match l.orientation {
+                crate::Orientation::Horizontal => (2 * l.row, 2 * l.col + 1),
+                crate::Orientation::Vertical => (2 * l.row + 1, 2 * l.col),
+            };
+            let (dy, dx) = (y.abs_diff(geometry.rows()), x.abs_diff(geometry.cols()));
+            dy * dy + dx * dx
+        };
+        let mut order: Vec<usize> = (0..geometry.line_count()).collect();
+        order.sort_by_key(|&i| (distance(&geometry.lines()[i]), i));
+        let mut centre_rank = [0u8; 64];
+        for (rank, &i) in order.iter().enumerate() {
+            centre_rank[i] = rank as u8;
+        }
+        DotsAndBoxes { geometry, sym_tables, bytes, inverse_symmetries, rules, centre_rank }
+    }
+
+    /// The pruning rules in force.
+    #[must_use]
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// The board.
+    #[must_use]
+    pub fn geometry(&self) -> &Geometry {
+        &self.geometry
+    }
+
+    /// The moves searched in `drawn` under the rules in force, as a line set
+    /// ([`strings_and_coins::Board::candidates`] on the boxes).
+    #[inline]
+    #[must_use]
+    pub fn candidates(&self, drawn: u64) -> u64 {
+        self.geometry.board().candidates(drawn, self.rules)
+    }
+
+    /// The line that [`Rules::fold_forced`] plays next inside [`Game::play`] in `drawn`, if
+    /// any ([`strings_and_coins::Board::folded_move`]).
+    #[inline]
+    #[must_use]
+    pub fn folded_move(&self, drawn: u64) -> Option<usize> {
+        self.geometry.board().folded_move(drawn, self.rules)
+    }
+
+    /// The smallest image of the line set `drawn` under the board's symmetries.
+    #[must_use]
+    pub fn canonical(&self, drawn: u64) -> u64 {
+        self.canonical_with_symmetry(drawn).0
+    }
+
+    /// The smallest image of `drawn` and the index (into [`Geometry::symmetries`]) of a
+    /// symmetry that gives it.
+    #[inline]
+    fn canonical_with_symmetry(&self, drawn: u64) -> (u64, u8) {
+        let (mut best, mut symmetry) = (drawn, 0);
+        for (i, t) in self.sym_tables.iter().enumerate() {
+            let mut image = 0;
+            for (byte, table) in t.iter().enumerate().take(self.bytes) {
+                image |= table[(drawn >> (8 * byte)) as usize & 0xff];
+            }
+            if image < best {
+                (best, symmetry) = (image, i as u8 + 1);
+            }
+        }
+        (best, symmetry)
+    }
+}
+
+impl Game for DotsAndBoxes {
+    type Position = Position;
+    type Move = u8;
+    type Key = u64;
+
+    fn to_move(&self, pos: &Position) -> Player {
+        pos.to_move()
+    }
+
+    fn terminal_value(&self, pos: &Position) -> Option<Value> {
+        pos.is_over(&self.geometry).then_some(0)
+    }
+
+    fn generate_moves(&self, pos: &Position, moves: &mut Vec<u8>) {
+        let mut c = self.candidates(pos.drawn());
+        while c != 0 {
+            moves.push(c.trailing_zeros() as u8);
+            c &= c - 1;
+        }
+    }
+
+    fn play(&self, pos: &Position, mv: u8) -> (Position, Value) {
+        let (mut next, completed) = pos.play(&self.geometry, usize::from(mv));
+        let mut gain = Value::from(completed);
+        if self.rules.fold_forced {
+            // A single candidate is a capture (every restriction keeps one): the boxes go to
+            // the player to move in `next`.
+            let sign = if next.to_move() == pos.to_move() { 1 } else { -1 };
+            while let Some(s) = self.folded_move(next.drawn()) {
+                let (after, c) = next.play(&self.geometry, s);
+                gain += sign * Value::from(c);
+                next = after;
+            }
+        }
+        (next, gain)
+    }
+
+    fn key(&self, pos: &Position) -> u64 {
+        self.canonical_key(pos).0
+    }
+
+    fn canonical_key(&self, pos: &Position) -> (u64, Symmetry) {
+        // On 64 lines a drawn set may set bit 63, the graph keys' flag: no graph keys there.
+        if self.rules.graph_keys && self.geometry.line_count() < 64 {
+            if let Some(key) = self.geometry.board().graph_key(pos.drawn()) {
+                return (key, Symmetry::Unmapped);
+            }
+        }
+        let (key, symmetry) = self.canonical_with_symmetry(pos.drawn());
+        (key, Symmetry::Map(symmetry))
+    }
+
+    fn move_to_canonical(&self, mv: u8, symmetry: u8) -> u8 {
+        self.geometry.symmetries()[usize::from(symmetry)][usize::from(mv)]
+    }
+
+    fn move_from_canonical(&self, mv: u8, symmetry: u8) -> u8 {
+        self.inverse_symmetries[usize::from(symmetry)][usize::from(mv)]
+    }
+
+    fn value_bounds(&self, pos: &Position) -> (Value, Value) {
+        let open = Value::from(self.geometry.board().open_coins(pos.drawn()).count_ones());
+        (-open, open)
+    }
+
+    /// Completing moves first (two boxes before one), then moves that give the opponent nothing
+    /// to complete, then the rest, fewest boxes offered first; within each class from the
+    /// centre outward (Barker and Korf 2012).
+    fn order_moves(&self, pos: &Position, moves: &mut [u8]) {
+        let drawn = pos.drawn();
+        let score = |m: u8| {
+            let after = drawn | 1 << m;
+            let border = self.geometry.board().border(usize::from(m));
+            let completes = border.completed(after).count_ones() as u16;
+            if completes > 0 {
+                2 - completes
+            } else {
+                (1 + border.offered(after) as u16) * 64 + u16::from(self.centre_rank[usize::from(m)])
+            }
+        };
+        let mut keyed = [(0u16, 0u8); 64];
+        for (k, &m) in keyed.iter_mut().zip(moves.iter()) {
+            *k = (score(m), m);
+        }
+        let keyed = &mut keyed[..moves.len()];
+        keyed.sort_unstable();
+        for (m, &(_, k)) in moves.iter_mut().zip(keyed.iter()) {
+            *m = k;
+        }
+    }
+
+    fn banked(&self, pos: &Position) -> Value {
+        pos.margin()
+    }
+}
+
+/// A dots-and-boxes solver for one board: the search-core [`Engine`] with a TT that persists
+/// across positions, so a batch of positions shares work.
+pub struct Solver {
+    engine: Engine<DotsAndBoxes>,
+}
+
+impl Solver {
+    /// A solver for `geometry` with every pruning rule and a TT of `2^tt_bits` entries (about
+    /// 32 bytes each).
+    #[must_use]
+    pub fn new(geometry: Geometry, tt_bits: u32) -> Self {
+        Solver { engine: Engine::new(DotsAndBoxes::new(geometry), tt_bits) }
+    }
+
+    /// A solver for `geometry` with the pruning `rules` and the engine's `options` (threads
+    /// included).
+    #[must_use]
+    pub fn with_options(geometry: Geometry, rules: Rules, options: SearchOptions) -> Self {
+        Solver { engine: Engine::with_options(DotsAndBoxes::with_rules(geometry, rules), options) }
+    }
+
+    /// Statistics of the engine (all threads together).
+    #[must_use]
+    pub fn stats(&self) -> Stats {
+        self.engine.stats()
+    }
+
+    /// The value of the remaining play of `pos`: the boxes its side to move will still take
+    /// minus the opponent's, under perfect play (boxes already owned not counted).
+    pub fn value(&mut self, pos: &Position) -> i64 {
+        self.engine.solve(pos)
+    }
+
+    /// [`Solver::value`] under the engine's limits ([`Solver::set_limits`]).
+    ///
+    /// # Errors
+    /// [`search_core::Interrupted`] with the bounds proven when a limit stopped the search.
+    pub fn try_value(&mut self, pos: &Position) -> Result<i64, search_core::Interrupted> {
+        self.engine.try_solve(pos)
+    }
+
+    /// The value of every legal move and a principal variation of `pos`, from A's side (boxes
+    /// already owned counted). Every legal move is listed, also where a pruning rule would
+    /// search only one.
+    pub fn analyze(&mut self, pos: &Position) -> Analysis<u8> {
+        let all = DotsAndBoxes::with_rules(self.engine.game().geometry().clone(), Rules::NONE);
+        let before = self.engine.stats();
+        let engine = &mut self.engine;
+        let mut a = search_core::analyze_with(&all, pos, |p| engine.solve(p));
+        a.stats = self.engine.stats().since(&before);
+        a
+    }
+
+    /// [`Solver::analyze`] under the engine's limits ([`Solver::set_limits`]).
+    ///
+    /// # Errors
+    /// [`search_core::Interrupted`] when a limit stopped one of its searches.
+    pub fn try_analyze(&mut self, pos: &Position) -> Result<Analysis<u8>, search_core::Interrupted> {
+        let all = DotsAndBoxes::with_rules(self.engine.game().geometry().clone(), Rules::NONE);
+        let before = self.engine.stats();
+        let engine = &mut self.engine;
+        let mut a = search_core::try_analyze_with(&all, pos, |p| engine.try_solve(p))?;
+        a.stats = self.engine.stats().since(&before);
+        Ok(a)
+    }
+
+    /// Sets the limits (stop flag, node budget, time) that the `try_` searches obey
+    /// ([`Engine::set_limits`]).
+    pub fn set_limits(&mut self, limits: search_core::Limits) {
+        self.engine.set_limits(limits);
+    }
+
+    /// The underlying engine (statistics, raw searches, the root driver
+    /// [`Engine::solve_root`]).
+    pub fn engine(&mut self) -> &mut Engine<DotsAndBoxes> {
+        &mut self.engine
+    }
+}
+
+/// The value of `pos` from its side to move, by plain negamax over every line order
+/// ([`search_core::reference::minimax`] on the game without pruning): exponential, for tests
+/// on positions with few lines left.
+#[must_use]
+pub fn minimax(geometry: &Geometry, pos: &Position) -> i64 {
+    search_core::reference::minimax(&DotsAndBoxes::with_rules(geometry.clone(), Rules::NONE), pos)
+}

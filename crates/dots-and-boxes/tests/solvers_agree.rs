@@ -1,0 +1,214 @@
+//! Every solver of the crate against an independent one: the retrograde table against a
+//! memoised solver written here from the rules (its own line numbering arithmetic, no
+//! strings-and-coins) and against plain minimax; the engine, with every pruning rule and with
+//! each rule alone, against the table; the known values of the empty boards.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use dots_and_boxes::{minimax, Geometry, Judge, Position, RetrogradeTable, Rules, Solver};
+use rand::{rngs::SmallRng, Rng, SeedableRng};
+use search_core::SearchOptions;
+
+/// The independent solver: the value of a drawn set for the side to move, memoised over the
+/// sets reached, on `rows` x `cols` boxes with OpenSpiel's numbering.
+struct Memo {
+    rows: usize,
+    cols: usize,
+    /// Each box's four line indices.
+    boxes: Vec<[usize; 4]>,
+    memo: HashMap<u64, i8>,
+}
+
+impl Memo {
+    fn new(rows: usize, cols: usize) -> Self {
+        let h = |r: usize, c: usize| r * cols + c;
+        let v = |r: usize, c: usize| (rows + 1) * cols + r * (cols + 1) + c;
+        let boxes = (0..rows * cols)
+            .map(|b| {
+                let (r, c) = (b / cols, b % cols);
+                [h(r, c), h(r + 1, c), v(r, c), v(r, c + 1)]
+            })
+            .collect();
+        Memo { rows, cols, boxes, memo: HashMap::new() }
+    }
+
+    fn lines(&self) -> usize {
+        (self.rows + 1) * self.cols + self.rows * (self.cols + 1)
+    }
+
+    fn value(&mut self, drawn: u64) -> i8 {
+        if let Some(&v) = self.memo.get(&drawn) {
+            return v;
+        }
+        let n = self.lines();
+        let mut best = None::<i8>;
+        for l in (0..n).filter(|&l| drawn >> l & 1 == 0) {
+            let next = drawn | 1 << l;
+            let completed =
+                self.boxes.iter().filter(|b| b.contains(&l) && b.iter().all(|&x| next >> x & 1 == 1)).count()
+                    as i8;
+            let child = self.value(next);
+            let v = if completed > 0 { completed + child } else { -child };
+            best = Some(best.map_or(v, |b| b.max(v)));
+        }
+        let v = best.unwrap_or(0);
+        self.memo.insert(drawn, v);
+        v
+    }
+}
+
+fn table_3x3() -> &'static RetrogradeTable {
+    static TABLE: OnceLock<RetrogradeTable> = OnceLock::new();
+    TABLE.get_or_init(|| RetrogradeTable::build(&Geometry::new(3, 3).unwrap()).unwrap())
+}
+
+/// A random line set on `lines` lines with `k` of them drawn.
+fn random_set(rng: &mut SmallRng, lines: usize, k: usize) -> u64 {
+    let mut set = 0u64;
+    while (set.count_ones() as usize) < k {
+        set |= 1 << rng.gen_range(0..lines);
+    }
+    set
+}
+
+#[test]
+fn the_table_equals_the_memoised_solver_on_every_position_up_to_2x2() {
+    for (r, c) in [(1, 1), (1, 2), (2, 1), (1, 3), (3, 1), (2, 2)] {
+        let g = Geometry::new(r, c).unwrap();
+        let table = RetrogradeTable::build(&g).unwrap();
+        let mut memo = Memo::new(r, c);
+        for drawn in 0..1u64 << g.line_count() {
+            assert_eq!(table.value(drawn), i64::from(memo.value(drawn)), "{r}x{c} drawn {drawn:#b}");
+        }
+    }
+}
+
+#[test]
+fn the_table_equals_plain_minimax_on_small_positions() {
+    // Every position of 1x1 and 1x2; on 2x2 every position with at most 7 lines left.
+    for (r, c, most_left) in [(1, 1, 4), (1, 2, 7), (2, 2, 7)] {
+        let g = Geometry::new(r, c).unwrap();
+        let table = RetrogradeTable::build(&g).unwrap();
+        let n = g.line_count();
+        for drawn in (0..1u64 << n).filter(|d| n - d.count_ones() as usize <= most_left) {
+            let pos = Position::from_drawn(&g, drawn).unwrap();
+            assert_eq!(minimax(&g, &pos), table.value(drawn), "{r}x{c} drawn {drawn:#b}");
+        }
+    }
+}
+
+#[test]
+fn the_3x3_table_equals_the_memoised_solver_on_random_positions() {
+    let table = table_3x3();
+    let mut rng = SmallRng::seed_from_u64(21);
+    for _ in 0..300 {
+        // Fresh memo per position: the sets reached from a random one are few.
+        let mut memo = Memo::new(3, 3);
+        let k = rng.gen_range(9..=24);
+        let drawn = random_set(&mut rng, 24, k);
+        assert_eq!(table.value(drawn), i64::from(memo.value(drawn)), "drawn {drawn:#x}");
+    }
+}
+
+/// The engine with `rules` on `g`, with a fresh TT.
+fn engine(g: &Geometry, rules: Rules) -> Solver {
+    Solver::with_options(g.clone(), rules, SearchOptions { tt_bits: 18, ..SearchOptions::DEFAULT })
+}
+
+#[test]
+fn the_engine_equals_the_table_on_random_3x3_positions() {
+    let g = Geometry::new(3, 3).unwrap();
+    let table = table_3x3();
+    let mut solver = engine(&g, Rules::ALL);
+    let mut rng = SmallRng::seed_from_u64(2012);
+    for i in 0..3000 {
+        let k = if i == 0 { 0 } else { rng.gen_range(0..=24) };
+        let drawn = random_set(&mut rng, 24, k);
+        let pos = Position::from_drawn(&g, drawn).unwrap();
+        assert_eq!(solver.value(&pos), table.value(drawn), "drawn {drawn:#x}");
+    }
+}
+
+#[test]
+fn every_pruning_rule_alone_equals_the_unpruned_search() {
+    let g = Geometry::new(3, 3).unwrap();
+    let table = table_3x3();
+    let alone = [
+        Rules { capture: true, ..Rules::NONE },
+        Rules { capture_first: true, ..Rules::NONE },
+        Rules { capture_first: true, all_but_two: true, ..Rules::NONE },
+        Rules { fold_forced: true, capture: true, ..Rules::NONE },
+        Rules { graph_keys: true, ..Rules::NONE },
+        Rules::ALL,
+    ];
+    let mut unpruned = engine(&g, Rules::NONE);
+    let mut solvers: Vec<Solver> = alone.iter().map(|&r| engine(&g, r)).collect();
+    let mut rng = SmallRng::seed_from_u64(2000);
+    for _ in 0..1500 {
+        // Positions with at most 16 lines left keep the unpruned search quick.
+        let k = rng.gen_range(8..=24);
+        let drawn = random_set(&mut rng, 24, k);
+        let pos = Position::from_drawn(&g, drawn).unwrap();
+        let expected = unpruned.value(&pos);
+        assert_eq!(expected, table.value(drawn));
+        for (rules, solver) in alone.iter().zip(solvers.iter_mut()) {
+            assert_eq!(solver.value(&pos), expected, "{rules:?} drawn {drawn:#x}");
+        }
+    }
+}
+
+#[test]
+fn known_values_of_the_empty_boards() {
+    // D. Wilson's values, first player's net boxes.
+    for (r, c, value) in [(1, 1, -1), (1, 2, 0), (2, 1, 0), (2, 2, 2), (2, 3, -2), (3, 2, -2), (3, 3, -3)] {
+        let g = Geometry::new(r, c).unwrap();
+        let start = Position::start();
+        assert_eq!(Judge::new(g.clone(), Some(18)).value(&start), value, "judge {r}x{c}");
+        assert_eq!(engine(&g, Rules::ALL).value(&start), value, "engine {r}x{c}");
+        assert_eq!(RetrogradeTable::build(&g).unwrap().value(0), value, "table {r}x{c}");
+    }
+}
+
+#[test]
+fn values_are_invariant_under_the_symmetries() {
+    let g = Geometry::new(3, 3).unwrap();
+    let table = table_3x3();
+    let mut rng = SmallRng::seed_from_u64(8);
+    for _ in 0..2000 {
+        let k = rng.gen_range(0..=24);
+        let drawn = random_set(&mut rng, 24, k);
+        for perm in g.symmetries() {
+            let image = (0..24).filter(|&i| drawn >> i & 1 == 1).fold(0u64, |m, i| m | 1 << perm[i]);
+            assert_eq!(table.value(image), table.value(drawn));
+        }
+    }
+}
+
+#[test]
+fn the_engine_equals_the_table_on_other_small_boards_with_analysis() {
+    for (r, c) in [(1, 4), (2, 3), (3, 2), (1, 5)] {
+        let g = Geometry::new(r, c).unwrap();
+        let table = RetrogradeTable::build(&g).unwrap();
+        let mut solver = engine(&g, Rules::ALL);
+        let mut rng = SmallRng::seed_from_u64(5);
+        for _ in 0..300 {
+            let k = rng.gen_range(0..=g.line_count());
+            let drawn = random_set(&mut rng, g.line_count(), k);
+            let pos = Position::from_drawn(&g, drawn).unwrap();
+            assert_eq!(solver.value(&pos), table.value(drawn));
+            if !pos.is_over(&g) && k > g.line_count() / 2 {
+                // Every legal move valued, from A's side (A to move, nothing owned).
+                let analysis = solver.analyze(&pos);
+                assert_eq!(analysis.value, table.value(drawn));
+                assert_eq!(analysis.moves.len(), g.line_count() - k);
+                for m in &analysis.moves {
+                    let (next, gain) = pos.play(&g, usize::from(m.mv));
+                    let child = table.value(next.drawn());
+                    let expected = if gain > 0 { i64::from(gain) + child } else { -child };
+                    assert_eq!(m.value, expected);
+                }
+            }
+        }
+    }
+}

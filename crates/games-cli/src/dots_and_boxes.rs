@@ -1,0 +1,195 @@
+//! `games-cli dots-and-boxes [--size RxC] [FILE]`: dots-and-boxes positions, one DBN string per
+//! line (OpenSpiel's `dots_and_boxes`: one character per line in action-id order, horizontal
+//! lines row by row then vertical ones, `1` drawn, `0` not), each answered `DBN VALUE` with
+//! the boxes the player to move will still take minus the opponent's under perfect play.
+//!
+//! Lines are read and answered one at a time; blank and whitespace-only lines are skipped, the
+//! empty board is asked for with `--empty`. The crate's [`Judge`] answers (a retrograde table
+//! up to 17 lines, the search engine above); `--analyze` and `--format json` explain each
+//! answer (values from the side to move of the DBN string, called A). `--time-limit SECONDS`
+//! stops each position's search after that long (its line then says `not finished` with the
+//! bounds proven, exit status 3); `--checkpoint FILE` (one position per run) solves it move by
+//! move at the root with the shared long-solve driver ([`crate::long_solve`]), resumed from the
+//! file when it exists.
+
+use std::io::Write;
+
+use anyhow::{anyhow, Result};
+use dots_and_boxes::{dbn_string, parse_dbn_line, DotsAndBoxesFront, Geometry, Judge, Position};
+use game_front::Front;
+use search_core::{Analysis, Interrupted, Limits};
+
+use crate::common::{Format, InputArgs, OutputArgs};
+use crate::report::CaseReport;
+
+/// Arguments of `dots-and-boxes`.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "\
+Input: one DBN string per line (OpenSpiel's dots_and_boxes): one character per line of the
+board, `1` drawn and `0` not, in action-id order: the horizontal lines row by row (ROWS + 1 rows
+of COLS), then the vertical lines row by row (ROWS rows of COLS + 1). Output: `DBN VALUE` per
+line, VALUE being the boxes the player to move will still take minus the opponent's under
+perfect play (a DBN string carries no score). Blank and whitespace-only lines are skipped;
+`--empty` answers the empty board.
+
+Example:
+  $ printf '000000000000\\n' | games-cli dots-and-boxes --size 2x2
+  000000000000 2")]
+pub struct Args {
+    #[command(flatten)]
+    input: InputArgs,
+    #[command(flatten)]
+    output: OutputArgs,
+    /// Board size as ROWSxCOLS boxes (OpenSpiel's num_rows x num_cols), at most 64 lines.
+    #[arg(long, value_name = "RxC", value_parser = dots_and_boxes::parse_size, default_value = "2x2")]
+    size: (usize, usize),
+    /// Answer the empty board as one position, without reading input.
+    #[arg(long, conflicts_with = "file")]
+    empty: bool,
+    /// `--time-limit` (per position: its line then gives the bounds proven, the next positions
+    /// are still answered, exit status 3), `--checkpoint` (one position per run, solved move by
+    /// move at the root; resumed from the file) and `--save-every`.
+    #[command(flatten)]
+    long: crate::long_solve::LongSolveArgs,
+}
+
+/// Runs the subcommand: each line is answered (and flushed) as soon as it is read, so that the
+/// answers before a bad line stay printed.
+pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
+    let (rows, cols) = args.size;
+    let geometry = Geometry::new(rows, cols).map_err(|e| anyhow!("--size {rows}x{cols}: {e}"))?;
+    let mut judge = Judge::new(geometry.clone(), None);
+    let mut unfinished = Vec::new();
+    if args.empty {
+        answer(args, &mut judge, 1, &Position::start(), out, &mut unfinished)?;
+    } else {
+        let mut lines = judge_text::LineReader::new(args.input.reader()?);
+        let mut answered = 0;
+        while let Some(line) = lines.next_line()? {
+            if line.is_blank() {
+                continue;
+            }
+            let number = line.number;
+            answered += 1;
+            anyhow::ensure!(
+                answered == 1 || args.long.checkpoint.is_none(),
+                "line {number}: --checkpoint takes one position per run"
+            );
+            let drawn = parse_dbn_line(&geometry, number, line.text)?;
+            let pos = Position::from_drawn(&geometry, drawn)?;
+            answer(args, &mut judge, number, &pos, out, &mut unfinished)?;
+        }
+    }
+    if unfinished.is_empty() {
+        return Ok(());
+    }
+    Err(crate::common::Incomplete(format!(
+        "stopped by the time limit before finishing line{} {}",
+        if unfinished.len() == 1 { "" } else { "s" },
+        unfinished.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")
+    ))
+    .into())
+}
+
+/// Answers the position of line `number` (flushed at once); under `--time-limit` a position
+/// stopped by the limit is printed as not finished and its number added to `unfinished`.
+fn answer(
+    args: &Args,
+    judge: &mut Judge,
+    number: usize,
+    pos: &Position,
+    out: &mut dyn Write,
+    unfinished: &mut Vec<usize>,
+) -> Result<()> {
+    let geometry = judge.geometry().clone();
+    let limited = args.long.time_limit.is_some();
+    if let Some(time) = args.long.time_limit {
+        let solver = judge.solver();
+        solver.set_limits(Limits { time: Some(time), ..Limits::default() });
+        solver.engine().restart_clock();
+    }
+    let rooted = match args.long.checkpoint {
+        Some(_) => Some(root_solve(args, judge, pos)?),
+        None => None,
+    };
+    let found = (|| -> Result<(i64, Option<Analysis<u8>>), Interrupted> {
+        let value = match rooted {
+            Some(r) => r?,
+            None if limited && !judge.uses_table() => judge.solver().try_value(pos)?,
+            None => judge.value(pos),
+        };
+        let analysis = match (args.output.explains(), limited) {
+            (false, _) => None,
+            (true, false) => Some(judge.analyze(pos)),
+            (true, true) => Some(judge.solver().try_analyze(pos)?),
+        };
+        Ok((value, analysis))
+    })();
+    let dbn = dbn_string(&geometry, pos.drawn());
+    match found {
+        Ok((value, None)) => writeln!(out, "{dbn} {value}")?,
+        Ok((value, Some(analysis))) => {
+            let front = DotsAndBoxesFront::with_geometry(geometry);
+            let report = CaseReport::new(&front, number, format!("{dbn} {value}"), &analysis);
+            report.write(&args.output, out, &front.draw(pos), &front.score_text(pos), front.value_note())?;
+        }
+        Err(Interrupted { lo, hi }) => {
+            // The engine's bounds, clamped to the boxes still open.
+            let open = open_boxes(&geometry, pos);
+            let (lo, hi) = (lo.clamp(-open, open), hi.clamp(-open, open));
+            if args.output.format == Format::Json {
+                let line = serde_json::json!({
+                    "case": number,
+                    "dbn": dbn,
+                    "finished": false,
+                    "value_lo": lo,
+                    "value_hi": hi,
+                });
+                writeln!(out, "{line}")?;
+            } else {
+                writeln!(out, "{dbn} not finished: value in [{lo}, {hi}]")?;
+            }
+            unfinished.push(number);
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// The boxes not yet completed in `pos`.
+fn open_boxes(geometry: &Geometry, pos: &Position) -> i64 {
+    i64::from(geometry.board().open_coins(pos.drawn()).count_ones())
+}
+
+/// The value of `pos` by the root driver ([`crate::long_solve::solve`]) with `--checkpoint`,
+/// or the bounds proven when the time limit stops it.
+fn root_solve(args: &Args, judge: &mut Judge, pos: &Position) -> Result<Result<i64, Interrupted>> {
+    let geometry = judge.geometry().clone();
+    if pos.is_over(&geometry) {
+        return Ok(Ok(0));
+    }
+    let (boxes, lines) = (geometry.boxes() as i64, geometry.line_count());
+    // A TT entry is trusted as a proven bound: a value possible on the board, a line of it.
+    let entry_ok = |e: &search_core::TtEntry<u64, u8>| {
+        e.value.abs() <= boxes && e.best.map_or(true, |m| usize::from(m) < lines)
+    };
+    let move_text = |m: u8| m.to_string();
+    let open = open_boxes(&geometry, pos);
+    let bounds_text =
+        |(lo, hi): (i64, i64)| format!("value in [{}, {}]", lo.clamp(-open, open), hi.clamp(-open, open));
+    let spec = crate::long_solve::RootSolve {
+        args: &args.long,
+        identity: search_core::SolveIdentity {
+            game: "dots-and-boxes".to_string(),
+            options: format!("size {}x{}", geometry.rows(), geometry.cols()),
+            root: format!("dbn {}", dbn_string(&geometry, pos.drawn())),
+        },
+        exact_all: false,
+        entry_ok: &entry_ok,
+        move_text: &move_text,
+        bounds_text: &bounds_text,
+    };
+    let result = crate::long_solve::solve(judge.solver().engine(), pos, &spec)?.result;
+    let (lo, hi) = result.bounds;
+    Ok(if result.finished { Ok(lo) } else { Err(Interrupted { lo, hi }) })
+}
