@@ -39,7 +39,9 @@
 mod board;
 mod graph;
 mod rules;
+mod symmetry;
 
 pub use board::{Board, BoardError, Border, MAX_COINS, MAX_STRINGS};
 pub use graph::{GRAPH_KEY_COMPONENTS, GRAPH_KEY_FLAG};
 pub use rules::{Hang, Rules};
+pub use symmetry::Symmetries;

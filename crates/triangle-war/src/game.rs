@@ -14,11 +14,8 @@ use crate::{Geometry, Outcome, Position, SegmentSet};
 #[derive(Clone, Debug)]
 pub struct TriangleWar {
     geometry: Geometry,
-    /// For each symmetry and each byte of a segment set, the image of that byte's bits.
-    sym_tables: Vec<[[u64; 256]; 8]>,
-    bytes: usize,
-    /// The inverse of each permutation of [`Geometry::symmetries`].
-    inverse_symmetries: Vec<Vec<u8>>,
+    /// The board's symmetries on drawn sets (canonical keys, TT move hints).
+    symmetries: strings_and_coins::Symmetries,
     /// The strings-and-coins rules that [`Game::generate_moves`], [`Game::play`] and the keys
     /// apply.
     rules: Rules,
@@ -34,38 +31,8 @@ impl TriangleWar {
     /// The game on `geometry`, searched with the pruning `rules`.
     #[must_use]
     pub fn with_rules(geometry: Geometry, rules: Rules) -> Self {
-        let bytes = geometry.segments().len().div_ceil(8);
-        let sym_tables = geometry
-            .symmetries()
-            .iter()
-            .skip(1)
-            .map(|perm| {
-                let mut t = [[0u64; 256]; 8];
-                for (byte, table) in t.iter_mut().enumerate().take(bytes) {
-                    for (v, image) in table.iter_mut().enumerate() {
-                        for bit in 0..8 {
-                            let s = byte * 8 + bit;
-                            if v >> bit & 1 == 1 && s < perm.len() {
-                                *image |= 1 << perm[s];
-                            }
-                        }
-                    }
-                }
-                t
-            })
-            .collect();
-        let inverse_symmetries = geometry
-            .symmetries()
-            .iter()
-            .map(|perm| {
-                let mut inverse = vec![0; perm.len()];
-                for (s, &image) in perm.iter().enumerate() {
-                    inverse[usize::from(image)] = s as u8;
-                }
-                inverse
-            })
-            .collect();
-        TriangleWar { geometry, sym_tables, bytes, inverse_symmetries, rules }
+        let symmetries = strings_and_coins::Symmetries::new(geometry.symmetries(), geometry.segments().len());
+        TriangleWar { geometry, symmetries, rules }
     }
 
     /// The pruning rules in force.
@@ -112,16 +79,7 @@ impl TriangleWar {
     /// [`Geometry::symmetries`]) of a symmetry that gives it.
     #[inline]
     fn canonical_with_symmetry(&self, drawn: SegmentSet) -> (SegmentSet, u8) {
-        let (mut best, mut symmetry) = (drawn.0, 0);
-        for (i, t) in self.sym_tables.iter().enumerate() {
-            let mut image = 0;
-            for (byte, table) in t.iter().enumerate().take(self.bytes) {
-                image |= table[(drawn.0 >> (8 * byte)) as usize & 0xff];
-            }
-            if image < best {
-                (best, symmetry) = (image, i as u8 + 1);
-            }
-        }
+        let (best, symmetry) = self.symmetries.canonical(drawn.0);
         (SegmentSet(best), symmetry)
     }
 
@@ -182,11 +140,11 @@ impl Game for TriangleWar {
     }
 
     fn move_to_canonical(&self, mv: u8, symmetry: u8) -> u8 {
-        self.geometry.symmetries()[usize::from(symmetry)][usize::from(mv)]
+        self.symmetries.forward(symmetry, mv)
     }
 
     fn move_from_canonical(&self, mv: u8, symmetry: u8) -> u8 {
-        self.inverse_symmetries[usize::from(symmetry)][usize::from(mv)]
+        self.symmetries.inverse(symmetry, mv)
     }
 
     fn value_bounds(&self, pos: &Position) -> (Value, Value) {

@@ -1,0 +1,118 @@
+//! [`Symmetries`]: a board's symmetries as permutations of its strings, applied to a drawn-set
+//! bitboard a byte at a time, for canonical TT keys (the smallest image) and for mapping a TT
+//! move hint through the symmetry that gave the key.
+
+/// The symmetries of a board of at most 64 strings, each a permutation of the string indices
+/// (`perms[0]` is the identity).
+#[derive(Clone, Debug)]
+pub struct Symmetries {
+    perms: Vec<Vec<u8>>,
+    /// For each symmetry but the identity and each byte of a drawn set, the image of that
+    /// byte's bits.
+    tables: Vec<[[u64; 256]; 8]>,
+    /// Bytes of a drawn set that hold strings.
+    bytes: usize,
+    /// The inverse of each permutation.
+    inverses: Vec<Vec<u8>>,
+}
+
+impl Symmetries {
+    /// The symmetries `perms` of a board of `strings` strings: each a permutation of
+    /// `0..strings`, the first the identity.
+    ///
+    /// # Panics
+    /// If a permutation does not have `strings` entries below `strings`, or `strings > 64`
+    /// (the caller's geometry derives them; this is not user input).
+    #[must_use]
+    pub fn new(perms: &[Vec<u8>], strings: usize) -> Self {
+        assert!(strings <= 64, "at most 64 strings");
+        assert!(perms.iter().all(|p| p.len() == strings && p.iter().all(|&s| usize::from(s) < strings)));
+        let bytes = strings.div_ceil(8);
+        let tables = perms
+            .iter()
+            .skip(1)
+            .map(|perm| {
+                let mut t = [[0u64; 256]; 8];
+                for (byte, table) in t.iter_mut().enumerate().take(bytes) {
+                    for (v, image) in table.iter_mut().enumerate() {
+                        for bit in 0..8 {
+                            let s = byte * 8 + bit;
+                            if v >> bit & 1 == 1 && s < perm.len() {
+                                *image |= 1 << perm[s];
+                            }
+                        }
+                    }
+                }
+                t
+            })
+            .collect();
+        let inverses = perms
+            .iter()
+            .map(|perm| {
+                let mut inverse = vec![0; perm.len()];
+                for (s, &image) in perm.iter().enumerate() {
+                    inverse[usize::from(image)] = s as u8;
+                }
+                inverse
+            })
+            .collect();
+        Symmetries { perms: perms.to_vec(), tables, bytes, inverses }
+    }
+
+    /// The smallest image of the drawn set `drawn` under the symmetries, and the index of a
+    /// symmetry that gives it (0: the identity).
+    #[inline]
+    #[must_use]
+    pub fn canonical(&self, drawn: u64) -> (u64, u8) {
+        let (mut best, mut symmetry) = (drawn, 0);
+        for (i, t) in self.tables.iter().enumerate() {
+            let mut image = 0;
+            for (byte, table) in t.iter().enumerate().take(self.bytes) {
+                image |= table[(drawn >> (8 * byte)) as usize & 0xff];
+            }
+            if image < best {
+                (best, symmetry) = (image, i as u8 + 1);
+            }
+        }
+        (best, symmetry)
+    }
+
+    /// The image of string `s` under symmetry `symmetry`.
+    #[inline]
+    #[must_use]
+    pub fn forward(&self, symmetry: u8, s: u8) -> u8 {
+        self.perms[usize::from(symmetry)][usize::from(s)]
+    }
+
+    /// The string whose image under symmetry `symmetry` is `s`.
+    #[inline]
+    #[must_use]
+    pub fn inverse(&self, symmetry: u8, s: u8) -> u8 {
+        self.inverses[usize::from(symmetry)][usize::from(s)]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 4-string cycle's rotations: the canonical image is the smallest rotation, and moves
+    /// map back through the symmetry that gave it.
+    #[test]
+    fn canonical_images_and_move_maps() {
+        let perms: Vec<Vec<u8>> = (0..4u8).map(|r| (0..4u8).map(|s| (s + r) % 4).collect()).collect();
+        let sym = Symmetries::new(&perms, 4);
+        for drawn in 0..16u64 {
+            let (key, i) = sym.canonical(drawn);
+            let image = (0..4u8).filter(|&s| drawn >> s & 1 == 1).fold(0, |m, s| m | 1 << sym.forward(i, s));
+            assert_eq!(key, image);
+            let smallest = (0..4u8)
+                .map(|r| (0..4u8).filter(|&s| drawn >> s & 1 == 1).fold(0u64, |m, s| m | 1 << ((s + r) % 4)))
+                .min();
+            assert_eq!(Some(key), smallest);
+            for s in 0..4 {
+                assert_eq!(sym.inverse(i, sym.forward(i, s)), s);
+            }
+        }
+    }
+}
