@@ -5,7 +5,7 @@
 
 use std::cell::RefCell;
 
-use game_front::{Front, JudgeCase, ParamError, ParamSpec, Params};
+use game_front::{Front, JudgeCase, ParamError, ParamSpec, Params, SolverSettings};
 use search_core::{Analysis, Engine, Limits, Player, Value};
 
 use crate::{parse_line, Column, Geometry, PlainConnectFour, Position, Solver};
@@ -108,6 +108,15 @@ impl Front for ConnectFourFront {
         if let Some(bits) = max_tt_bits.filter(|&b| b < crate::DEFAULT_TT_BITS) {
             *self.solver.borrow_mut() = Some(Solver::with_tt_bits(self.geom, bits));
         }
+        search_core::Engine::new(PlainConnectFour::new(self.geom), 1)
+    }
+
+    /// The fast solver is made afresh with the settings' threads and TT budget (the game's
+    /// defaults for those not given); the engine returned only holds the rules.
+    fn solver_with(&self, settings: SolverSettings) -> Engine<PlainConnectFour> {
+        let defaults = crate::search_options(crate::DEFAULT_TT_BITS, crate::DEFAULT_THREADS);
+        let options = settings.apply(defaults, Engine::<crate::ConnectFour>::tt_bits_within);
+        *self.solver.borrow_mut() = Some(Solver::with_threads(self.geom, options.tt_bits, options.threads));
         search_core::Engine::new(PlainConnectFour::new(self.geom), 1)
     }
 

@@ -1,7 +1,7 @@
 //! What a person sees of a game solved by `search-core`, written once for every front end: the
 //! [`Front`] trait (player names, move notation read and written, the judge's input format read
 //! and written, the board drawn as text and as a [`Sketch`], result wording, the solver of a
-//! session), board parameters ([`ParamSpec`], [`Params`]), sessions with play / undo / redo
+//! session and its [`SolverSettings`] (threads, TT size)), board parameters ([`ParamSpec`], [`Params`]), sessions with play / undo / redo
 //! ([`Session`]), and [`Visit`], how a registry hands a front to generic code.
 //!
 //! Each game crate implements [`Front`] for its game (`triangle_war::TriangleWarFront`, ...);
@@ -17,7 +17,7 @@ pub use params::{check_int, parse_size, ParamError, ParamSpec, Params};
 pub use session::Session;
 pub use sketch::Sketch;
 
-use search_core::{Analysis, Engine, Game, Interrupted, Limits, Player, Value};
+use search_core::{Analysis, Engine, Game, Interrupted, Limits, Player, SearchOptions, Value};
 
 /// The engine's position type of a front's game.
 pub type Pos<F> = <<F as Front>::G as Game>::Position;
@@ -61,6 +61,24 @@ pub trait Front: Sized + Send + 'static {
     /// of the game's default size, at most `2^max_tt_bits` entries when given (a web request
     /// under a small budget needs no large table).
     fn solver(&self, max_tt_bits: Option<u32>) -> Engine<Self::G>;
+
+    /// A fresh solver as [`Front::solver`] makes it, searching as `settings` say (threads, TT
+    /// size in bytes); [`SolverSettings::default`] gives [`Front::solver`]`(None)`'s. Default:
+    /// that solver rebuilt with the settings' options ([`Engine::rebuilt`]); a front whose
+    /// values come from another engine (Connect Four's fast solver) overrides it.
+    fn solver_with(&self, settings: SolverSettings) -> Engine<Self::G> {
+        let engine = match settings.tt_bytes {
+            // The game's own size only when no budget is given: no table built twice.
+            None => self.solver(None),
+            Some(_) => self.solver(Some(0)),
+        };
+        let options = settings.apply(engine.options(), Engine::<Self::G>::tt_bits_within);
+        if options == engine.options() {
+            engine
+        } else {
+            engine.rebuilt(options)
+        }
+    }
 
     /// The start position of a session.
     fn start(&self) -> Pos<Self>;
@@ -161,6 +179,29 @@ pub trait Front: Sized + Send + 'static {
         let values = solver.try_move_values(pos)?;
         let best = values.iter().map(|&(_, v)| v).max().expect("a non-terminal position has moves");
         Ok(values.into_iter().find(|&(_, v)| v == best).expect("the best value belongs to a move").0)
+    }
+}
+
+/// How a session's solver searches ([`Front::solver_with`]): the number of threads and the TT
+/// size, each the game's own when not given. Never changes a value, only the time and memory
+/// a solve takes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SolverSettings {
+    /// Search threads (lazy SMP above 1); `None`: the game's default.
+    pub threads: Option<usize>,
+    /// The TT's budget in bytes: the largest power of two of entries that fits in it
+    /// ([`Engine::tt_bits_within`]); `None`: the game's default size.
+    pub tt_bytes: Option<u64>,
+}
+
+impl SolverSettings {
+    /// `options` with these settings applied, the TT size from the budget by `tt_bits_within`
+    /// (bytes, threads) of the engine that will search.
+    #[must_use]
+    pub fn apply(self, options: SearchOptions, tt_bits_within: fn(u64, usize) -> u32) -> SearchOptions {
+        let threads = self.threads.unwrap_or(options.threads).max(1);
+        let tt_bits = self.tt_bytes.map_or(options.tt_bits, |b| tt_bits_within(b, threads));
+        SearchOptions { threads, tt_bits, ..options }
     }
 }
 
