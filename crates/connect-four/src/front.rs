@@ -187,6 +187,18 @@ impl Front for ConnectFourFront {
         Ok(solver.try_analyze(pos)?.moves[0].mv)
     }
 
+    /// Pons' score from the fast solver under `limits`.
+    fn try_value(
+        &self,
+        _: &mut Engine<PlainConnectFour>,
+        pos: &Position,
+        limits: Limits,
+    ) -> Result<Value, search_core::Interrupted> {
+        let mut solver = self.fast();
+        solver.set_limits(limits);
+        solver.try_score(pos).map(Value::from)
+    }
+
     /// Values come from the fast solver: the limits go to its engine.
     fn try_analyze(
         &self,

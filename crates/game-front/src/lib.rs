@@ -150,6 +150,24 @@ pub trait Front: Sized + Send + 'static {
         solver.try_analyze(pos)
     }
 
+    /// The exact value of the non-terminal `pos` for its side to move, in the points of
+    /// [`Front::analyze`] (banked points counted as there), from one search under `limits`
+    /// (no move values, no principal variation). Default: `solver`'s [`Engine::try_solve`]
+    /// plus the points [`Game::banked`] before `pos`.
+    ///
+    /// # Errors
+    /// [`Interrupted`] when a limit stopped the search, with the bounds proven on that value
+    /// (a side with nothing proven stays at `-INFINITY / 2` or `INFINITY / 2`).
+    fn try_value(&self, solver: &mut Engine<Self::G>, pos: &Pos<Self>, limits: Limits) -> Result<Value, Interrupted> {
+        solver.set_limits(limits);
+        let own = solver.game().to_move(pos).sign() * solver.game().banked(pos);
+        let shift = |b: Value| if b.abs() >= search_core::INFINITY / 2 { b } else { b + own };
+        match solver.try_solve(pos) {
+            Ok(v) => Ok(v + own),
+            Err(e) => Err(Interrupted { lo: shift(e.lo), hi: shift(e.hi) }),
+        }
+    }
+
     /// The analysis of `pos` (every move's value and a principal variation, first player's
     /// side). Default: `solver`'s; a game with a faster dedicated solver overrides it.
     fn analyze(&self, solver: &mut Engine<Self::G>, pos: &Pos<Self>) -> Analysis<Move<Self>> {

@@ -17,15 +17,16 @@
 //! for the player to move unless said otherwise. Every error is a `ValueError` with the CLI's
 //! message; nothing panics across the boundary.
 
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc, Mutex, PoisonError, TryLockError};
 use std::time::Duration;
 
-use game_front::{Front, Session, Visit};
+use game_front::{Front, Session, SolverSettings, Visit};
 use pyo3::create_exception;
-use pyo3::exceptions::{PyException, PyValueError};
+use pyo3::exceptions::{PyException, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use search_core::{Analysis, Limits, PackedMove, Player};
+use search_core::{Analysis, Interrupted, Limits, PackedMove, Player, INFINITY};
 
 create_exception!(_native, SearchInterrupted, PyException, "A search stopped by its time limit; `args` = (message, lo, hi): the bounds proven on the value for the player to move.");
 
@@ -36,12 +37,22 @@ const TERMINAL_PLAYER: i64 = -4;
 struct Explained {
     /// The value for the player to move.
     value: i64,
-    /// Every legal action with its value for the player to move, best first.
+    /// Every legal action with its value for the player to move, best first (empty when
+    /// only the value was asked).
     moves: Vec<(u16, i64, String)>,
-    /// The principal variation as action ids.
+    /// The principal variation as action ids (empty when only the value was asked).
     pv: Vec<u16>,
-    /// Positions searched.
+    /// Positions searched by the analysis (0 when only the value was asked).
     nodes: u64,
+}
+
+/// What a solve computes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Job {
+    /// The value alone (one search).
+    Value,
+    /// The value, every move's value and a principal variation.
+    Analysis,
 }
 
 /// A game state of any registered front, behind one object-safe interface.
@@ -59,15 +70,19 @@ trait AnyState: Send {
     fn draw(&self) -> String;
     fn setup_text(&self) -> String;
     fn action_text(&self, action: u16) -> Result<String, String>;
-    fn explain(&mut self, time: Option<Duration>) -> Result<Explained, (i64, i64)>;
+    /// Solves the non-terminal position under `limits` with a solver searching as `settings`
+    /// say; `Err` carries the bounds proven on the value for the player to move.
+    fn explain(&mut self, job: Job, settings: SolverSettings, limits: Limits) -> Result<Explained, Interrupted>;
 }
 
-/// [`AnyState`] of front `F`: a session, and what re-opens it (for `clone`).
+/// [`AnyState`] of front `F`: a session, what re-opens it (for `clone`), and the settings its
+/// solver was made with.
 struct StateOf<F: Front> {
     name: &'static str,
     params: Vec<(String, String)>,
     setup: Option<String>,
     session: Session<F>,
+    settings: SolverSettings,
 }
 
 fn code<M: PackedMove>(mv: M) -> u16 {
@@ -135,16 +150,23 @@ impl<F: Front> AnyState for StateOf<F> {
             .ok_or_else(|| format!("action {action} is not a move here"))?;
         Ok(self.session.front().move_text(&mv))
     }
-    fn explain(&mut self, time: Option<Duration>) -> Result<Explained, (i64, i64)> {
+    fn explain(&mut self, job: Job, settings: SolverSettings, limits: Limits) -> Result<Explained, Interrupted> {
+        if settings != self.settings {
+            let solver = self.session.front().solver_with(settings);
+            *self.session.solver() = solver;
+            self.settings = settings;
+        }
         let sign = self.session.to_move().sign();
-        let limits = Limits { time, ..Limits::default() };
         let (front, solver, pos) = self.session.parts();
-        let analysis: Analysis<_> = match time {
-            None => front.analyze(solver, pos),
-            Some(_) => front.try_analyze(solver, pos, limits).map_err(|e| (e.lo, e.hi))?,
-        };
+        // The value first, so that a stop has bounds on this position's value.
+        let value = front.try_value(solver, pos, limits.clone())?;
+        if job == Job::Value {
+            return Ok(Explained { value, moves: Vec::new(), pv: Vec::new(), nodes: 0 });
+        }
+        let analysis: Analysis<_> =
+            front.try_analyze(solver, pos, limits).map_err(|_| Interrupted { lo: value, hi: value })?;
         Ok(Explained {
-            value: sign * analysis.value,
+            value,
             moves: analysis
                 .moves
                 .iter()
@@ -169,7 +191,13 @@ impl Visit for Open {
             Some(text) => Session::from_setup(front, text, None)?,
             None => Session::new(front),
         };
-        Ok(Box::new(StateOf { name: F::NAME, params: self.params, setup: self.setup, session }))
+        Ok(Box::new(StateOf {
+            name: F::NAME,
+            params: self.params,
+            setup: self.setup,
+            session,
+            settings: SolverSettings::default(),
+        }))
     }
 }
 
@@ -232,38 +260,134 @@ impl State {
         State { inner: Mutex::new(inner) }
     }
 
+    /// Runs `f` on the state. If another thread holds it (a solve in progress), waits with the
+    /// GIL released, so that the solving thread can still reach Python (Ctrl-C checks).
     fn with<T>(&self, f: impl FnOnce(&mut dyn AnyState) -> T) -> T {
-        let mut guard = self.inner.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut guard = loop {
+            match self.inner.try_lock() {
+                Ok(guard) => break guard,
+                Err(TryLockError::Poisoned(poisoned)) => break poisoned.into_inner(),
+                Err(TryLockError::WouldBlock) => {
+                    Python::with_gil(|py| py.allow_threads(|| drop(self.inner.lock())));
+                }
+            }
+        };
         f(guard.as_mut())
     }
 
-    /// Solves with the GIL released.
-    fn explain(&self, py: Python<'_>, time_limit: Option<f64>) -> PyResult<Explained> {
-        let time = match time_limit {
-            None => None,
-            Some(t) if t.is_finite() && t > 0.0 && t <= 1e9 => Some(Duration::from_secs_f64(t)),
-            Some(t) => {
-                return Err(PyValueError::new_err(format!(
-                    "time_limit: expected seconds in (0, 1e9], found {t}"
-                )))
-            }
-        };
+    /// Solves on a thread of its own with the GIL released; the calling thread wakes every
+    /// [`SIGNAL_CHECK`] to run Python's signal handlers (Ctrl-C's `KeyboardInterrupt`), which
+    /// raise the search's stop flag.
+    fn explain(&self, py: Python<'_>, job: Job, options: &SolveOptions) -> PyResult<Explained> {
+        let (settings, time) = options.check()?;
         if self.with(|s| s.final_value().is_some()) {
             return Err(PyValueError::new_err("the game is over: nothing to solve"));
         }
+        let stop = Arc::new(AtomicBool::new(false));
+        let limits = Limits { stop: Some(Arc::clone(&stop)), time, max_nodes: None };
         let inner = &self.inner;
-        py.allow_threads(|| {
-            let mut guard = inner.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            guard.explain(time)
-        })
-        .map_err(|(lo, hi)| {
-            SearchInterrupted::new_err((
-                format!("stopped by the time limit with the value in [{lo}, {hi}]"),
-                lo,
-                hi,
-            ))
+        std::thread::scope(|scope| {
+            let (done, finished) = mpsc::channel::<()>();
+            let worker = scope.spawn(move || {
+                let mut guard = inner.lock().unwrap_or_else(PoisonError::into_inner);
+                let result = guard.explain(job, settings, limits);
+                drop(guard);
+                // The receiver may be gone (the caller returned on a signal): nothing to tell.
+                let _ = done.send(());
+                result
+            });
+            let mut finished = Some(finished);
+            loop {
+                let rx = finished.take().expect("the receiver is put back after each wait");
+                let (rx, state) = py.allow_threads(move || {
+                    let state = rx.recv_timeout(SIGNAL_CHECK);
+                    (rx, state)
+                });
+                finished = Some(rx);
+                if !matches!(state, Err(mpsc::RecvTimeoutError::Timeout)) {
+                    break;
+                }
+                if let Err(signal) = py.check_signals() {
+                    stop.store(true, Ordering::Relaxed);
+                    // The search stops within a few thousand nodes of each thread.
+                    let _ = py.allow_threads(|| worker.join());
+                    return Err(signal);
+                }
+            }
+            match py.allow_threads(|| worker.join()) {
+                Ok(Ok(explained)) => Ok(explained),
+                Ok(Err(Interrupted { lo, hi })) => {
+                    let known = |b: i64| (b.abs() < INFINITY / 2).then_some(b);
+                    let (lo, hi) = (known(lo), known(hi));
+                    let shown = |b: Option<i64>, none: &str| b.map_or(none.to_string(), |b| b.to_string());
+                    Err(SearchInterrupted::new_err((
+                        format!(
+                            "stopped by the time limit with the value in [{}, {}]",
+                            shown(lo, "-inf"),
+                            shown(hi, "+inf")
+                        ),
+                        lo,
+                        hi,
+                    )))
+                }
+                Err(_) => Err(PyRuntimeError::new_err("the solver failed (a bug): please report it")),
+            }
         })
     }
+}
+
+/// How often a solving call wakes to check Python's signals.
+const SIGNAL_CHECK: Duration = Duration::from_millis(50);
+
+/// The keyword arguments of the solving functions, as given.
+struct SolveOptions {
+    time_limit: Option<f64>,
+    threads: Option<i64>,
+    tt_mib: Option<i64>,
+}
+
+/// The most threads a solve may ask for.
+const MAX_THREADS: i64 = 1024;
+
+impl SolveOptions {
+    /// The solver settings and the time limit, checked.
+    fn check(&self) -> PyResult<(SolverSettings, Option<Duration>)> {
+        let time = match self.time_limit {
+            None => None,
+            Some(t) if t.is_finite() && t > 0.0 && t <= 1e9 => Some(Duration::from_secs_f64(t)),
+            Some(t) => {
+                return Err(PyValueError::new_err(format!("time_limit: expected seconds in (0, 1e9], found {t}")))
+            }
+        };
+        let threads = match self.threads {
+            None => None,
+            Some(n @ 1..=MAX_THREADS) => Some(n as usize),
+            Some(n) => {
+                return Err(PyValueError::new_err(format!(
+                    "threads: expected a whole number from 1 to {MAX_THREADS}, found {n}"
+                )))
+            }
+        };
+        let most = memory_mib().unwrap_or(1 << 20);
+        let tt_bytes = match self.tt_mib {
+            None => None,
+            Some(m) if m >= 1 && (m as u64) <= most => Some((m as u64) << 20),
+            Some(m) => {
+                return Err(PyValueError::new_err(format!(
+                    "tt_mib: expected a whole number of MiB from 1 to {most} (this machine's memory), found {m}"
+                )))
+            }
+        };
+        Ok((SolverSettings { threads, tt_bytes }, time))
+    }
+}
+
+/// The machine's memory in MiB (Linux's `/proc/meminfo`), if known.
+fn memory_mib() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib >> 10)
 }
 
 fn action_id(action: i64) -> PyResult<u16> {
@@ -370,16 +494,16 @@ fn registered_names() -> Vec<&'static str> {
 
 /// The exact value of `state` for the player to move.
 #[pyfunction]
-#[pyo3(signature = (state, *, time_limit=None))]
-fn value(py: Python<'_>, state: &State, time_limit: Option<f64>) -> PyResult<i64> {
-    Ok(state.explain(py, time_limit)?.value)
+#[pyo3(signature = (state, *, time_limit=None, threads=None, tt_mib=None))]
+fn value(py: Python<'_>, state: &State, time_limit: Option<f64>, threads: Option<i64>, tt_mib: Option<i64>) -> PyResult<i64> {
+    Ok(state.explain(py, Job::Value, &SolveOptions { time_limit, threads, tt_mib })?.value)
 }
 
 /// Every legal action's exact value for the player to move, as a dict.
 #[pyfunction]
-#[pyo3(signature = (state, *, time_limit=None))]
-fn move_values<'py>(py: Python<'py>, state: &State, time_limit: Option<f64>) -> PyResult<Bound<'py, PyDict>> {
-    let explained = state.explain(py, time_limit)?;
+#[pyo3(signature = (state, *, time_limit=None, threads=None, tt_mib=None))]
+fn move_values<'py>(py: Python<'py>, state: &State, time_limit: Option<f64>, threads: Option<i64>, tt_mib: Option<i64>) -> PyResult<Bound<'py, PyDict>> {
+    let explained = state.explain(py, Job::Analysis, &SolveOptions { time_limit, threads, tt_mib })?;
     let d = PyDict::new(py);
     for (a, v, _) in explained.moves {
         d.set_item(a, v)?;
@@ -389,25 +513,25 @@ fn move_values<'py>(py: Python<'py>, state: &State, time_limit: Option<f64>) -> 
 
 /// A best action: the first, in the solver's order, of the best value.
 #[pyfunction]
-#[pyo3(signature = (state, *, time_limit=None))]
-fn best_action(py: Python<'_>, state: &State, time_limit: Option<f64>) -> PyResult<u16> {
-    let explained = state.explain(py, time_limit)?;
+#[pyo3(signature = (state, *, time_limit=None, threads=None, tt_mib=None))]
+fn best_action(py: Python<'_>, state: &State, time_limit: Option<f64>, threads: Option<i64>, tt_mib: Option<i64>) -> PyResult<u16> {
+    let explained = state.explain(py, Job::Analysis, &SolveOptions { time_limit, threads, tt_mib })?;
     Ok(explained.moves[0].0)
 }
 
 /// A principal variation: actions to the end of the game under perfect play.
 #[pyfunction]
-#[pyo3(signature = (state, *, time_limit=None))]
-fn principal_variation(py: Python<'_>, state: &State, time_limit: Option<f64>) -> PyResult<Vec<u16>> {
-    Ok(state.explain(py, time_limit)?.pv)
+#[pyo3(signature = (state, *, time_limit=None, threads=None, tt_mib=None))]
+fn principal_variation(py: Python<'_>, state: &State, time_limit: Option<f64>, threads: Option<i64>, tt_mib: Option<i64>) -> PyResult<Vec<u16>> {
+    Ok(state.explain(py, Job::Analysis, &SolveOptions { time_limit, threads, tt_mib })?.pv)
 }
 
 /// The analysis as plain data: `value`, `moves` (list of dicts `action`, `move`, `value`, best
 /// first), `pv`, `nodes`; values for the player to move.
 #[pyfunction]
-#[pyo3(signature = (state, *, time_limit=None))]
-fn analyze<'py>(py: Python<'py>, state: &State, time_limit: Option<f64>) -> PyResult<Bound<'py, PyDict>> {
-    let e = state.explain(py, time_limit)?;
+#[pyo3(signature = (state, *, time_limit=None, threads=None, tt_mib=None))]
+fn analyze<'py>(py: Python<'py>, state: &State, time_limit: Option<f64>, threads: Option<i64>, tt_mib: Option<i64>) -> PyResult<Bound<'py, PyDict>> {
+    let e = state.explain(py, Job::Analysis, &SolveOptions { time_limit, threads, tt_mib })?;
     let d = PyDict::new(py);
     d.set_item("value", e.value)?;
     let moves: Vec<Bound<'py, PyDict>> = e
