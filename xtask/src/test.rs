@@ -87,7 +87,10 @@ fn python_tests(root: &Path) -> anyhow::Result<()> {
         .status()
         .is_ok_and(|s| s.success());
     if !has_openspiel {
-        eprintln!("xtask test: installing {OPEN_SPIEL} from PyPI into {} (the OpenSpiel cross-checks)", venv.display());
+        eprintln!(
+            "xtask test: installing {OPEN_SPIEL} from PyPI into {} (the OpenSpiel cross-checks)",
+            venv.display()
+        );
         run_in(root, &python, &["-m", "pip", "install", "--quiet", "--only-binary=:all:", OPEN_SPIEL], &[])?;
     }
     let path = std::env::join_paths(

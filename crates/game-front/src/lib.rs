@@ -158,7 +158,12 @@ pub trait Front: Sized + Send + 'static {
     /// # Errors
     /// [`Interrupted`] when a limit stopped the search, with the bounds proven on that value
     /// (a side with nothing proven stays at `-INFINITY / 2` or `INFINITY / 2`).
-    fn try_value(&self, solver: &mut Engine<Self::G>, pos: &Pos<Self>, limits: Limits) -> Result<Value, Interrupted> {
+    fn try_value(
+        &self,
+        solver: &mut Engine<Self::G>,
+        pos: &Pos<Self>,
+        limits: Limits,
+    ) -> Result<Value, Interrupted> {
         solver.set_limits(limits);
         let own = solver.game().to_move(pos).sign() * solver.game().banked(pos);
         let shift = |b: Value| if b.abs() >= search_core::INFINITY / 2 { b } else { b + own };

@@ -129,9 +129,12 @@ pub fn params_from_words<'a>(
     Ok(pairs)
 }
 
+/// The (key, value) parameter pairs of a game string.
+pub type Pairs = Vec<(String, String)>;
+
 /// A game string read by [`parse_game_string`]: the registered name and the (key, value)
 /// pairs.
-pub type GameString = (&'static str, Vec<(String, String)>);
+pub type GameString = (&'static str, Pairs);
 
 /// A game string as OpenSpiel's `load_game` takes it: `name` or `name(key=value,...)`, e.g.
 /// `triangle-war(side=5)`; `_` in the name reads as `-` (`connect_four`). Returns the
@@ -173,7 +176,7 @@ pub fn parse_game_string(text: &str) -> Result<GameString, RegistryError> {
     let Some(info) = find(name) else {
         let expected: Vec<&str> = GAMES.iter().map(|g| g.name).collect();
         return Err(RegistryError::UnknownGame {
-            name: judge_text::quote(&name),
+            name: judge_text::quote(name),
             expected: expected.join(", "),
         });
     };
@@ -198,10 +201,7 @@ pub fn parse_game_string(text: &str) -> Result<GameString, RegistryError> {
 /// [`RegistryError::Syntax`] for OpenSpiel's and this project's parameters mixed (`size`
 /// with `num_rows`), [`ParamError::Invalid`] for a value that is not a whole number or not
 /// supported, [`ParamError::Unknown`] for `mnk` given another parameter.
-pub fn from_openspiel(
-    name: &str,
-    pairs: Vec<(String, String)>,
-) -> Result<(&str, Vec<(String, String)>), RegistryError> {
+pub fn from_openspiel(name: &str, pairs: Pairs) -> Result<(&str, Pairs), RegistryError> {
     /// OpenSpiel's name, the name here, the two sides of `size` here (OpenSpiel's parameter,
     /// its default), OpenSpiel's other parameters (with the one value accepted, `None`: any
     /// value, dropped).

@@ -1,21 +1,28 @@
 //! The Python module `game_solvers` (native part `game_solvers._native`): every game of
 //! `game_registry` and its exact solver from Python, in OpenSpiel's terms.
 //!
-//! - `load_game("connect_four(size=6x5)")` opens a game by name with board parameters
-//!   ([`game_registry::parse_game_string`]; `_` or `-` in the name);
+//! - `load_game("connect_four(rows=6,columns=7)")` opens a game by name with board parameters
+//!   ([`game_registry::parse_game_string`]: OpenSpiel's names and parameters for the games it
+//!   has, this project's `size=7x6` as well; `_` or `-` in the name);
 //! - a `State` has `current_player()`, `legal_actions()`, `apply_action(a)`, `undo_action()`,
-//!   `clone()`, `is_terminal()`, `returns()`, `action_to_string(a)`, `string_to_action(text)`,
+//!   `clone()`, `is_terminal()`, `returns()`, `action_to_string(a)`, `apply_text(text)`,
 //!   `str(state)` (the board as the CLI draws it) and `setup_text()` (the judge's format);
 //!   an action id is the move's `search_core::PackedMove` code, which is OpenSpiel's for
-//!   `connect_four` (the column, 0-based) and `tic_tac_toe` (the cell, row-major);
-//! - `value(state)`, `move_values(state)`, `best_action(state)`, `principal_variation(state)`
-//!   and `analyze(state)` solve exactly, with the GIL released; `time_limit=` seconds stops
-//!   a search, raising `SearchInterrupted` with the bounds proven on the value.
+//!   `connect_four` (the column, 0-based), `tic_tac_toe` / `mnk` (the cell, row-major) and
+//!   `dots_and_boxes` (the line: horizontal ones first);
+//! - `value(state)` (one search, [`Front::try_value`]), `move_values(state)`,
+//!   `best_action(state)`, `principal_variation(state)` and `analyze(state)`
+//!   ([`Front::try_analyze`]) solve exactly on a thread of their own with the GIL released,
+//!   under a stop flag that Ctrl-C raises (the calling thread checks Python's signals every
+//!   50 ms: `KeyboardInterrupt`); `time_limit=` seconds stops a search, raising
+//!   `SearchInterrupted` with the bounds proven on the value; `threads=` and `tt_mib=` build
+//!   the state's solver by [`Front::solver_with`].
 //!
 //! Values are the game's points as the CLI prints them (Triangle War: triangles, Connect Four:
-//! Pons' score, tic-tac-toe: CCF 201803-4's score, the Young-diagram game: the score margin),
-//! for the player to move unless said otherwise. Every error is a `ValueError` with the CLI's
-//! message; nothing panics across the boundary.
+//! Pons' score, tic-tac-toe: CCF 201803-4's score, dots-and-boxes: boxes, the Young-diagram
+//! game: the score margin), for the player to move, counting what the state's history banked.
+//! Every error is a `ValueError` with the CLI's message; nothing panics across the boundary
+//! (a panic in a solve would become a `RuntimeError`).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex, PoisonError, TryLockError};
@@ -72,7 +79,12 @@ trait AnyState: Send {
     fn action_text(&self, action: u16) -> Result<String, String>;
     /// Solves the non-terminal position under `limits` with a solver searching as `settings`
     /// say; `Err` carries the bounds proven on the value for the player to move.
-    fn explain(&mut self, job: Job, settings: SolverSettings, limits: Limits) -> Result<Explained, Interrupted>;
+    fn explain(
+        &mut self,
+        job: Job,
+        settings: SolverSettings,
+        limits: Limits,
+    ) -> Result<Explained, Interrupted>;
 }
 
 /// [`AnyState`] of front `F`: a session, what re-opens it (for `clone`), and the settings its
@@ -150,7 +162,12 @@ impl<F: Front> AnyState for StateOf<F> {
             .ok_or_else(|| format!("action {action} is not a move here"))?;
         Ok(self.session.front().move_text(&mv))
     }
-    fn explain(&mut self, job: Job, settings: SolverSettings, limits: Limits) -> Result<Explained, Interrupted> {
+    fn explain(
+        &mut self,
+        job: Job,
+        settings: SolverSettings,
+        limits: Limits,
+    ) -> Result<Explained, Interrupted> {
         if settings != self.settings {
             let solver = self.session.front().solver_with(settings);
             *self.session.solver() = solver;
@@ -346,8 +363,8 @@ struct SolveOptions {
     tt_mib: Option<i64>,
 }
 
-/// The most threads a solve may ask for.
-const MAX_THREADS: i64 = 1024;
+/// The most threads a solve may ask for (as `games-cli --threads`).
+const MAX_THREADS: i64 = 256;
 
 impl SolveOptions {
     /// The solver settings and the time limit, checked.
@@ -356,7 +373,9 @@ impl SolveOptions {
             None => None,
             Some(t) if t.is_finite() && t > 0.0 && t <= 1e9 => Some(Duration::from_secs_f64(t)),
             Some(t) => {
-                return Err(PyValueError::new_err(format!("time_limit: expected seconds in (0, 1e9], found {t}")))
+                return Err(PyValueError::new_err(format!(
+                    "time_limit: expected seconds in (0, 1e9], found {t}"
+                )))
             }
         };
         let threads = match self.threads {
@@ -374,8 +393,8 @@ impl SolveOptions {
             Some(m) if m >= 1 && (m as u64) <= most => Some((m as u64) << 20),
             Some(m) => {
                 return Err(PyValueError::new_err(format!(
-                    "tt_mib: expected a whole number of MiB from 1 to {most} (this machine's memory), found {m}"
-                )))
+                "tt_mib: expected a whole number of MiB from 1 to {most} (this machine's memory), found {m}"
+            )))
             }
         };
         Ok((SolverSettings { threads, tt_bytes }, time))
@@ -495,14 +514,26 @@ fn registered_names() -> Vec<&'static str> {
 /// The exact value of `state` for the player to move.
 #[pyfunction]
 #[pyo3(signature = (state, *, time_limit=None, threads=None, tt_mib=None))]
-fn value(py: Python<'_>, state: &State, time_limit: Option<f64>, threads: Option<i64>, tt_mib: Option<i64>) -> PyResult<i64> {
+fn value(
+    py: Python<'_>,
+    state: &State,
+    time_limit: Option<f64>,
+    threads: Option<i64>,
+    tt_mib: Option<i64>,
+) -> PyResult<i64> {
     Ok(state.explain(py, Job::Value, &SolveOptions { time_limit, threads, tt_mib })?.value)
 }
 
 /// Every legal action's exact value for the player to move, as a dict.
 #[pyfunction]
 #[pyo3(signature = (state, *, time_limit=None, threads=None, tt_mib=None))]
-fn move_values<'py>(py: Python<'py>, state: &State, time_limit: Option<f64>, threads: Option<i64>, tt_mib: Option<i64>) -> PyResult<Bound<'py, PyDict>> {
+fn move_values<'py>(
+    py: Python<'py>,
+    state: &State,
+    time_limit: Option<f64>,
+    threads: Option<i64>,
+    tt_mib: Option<i64>,
+) -> PyResult<Bound<'py, PyDict>> {
     let explained = state.explain(py, Job::Analysis, &SolveOptions { time_limit, threads, tt_mib })?;
     let d = PyDict::new(py);
     for (a, v, _) in explained.moves {
@@ -514,7 +545,13 @@ fn move_values<'py>(py: Python<'py>, state: &State, time_limit: Option<f64>, thr
 /// A best action: the first, in the solver's order, of the best value.
 #[pyfunction]
 #[pyo3(signature = (state, *, time_limit=None, threads=None, tt_mib=None))]
-fn best_action(py: Python<'_>, state: &State, time_limit: Option<f64>, threads: Option<i64>, tt_mib: Option<i64>) -> PyResult<u16> {
+fn best_action(
+    py: Python<'_>,
+    state: &State,
+    time_limit: Option<f64>,
+    threads: Option<i64>,
+    tt_mib: Option<i64>,
+) -> PyResult<u16> {
     let explained = state.explain(py, Job::Analysis, &SolveOptions { time_limit, threads, tt_mib })?;
     Ok(explained.moves[0].0)
 }
@@ -522,7 +559,13 @@ fn best_action(py: Python<'_>, state: &State, time_limit: Option<f64>, threads: 
 /// A principal variation: actions to the end of the game under perfect play.
 #[pyfunction]
 #[pyo3(signature = (state, *, time_limit=None, threads=None, tt_mib=None))]
-fn principal_variation(py: Python<'_>, state: &State, time_limit: Option<f64>, threads: Option<i64>, tt_mib: Option<i64>) -> PyResult<Vec<u16>> {
+fn principal_variation(
+    py: Python<'_>,
+    state: &State,
+    time_limit: Option<f64>,
+    threads: Option<i64>,
+    tt_mib: Option<i64>,
+) -> PyResult<Vec<u16>> {
     Ok(state.explain(py, Job::Analysis, &SolveOptions { time_limit, threads, tt_mib })?.pv)
 }
 
@@ -530,7 +573,13 @@ fn principal_variation(py: Python<'_>, state: &State, time_limit: Option<f64>, t
 /// first), `pv`, `nodes`; values for the player to move.
 #[pyfunction]
 #[pyo3(signature = (state, *, time_limit=None, threads=None, tt_mib=None))]
-fn analyze<'py>(py: Python<'py>, state: &State, time_limit: Option<f64>, threads: Option<i64>, tt_mib: Option<i64>) -> PyResult<Bound<'py, PyDict>> {
+fn analyze<'py>(
+    py: Python<'py>,
+    state: &State,
+    time_limit: Option<f64>,
+    threads: Option<i64>,
+    tt_mib: Option<i64>,
+) -> PyResult<Bound<'py, PyDict>> {
     let e = state.explain(py, Job::Analysis, &SolveOptions { time_limit, threads, tt_mib })?;
     let d = PyDict::new(py);
     d.set_item("value", e.value)?;

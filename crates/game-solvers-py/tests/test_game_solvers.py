@@ -233,7 +233,7 @@ def test_threads_and_tt_size_change_no_value(spec):
 def test_bad_threads_and_tt_size_raise_value_error():
     state = gs.load_game("tic_tac_toe").new_initial_state()
     for kwargs, message in [
-        (dict(threads=0), "threads: expected a whole number from 1 to 1024, found 0"),
+        (dict(threads=0), "threads: expected a whole number from 1 to 256, found 0"),
         (dict(threads=-2), "threads"),
         (dict(threads=100000), "threads"),
         (dict(tt_mib=0), "tt_mib: expected a whole number of MiB from 1 to"),
