@@ -26,7 +26,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex, PoisonError, TryLockError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use game_front::{Front, Session, SolverSettings, Visit};
 use pyo3::create_exception;
@@ -175,13 +175,20 @@ impl<F: Front> AnyState for StateOf<F> {
         }
         let sign = self.session.to_move().sign();
         let (front, solver, pos) = self.session.parts();
+        let started = Instant::now();
         // The value first, so that a stop has bounds on this position's value.
         let value = front.try_value(solver, pos, limits.clone())?;
         if job == Job::Value {
             return Ok(Explained { value, moves: Vec::new(), pv: Vec::new(), nodes: 0 });
         }
+        let proven = Interrupted { lo: value, hi: value };
+        // The time limit counts for both searches together.
+        let time = match limits.time {
+            Some(t) => Some(t.checked_sub(started.elapsed()).filter(|left| !left.is_zero()).ok_or(proven)?),
+            None => None,
+        };
         let analysis: Analysis<_> =
-            front.try_analyze(solver, pos, limits).map_err(|_| Interrupted { lo: value, hi: value })?;
+            front.try_analyze(solver, pos, Limits { time, ..limits }).map_err(|_| proven)?;
         Ok(Explained {
             value,
             moves: analysis
