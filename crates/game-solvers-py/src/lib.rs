@@ -30,7 +30,7 @@ use std::time::{Duration, Instant};
 
 use game_front::{Front, Session, SolverSettings, Visit};
 use pyo3::create_exception;
-use pyo3::exceptions::{PyException, PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyException, PyOverflowError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use search_core::{Analysis, Interrupted, Limits, PackedMove, Player, INFINITY};
@@ -366,8 +366,45 @@ const SIGNAL_CHECK: Duration = Duration::from_millis(50);
 /// The keyword arguments of the solving functions, as given.
 struct SolveOptions {
     time_limit: Option<f64>,
-    threads: Option<i64>,
-    tt_mib: Option<i64>,
+    threads: Option<Whole>,
+    tt_mib: Option<Whole>,
+}
+
+/// A whole-number keyword argument: its value, or its text when it does not fit in an `i64`
+/// (so that an absurd value is refused by the range check with a `ValueError`, not an
+/// `OverflowError`). Other types raise `TypeError`, as Python's own functions do.
+enum Whole {
+    Fits(i64),
+    Huge(String),
+}
+
+impl Whole {
+    /// The value if it fits and lies in `lo..=hi`.
+    fn within(&self, lo: i64, hi: i64) -> Option<i64> {
+        match *self {
+            Whole::Fits(n) if (lo..=hi).contains(&n) => Some(n),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Whole {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Whole::Fits(n) => write!(f, "{n}"),
+            Whole::Huge(text) => f.write_str(text),
+        }
+    }
+}
+
+impl<'py> FromPyObject<'py> for Whole {
+    fn extract_bound(ob: &Bound<'py, PyAny>) -> PyResult<Self> {
+        match ob.extract::<i64>() {
+            Ok(n) => Ok(Whole::Fits(n)),
+            Err(e) if e.is_instance_of::<PyOverflowError>(ob.py()) => Ok(Whole::Huge(ob.str()?.to_string())),
+            Err(e) => Err(e),
+        }
+    }
 }
 
 /// The most threads a solve may ask for (as `games-cli --threads`).
@@ -385,24 +422,23 @@ impl SolveOptions {
                 )))
             }
         };
-        let threads = match self.threads {
+        let threads = match &self.threads {
             None => None,
-            Some(n @ 1..=MAX_THREADS) => Some(n as usize),
-            Some(n) => {
-                return Err(PyValueError::new_err(format!(
+            Some(n) => Some(n.within(1, MAX_THREADS).ok_or_else(|| {
+                PyValueError::new_err(format!(
                     "threads: expected a whole number from 1 to {MAX_THREADS}, found {n}"
-                )))
-            }
+                ))
+            })? as usize),
         };
         let most = memory_mib().unwrap_or(1 << 20);
-        let tt_bytes = match self.tt_mib {
+        let tt_bytes = match &self.tt_mib {
             None => None,
-            Some(m) if m >= 1 && (m as u64) <= most => Some((m as u64) << 20),
-            Some(m) => {
-                return Err(PyValueError::new_err(format!(
-                "tt_mib: expected a whole number of MiB from 1 to {most} (this machine's memory), found {m}"
-            )))
-            }
+            Some(m) => Some((m.within(1, i64::try_from(most).unwrap_or(i64::MAX)).ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "tt_mib: expected a whole number of MiB from 1 to {most} (this machine's memory), found {m}"
+                ))
+            })? as u64)
+                << 20),
         };
         Ok((SolverSettings { threads, tt_bytes }, time))
     }
@@ -525,8 +561,8 @@ fn value(
     py: Python<'_>,
     state: &State,
     time_limit: Option<f64>,
-    threads: Option<i64>,
-    tt_mib: Option<i64>,
+    threads: Option<Whole>,
+    tt_mib: Option<Whole>,
 ) -> PyResult<i64> {
     Ok(state.explain(py, Job::Value, &SolveOptions { time_limit, threads, tt_mib })?.value)
 }
@@ -538,8 +574,8 @@ fn move_values<'py>(
     py: Python<'py>,
     state: &State,
     time_limit: Option<f64>,
-    threads: Option<i64>,
-    tt_mib: Option<i64>,
+    threads: Option<Whole>,
+    tt_mib: Option<Whole>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let explained = state.explain(py, Job::Analysis, &SolveOptions { time_limit, threads, tt_mib })?;
     let d = PyDict::new(py);
@@ -556,8 +592,8 @@ fn best_action(
     py: Python<'_>,
     state: &State,
     time_limit: Option<f64>,
-    threads: Option<i64>,
-    tt_mib: Option<i64>,
+    threads: Option<Whole>,
+    tt_mib: Option<Whole>,
 ) -> PyResult<u16> {
     let explained = state.explain(py, Job::Analysis, &SolveOptions { time_limit, threads, tt_mib })?;
     Ok(explained.moves[0].0)
@@ -570,8 +606,8 @@ fn principal_variation(
     py: Python<'_>,
     state: &State,
     time_limit: Option<f64>,
-    threads: Option<i64>,
-    tt_mib: Option<i64>,
+    threads: Option<Whole>,
+    tt_mib: Option<Whole>,
 ) -> PyResult<Vec<u16>> {
     Ok(state.explain(py, Job::Analysis, &SolveOptions { time_limit, threads, tt_mib })?.pv)
 }
@@ -584,8 +620,8 @@ fn analyze<'py>(
     py: Python<'py>,
     state: &State,
     time_limit: Option<f64>,
-    threads: Option<i64>,
-    tt_mib: Option<i64>,
+    threads: Option<Whole>,
+    tt_mib: Option<Whole>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let e = state.explain(py, Job::Analysis, &SolveOptions { time_limit, threads, tt_mib })?;
     let d = PyDict::new(py);

@@ -236,6 +236,7 @@ def test_bad_threads_and_tt_size_raise_value_error():
         (dict(threads=0), "threads: expected a whole number from 1 to 256, found 0"),
         (dict(threads=-2), "threads"),
         (dict(threads=100000), "threads"),
+        (dict(threads=10**30), "threads: expected a whole number from 1 to 256, found 1" + "0" * 30),
         (dict(tt_mib=0), "tt_mib: expected a whole number of MiB from 1 to"),
         (dict(tt_mib=1 << 40), "this machine's memory"),
         (dict(time_limit=float("nan")), "time_limit"),
@@ -243,6 +244,11 @@ def test_bad_threads_and_tt_size_raise_value_error():
         for solve in (gs.value, gs.move_values, gs.best_action, gs.principal_variation, gs.analyze):
             with pytest.raises(ValueError, match=message):
                 solve(state, **kwargs)
+    # Other types are a TypeError, as in Python's own functions.
+    with pytest.raises(TypeError):
+        gs.value(state, threads="2")
+    with pytest.raises(TypeError):
+        gs.value(state, tt_mib=2.5)
 
 
 SIGINT_CHILD = """
