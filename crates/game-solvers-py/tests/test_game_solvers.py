@@ -143,6 +143,21 @@ def test_connect_four_scores_match_the_cli():
     assert out[:-1] == expected
 
 
+@pytest.mark.parametrize("name,count", [("Test_L3_R1", 50), ("Test_L2_R1", 50), ("Test_L2_R2", 20), ("Test_L1_R1", 20)])
+def test_connect_four_values_are_pons_scores(name, count):
+    # Pons' test sets (testdata/connect-four/SOURCE.md): `MOVES SCORE`, the exact score for
+    # the side to move; the moves played as OpenSpiel's action ids (column - 1), and the
+    # same line read as the judge's text.
+    game = gs.load_game("connect_four")
+    for line in (ROOT / "testdata" / "connect-four" / name).read_text().splitlines()[:count]:
+        moves, score = line.split()
+        state = game.new_initial_state()
+        for column in moves:
+            state.apply_action(int(column) - 1)
+        assert gs.value(state) == int(score), line
+        assert gs.value(game.new_state_from_text(moves)) == int(score), line
+
+
 def test_triangle_war_analysis_matches_the_cli():
     # POJ 1085's first sample game: A to move after six segments.
     text = "1\n6\n2 4\n4 5\n5 9\n3 6\n2 5\n3 5\n"
