@@ -1,8 +1,9 @@
 //! What a person sees of a game solved by `search-core`, written once for every front end: the
 //! [`Front`] trait (player names, move notation read and written, the judge's input format read
 //! and written, the board drawn as text and as a [`Sketch`], result wording, the solver of a
-//! session and its [`SolverSettings`] (threads, TT size)), board parameters ([`ParamSpec`], [`Params`]), sessions with play / undo / redo
-//! ([`Session`]), and [`Visit`], how a registry hands a front to generic code.
+//! session and its [`SolverSettings`] (threads, TT size)), board parameters ([`ParamSpec`],
+//! [`Params`]), sessions with play / undo / redo ([`Session`]), and [`Visit`], how a registry
+//! hands a front to generic code.
 //!
 //! Each game crate implements [`Front`] for its game (`triangle_war::TriangleWarFront`, ...);
 //! the registry crate `game-registry` lists them; `games-cli` (judge subcommands, `play`,
@@ -256,6 +257,19 @@ pub fn count(n: usize, singular: &str, plural: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn solver_settings_replace_only_what_they_give() {
+        let game = SearchOptions { tt_bits: 22, threads: 1, ..SearchOptions::DEFAULT };
+        let bits = |bytes: u64, threads: usize| (bytes >> 20) as u32 + threads as u32;
+        assert_eq!(SolverSettings::default().apply(game, bits), game);
+        let two = SolverSettings { threads: Some(2), tt_bytes: None }.apply(game, bits);
+        assert_eq!((two.threads, two.tt_bits), (2, 22));
+        let sized = SolverSettings { threads: Some(3), tt_bytes: Some(10 << 20) }.apply(game, bits);
+        assert_eq!((sized.threads, sized.tt_bits, sized.driver), (3, 13, game.driver));
+        let zero = SolverSettings { threads: Some(0), tt_bytes: None }.apply(game, bits);
+        assert_eq!(zero.threads, 1);
+    }
 
     #[test]
     fn plurals_and_margins() {
