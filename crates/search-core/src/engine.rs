@@ -431,15 +431,15 @@ impl<G: Game> Engine<G> {
     }
 
     /// The same game searched as `options` say: a fresh engine (empty TT, statistics zeroed,
-    /// no limits), as [`Engine::with_options`] would make from the game.
+    /// no limits, the `set_` tunings at their defaults), as [`Engine::with_options`] makes it.
     #[must_use]
     pub fn rebuilt(self, options: SearchOptions) -> Self {
         Self::with_options(self.game, options)
     }
 
-    /// The largest TT size in bits (at most [`crate::MAX_TT_BITS`]) whose table fits in `bytes` bytes
-    /// on `threads` threads (one thread's table and the shared one differ in entry size); 0
-    /// (no TT) when not even one entry fits.
+    /// The largest TT size in bits (at most [`crate::MAX_TT_BITS`]) whose table fits in
+    /// `bytes` bytes on `threads` threads (one thread's table and the shared one differ in
+    /// entry size); 0 (no TT) when not even two entries fit.
     #[must_use]
     pub fn tt_bits_within(bytes: u64, threads: usize) -> u32 {
         let entry = if threads > 1 {
