@@ -88,14 +88,19 @@ impl DotsAndBoxes {
     /// The smallest image of the line set `drawn` under the board's symmetries.
     #[must_use]
     pub fn canonical(&self, drawn: u64) -> u64 {
-        self.canonical_with_symmetry(drawn).0
+        self.symmetries.canonical(drawn).0
     }
 
     /// The smallest image of `drawn` and the index (into [`Geometry::symmetries`]) of a
     /// symmetry that gives it.
     #[inline]
     fn canonical_with_symmetry(&self, drawn: u64) -> (u64, u8) {
-        self.symmetries.canonical(drawn)
+        if self.rules.twins {
+            let board = self.geometry.board();
+            self.symmetries.canonical_by(drawn, |d| board.normalise_twins(d))
+        } else {
+            self.symmetries.canonical(drawn)
+        }
     }
 }
 

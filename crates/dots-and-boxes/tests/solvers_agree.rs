@@ -140,6 +140,7 @@ fn every_pruning_rule_alone_equals_the_unpruned_search() {
         Rules { capture_first: true, all_but_two: true, ..Rules::NONE },
         Rules { fold_forced: true, capture: true, ..Rules::NONE },
         Rules { graph_keys: true, ..Rules::NONE },
+        Rules { twins: true, ..Rules::NONE },
         Rules::ALL,
     ];
     let mut unpruned = engine(&g, Rules::NONE);

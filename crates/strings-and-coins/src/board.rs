@@ -102,6 +102,9 @@ pub struct Board {
     borders: Vec<Border>,
     /// Every string.
     all: u64,
+    /// Twin strings: for each coin with two or more strings to the ground, those strings
+    /// ([`Board::twin_groups`]).
+    twins: Vec<u64>,
 }
 
 impl Board {
@@ -149,7 +152,16 @@ impl Board {
             }
             borders.push(border);
         }
-        Ok(Board { coins: coin_masks.to_vec(), borders, all })
+        let twins = coin_masks
+            .iter()
+            .map(|&mask| {
+                (0..strings)
+                    .filter(|&s| mask >> s & 1 == 1 && borders[s].is_ground())
+                    .fold(0u64, |g, s| g | 1 << s)
+            })
+            .filter(|g| g.count_ones() >= 2)
+            .collect();
+        Ok(Board { coins: coin_masks.to_vec(), borders, all, twins })
     }
 
     /// Each coin's strings, by coin index.
@@ -186,6 +198,38 @@ impl Board {
     #[must_use]
     pub fn completed(&self, drawn: u64, s: usize) -> u64 {
         self.borders[s].completed(drawn | 1 << s)
+    }
+
+    /// The groups of twin strings, as string sets: for each coin with at least two strings to
+    /// the ground (a corner box; a corner triangle of Triangle War), those strings. Cutting
+    /// one or another of a group leaves isomorphic graphs (the swap of the two strings is an
+    /// automorphism of the board), so the value of a drawn set depends only on how many of
+    /// each group are drawn ([`crate::Rules::twins`], [`Board::normalise_twins`]; Barker and
+    /// Korf's corner symmetry).
+    #[inline]
+    #[must_use]
+    pub fn twin_groups(&self) -> &[u64] {
+        &self.twins
+    }
+
+    /// `drawn` with the drawn strings of each twin group moved to the group's lowest strings
+    /// (as many as were drawn): a drawn set with the same value for the side to move, the same
+    /// for every drawn set that differs from `drawn` only by which twins are drawn.
+    #[inline]
+    #[must_use]
+    pub fn normalise_twins(&self, drawn: u64) -> u64 {
+        let mut out = drawn;
+        for &group in &self.twins {
+            let mut k = (drawn & group).count_ones();
+            out &= !group;
+            let mut left = group;
+            while k > 0 {
+                out |= left & left.wrapping_neg();
+                left &= left - 1;
+                k -= 1;
+            }
+        }
+        out
     }
 
     /// The coins with a string left in `drawn` (not yet completed), as coin bits.

@@ -127,6 +127,12 @@ fn check_every_position(coins: &[u64], board: &Board) {
             assert_eq!(pruned.value(drawn), brute.value(drawn), "{coins:x?}: {drawn:#x} under {rules:?}");
         }
     }
+    // The twin-strings key: the normalised set has the value of the set.
+    for drawn in 0..1u64 << strings {
+        let normal = board.normalise_twins(drawn);
+        assert_eq!(normal.count_ones(), drawn.count_ones());
+        assert_eq!(brute.value(normal), brute.value(drawn), "{coins:x?}: {drawn:#x} normalised {normal:#x}");
+    }
 }
 
 #[test]
