@@ -105,6 +105,9 @@ pub struct Board {
     /// Twin strings: for each coin with two or more strings to the ground, those strings
     /// ([`Board::twin_groups`]).
     twins: Vec<u64>,
+    /// For each twin group, the group and, for each `k` from 0 to its size, its `k` lowest
+    /// strings ([`Board::normalise_twins`]).
+    twin_prefixes: Vec<(u64, Vec<u64>)>,
 }
 
 impl Board {
@@ -160,8 +163,20 @@ impl Board {
                     .fold(0u64, |g, s| g | 1 << s)
             })
             .filter(|g| g.count_ones() >= 2)
+            .collect::<Vec<u64>>();
+        let twin_prefixes = twins
+            .iter()
+            .map(|&group| {
+                let mut prefixes = vec![0u64];
+                let mut left = group;
+                while left != 0 {
+                    prefixes.push(prefixes[prefixes.len() - 1] | (left & left.wrapping_neg()));
+                    left &= left - 1;
+                }
+                (group, prefixes)
+            })
             .collect();
-        Ok(Board { coins: coin_masks.to_vec(), borders, all, twins })
+        Ok(Board { coins: coin_masks.to_vec(), borders, all, twins, twin_prefixes })
     }
 
     /// Each coin's strings, by coin index.
@@ -218,18 +233,9 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn normalise_twins(&self, drawn: u64) -> u64 {
-        let mut out = drawn;
-        for &group in &self.twins {
-            let mut k = (drawn & group).count_ones();
-            out &= !group;
-            let mut left = group;
-            while k > 0 {
-                out |= left & left.wrapping_neg();
-                left &= left - 1;
-                k -= 1;
-            }
-        }
-        out
+        self.twin_prefixes.iter().fold(drawn, |out, (group, prefixes)| {
+            (out & !group) | prefixes[(drawn & group).count_ones() as usize]
+        })
     }
 
     /// The coins with a string left in `drawn` (not yet completed), as coin bits.
