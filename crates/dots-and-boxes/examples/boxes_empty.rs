@@ -1,6 +1,8 @@
 //! Solves the empty board of each size given and prints its value (first player's net boxes),
 //! the engine's nodes and the time: `cargo run --release -p dots-and-boxes --example
-//! boxes_empty -- [--driver full|bisection|zero|mtdf] [--no-pvs] [--tt-bits N] 3x3 3x4 ...`.
+//! boxes_empty -- [--driver full|bisection|zero|mtdf] [--no-pvs] [--tt-bits N] [--threads N]
+//! [--etc SPAN] [--no-twins] 3x3 3x4 ...` (`--etc`: enhanced transposition cutoff at nodes
+//! with at least SPAN boxes left; `--no-twins`: without the twin-strings rule).
 
 use std::time::Instant;
 
@@ -11,6 +13,9 @@ fn main() {
     let mut driver = Driver::BisectionTowardZero;
     let mut tt_bits = 22;
     let mut pvs = true;
+    let mut threads = 1;
+    let mut etc = None;
+    let mut rules = Rules::ALL;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -24,6 +29,9 @@ fn main() {
                 }
             }
             "--no-pvs" => pvs = false,
+            "--no-twins" => rules.twins = false,
+            "--threads" => threads = args.next().and_then(|t| t.parse().ok()).expect("--threads N"),
+            "--etc" => etc = Some(args.next().and_then(|t| t.parse().ok()).expect("--etc SPAN")),
             "--tt-bits" => tt_bits = args.next().and_then(|t| t.parse().ok()).expect("--tt-bits N"),
             size => {
                 let (r, c) = dots_and_boxes::parse_size(size).expect("a size RxC");
@@ -31,16 +39,18 @@ fn main() {
                     tt_bits,
                     driver,
                     principal_variation_search: pvs,
-                    ..SearchOptions::DEFAULT
+                    threads,
+                    enhanced_transposition_cutoff: etc,
                 };
-                let mut solver = Solver::with_options(Geometry::new(r, c).unwrap(), Rules::ALL, options);
+                let mut solver = Solver::with_options(Geometry::new(r, c).unwrap(), rules, options);
                 let t = Instant::now();
                 let v = solver.value(&Position::start());
                 let s = solver.stats();
                 println!(
-                    "{r}x{c} value {v:+} nodes {} time {:.2} s ({driver:?}, pvs {pvs}, tt_bits {tt_bits})",
+                    "{r}x{c} value {v:+} nodes {} time {:.2} s ({driver:?}, pvs {pvs}, tt_bits {tt_bits}, threads {threads}, etc {etc:?}, twins {})",
                     s.nodes,
-                    t.elapsed().as_secs_f64()
+                    t.elapsed().as_secs_f64(),
+                    rules.twins
                 );
             }
         }

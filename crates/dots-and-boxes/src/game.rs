@@ -88,21 +88,26 @@ impl DotsAndBoxes {
     /// The smallest image of the line set `drawn` under the board's symmetries.
     #[must_use]
     pub fn canonical(&self, drawn: u64) -> u64 {
-        self.canonical_with_symmetry(drawn).0
+        self.symmetries.canonical(drawn).0
     }
 
     /// The smallest image of `drawn` and the index (into [`Geometry::symmetries`]) of a
     /// symmetry that gives it.
     #[inline]
     fn canonical_with_symmetry(&self, drawn: u64) -> (u64, u8) {
-        self.symmetries.canonical(drawn)
+        if self.rules.twins {
+            let board = self.geometry.board();
+            self.symmetries.canonical_by(drawn, |d| board.normalise_twins(d))
+        } else {
+            self.symmetries.canonical(drawn)
+        }
     }
 }
 
 impl Game for DotsAndBoxes {
     type Position = Position;
     type Move = u8;
-    type Key = u64;
+    type Key = u128;
 
     fn to_move(&self, pos: &Position) -> Player {
         pos.to_move()
@@ -136,19 +141,26 @@ impl Game for DotsAndBoxes {
         (next, gain)
     }
 
-    fn key(&self, pos: &Position) -> u64 {
+    fn key(&self, pos: &Position) -> u128 {
         self.canonical_key(pos).0
     }
 
-    fn canonical_key(&self, pos: &Position) -> (u64, Symmetry) {
-        // On 64 lines a drawn set may set bit 63, the graph keys' flag: no graph keys there.
-        if self.rules.graph_keys && self.geometry.line_count() < 64 {
-            if let Some(key) = self.geometry.board().graph_key(pos.drawn()) {
-                return (key, Symmetry::Unmapped);
+    fn canonical_key(&self, pos: &Position) -> (u128, Symmetry) {
+        let drawn = pos.drawn();
+        if self.rules.graph_keys {
+            if let Some((junction, code)) = self.geometry.board().split_graph(drawn) {
+                let code = u128::from(code) << 64;
+                if junction == self.geometry.all_lines() {
+                    // An endgame of chains and loops: moves do not map between isomorphic
+                    // positions, so no best move under this key.
+                    return (code | u128::from(junction), Symmetry::Unmapped);
+                }
+                let (key, symmetry) = self.canonical_with_symmetry(junction);
+                return (code | u128::from(key), Symmetry::Map(symmetry));
             }
         }
-        let (key, symmetry) = self.canonical_with_symmetry(pos.drawn());
-        (key, Symmetry::Map(symmetry))
+        let (key, symmetry) = self.canonical_with_symmetry(drawn);
+        (u128::from(key), Symmetry::Map(symmetry))
     }
 
     fn move_to_canonical(&self, mv: u8, symmetry: u8) -> u8 {

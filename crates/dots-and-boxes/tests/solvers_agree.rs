@@ -1,7 +1,9 @@
 //! Every solver of the crate against an independent one: the retrograde table against a
 //! memoised solver written here from the rules (its own line numbering arithmetic, no
 //! strings-and-coins) and against plain minimax; the engine, with every pruning rule and with
-//! each rule alone, against the table; the known values of the empty boards.
+//! each rule alone, against the table; the engine against the memoised solver on random and
+//! "hard" positions of 4x4, 4x5 and 5x5 with up to 18 lines left; the known values of the
+//! empty boards.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -17,6 +19,8 @@ struct Memo {
     cols: usize,
     /// Each box's four line indices.
     boxes: Vec<[usize; 4]>,
+    /// Each line's boxes (one or two), as indices into `boxes`.
+    sides: Vec<Vec<usize>>,
     memo: HashMap<u64, i8>,
 }
 
@@ -24,13 +28,21 @@ impl Memo {
     fn new(rows: usize, cols: usize) -> Self {
         let h = |r: usize, c: usize| r * cols + c;
         let v = |r: usize, c: usize| (rows + 1) * cols + r * (cols + 1) + c;
-        let boxes = (0..rows * cols)
+        let boxes: Vec<[usize; 4]> = (0..rows * cols)
             .map(|b| {
                 let (r, c) = (b / cols, b % cols);
                 [h(r, c), h(r + 1, c), v(r, c), v(r, c + 1)]
             })
             .collect();
-        Memo { rows, cols, boxes, memo: HashMap::new() }
+        let lines = (rows + 1) * cols + rows * (cols + 1);
+        let sides =
+            (0..lines).map(|l| (0..rows * cols).filter(|&b| boxes[b].contains(&l)).collect()).collect();
+        Memo { rows, cols, boxes, sides, memo: HashMap::new() }
+    }
+
+    /// The boxes of line `l` with all four sides in `drawn`.
+    fn completed(&self, drawn: u64, l: usize) -> i8 {
+        self.sides[l].iter().filter(|&&b| self.boxes[b].iter().all(|&x| drawn >> x & 1 == 1)).count() as i8
     }
 
     fn lines(&self) -> usize {
@@ -45,9 +57,7 @@ impl Memo {
         let mut best = None::<i8>;
         for l in (0..n).filter(|&l| drawn >> l & 1 == 0) {
             let next = drawn | 1 << l;
-            let completed =
-                self.boxes.iter().filter(|b| b.contains(&l) && b.iter().all(|&x| next >> x & 1 == 1)).count()
-                    as i8;
+            let completed = self.completed(next, l);
             let child = self.value(next);
             let v = if completed > 0 { completed + child } else { -child };
             best = Some(best.map_or(v, |b| b.max(v)));
@@ -140,6 +150,7 @@ fn every_pruning_rule_alone_equals_the_unpruned_search() {
         Rules { capture_first: true, all_but_two: true, ..Rules::NONE },
         Rules { fold_forced: true, capture: true, ..Rules::NONE },
         Rules { graph_keys: true, ..Rules::NONE },
+        Rules { twins: true, ..Rules::NONE },
         Rules::ALL,
     ];
     let mut unpruned = engine(&g, Rules::NONE);
@@ -211,4 +222,55 @@ fn the_engine_equals_the_table_on_other_small_boards_with_analysis() {
             }
         }
     }
+}
+
+/// A "hard" position of `memo`'s board: lines drawn at random among those that give no box its
+/// third side, until none is left (the end of the safe phase, where the search is hardest).
+fn hard_set(rng: &mut SmallRng, memo: &Memo) -> u64 {
+    let mut drawn = 0u64;
+    loop {
+        let safe: Vec<usize> = (0..memo.lines())
+            .filter(|&l| drawn >> l & 1 == 0)
+            .filter(|&l| {
+                memo.sides[l]
+                    .iter()
+                    .all(|&b| memo.boxes[b].iter().filter(|&&x| drawn >> x & 1 == 1).count() < 2)
+            })
+            .collect();
+        if safe.is_empty() {
+            return drawn;
+        }
+        drawn |= 1 << safe[rng.gen_range(0..safe.len())];
+    }
+}
+
+#[test]
+fn the_engine_equals_the_memoised_solver_on_large_boards() {
+    const MAX_LEFT: usize = 18;
+    let mut hard_seen = 0;
+    for (r, c) in [(4, 4), (4, 5), (5, 5)] {
+        let g = Geometry::new(r, c).unwrap();
+        let mut solver = engine(&g, Rules::ALL);
+        let mut rng = SmallRng::seed_from_u64(45);
+        let n = g.line_count();
+        for i in 0..12 {
+            let mut memo = Memo::new(r, c);
+            let drawn = if i % 2 == 0 {
+                let left = rng.gen_range(8..=MAX_LEFT - 2);
+                random_set(&mut rng, n, n - left)
+            } else {
+                // A hard position, with random lines added until at most MAX_LEFT are left.
+                let mut drawn = hard_set(&mut rng, &memo);
+                hard_seen += usize::from(n - drawn.count_ones() as usize <= MAX_LEFT);
+                while n - drawn.count_ones() as usize > MAX_LEFT {
+                    drawn |= 1 << rng.gen_range(0..n);
+                }
+                drawn
+            };
+            let pos = Position::from_drawn(&g, drawn).unwrap();
+            assert_eq!(solver.value(&pos), i64::from(memo.value(drawn)), "{r}x{c} drawn {drawn:#x}");
+        }
+    }
+    // Some hard positions were searched as they came, with nothing added.
+    assert!(hard_seen > 0, "no hard position within {MAX_LEFT} lines left");
 }

@@ -170,7 +170,7 @@ fn root_solve(args: &Args, judge: &mut Judge, pos: &Position) -> Result<Result<i
     }
     let (boxes, lines) = (geometry.boxes() as i64, geometry.line_count());
     // A TT entry is trusted as a proven bound: a value possible on the board, a line of it.
-    let entry_ok = |e: &search_core::TtEntry<u64, u8>| {
+    let entry_ok = |e: &search_core::TtEntry<u128, u8>| {
         e.value.abs() <= boxes && e.best.map_or(true, |m| usize::from(m) < lines)
     };
     let move_text = |m: u8| m.to_string();

@@ -102,6 +102,12 @@ pub struct Board {
     borders: Vec<Border>,
     /// Every string.
     all: u64,
+    /// Twin strings: for each coin with two or more strings to the ground, those strings
+    /// ([`Board::twin_groups`]).
+    twins: Vec<u64>,
+    /// For each twin group, the group and, for each `k` from 0 to its size, its `k` lowest
+    /// strings ([`Board::normalise_twins`]).
+    twin_prefixes: Vec<(u64, Vec<u64>)>,
 }
 
 impl Board {
@@ -149,7 +155,28 @@ impl Board {
             }
             borders.push(border);
         }
-        Ok(Board { coins: coin_masks.to_vec(), borders, all })
+        let twins = coin_masks
+            .iter()
+            .map(|&mask| {
+                (0..strings)
+                    .filter(|&s| mask >> s & 1 == 1 && borders[s].is_ground())
+                    .fold(0u64, |g, s| g | 1 << s)
+            })
+            .filter(|g| g.count_ones() >= 2)
+            .collect::<Vec<u64>>();
+        let twin_prefixes = twins
+            .iter()
+            .map(|&group| {
+                let mut prefixes = vec![0u64];
+                let mut left = group;
+                while left != 0 {
+                    prefixes.push(prefixes[prefixes.len() - 1] | (left & left.wrapping_neg()));
+                    left &= left - 1;
+                }
+                (group, prefixes)
+            })
+            .collect();
+        Ok(Board { coins: coin_masks.to_vec(), borders, all, twins, twin_prefixes })
     }
 
     /// Each coin's strings, by coin index.
@@ -186,6 +213,29 @@ impl Board {
     #[must_use]
     pub fn completed(&self, drawn: u64, s: usize) -> u64 {
         self.borders[s].completed(drawn | 1 << s)
+    }
+
+    /// The groups of twin strings, as string sets: for each coin with at least two strings to
+    /// the ground (a corner box; a corner triangle of Triangle War), those strings. Cutting
+    /// one or another of a group leaves isomorphic graphs (the swap of the two strings is an
+    /// automorphism of the board), so the value of a drawn set depends only on how many of
+    /// each group are drawn ([`crate::Rules::twins`], [`Board::normalise_twins`]; Barker and
+    /// Korf's corner symmetry).
+    #[inline]
+    #[must_use]
+    pub fn twin_groups(&self) -> &[u64] {
+        &self.twins
+    }
+
+    /// `drawn` with the drawn strings of each twin group moved to the group's lowest strings
+    /// (as many as were drawn): a drawn set with the same value for the side to move, the same
+    /// for every drawn set that differs from `drawn` only by which twins are drawn.
+    #[inline]
+    #[must_use]
+    pub fn normalise_twins(&self, drawn: u64) -> u64 {
+        self.twin_prefixes.iter().fold(drawn, |out, (group, prefixes)| {
+            (out & !group) | prefixes[(drawn & group).count_ones() as usize]
+        })
     }
 
     /// The coins with a string left in `drawn` (not yet completed), as coin bits.

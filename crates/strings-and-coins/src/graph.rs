@@ -76,4 +76,76 @@ impl Board {
         codes[..n].sort_unstable_by(|a, b| b.cmp(a));
         Some(codes[..n].iter().enumerate().fold(GRAPH_KEY_FLAG, |key, (i, &c)| key | u64::from(c) << (8 * i)))
     }
+
+    /// The graph split into its simple and its junction parts, for keys of positions that are
+    /// not yet endgames ([`crate::Rules::graph_keys`] on a game whose key holds 128 bits): the
+    /// drawn set with every string of the simple components counted as drawn, and the code of
+    /// the simple components (paths and cycles: components of the graph of open coins, tied by
+    /// their strings between coins, in which no coin has three strings or more), coded as
+    /// [`Board::graph_key`] codes them without its flag bit (0: no simple component). `None`
+    /// if there are more than [`GRAPH_KEY_COMPONENTS`] simple components or one of more than
+    /// 63 coins.
+    ///
+    /// Two drawn sets with the same junction part (up to a symmetry of the board) and the same
+    /// code have isomorphic graphs, so the same value for the side to move: the components
+    /// with a junction are fixed by their undrawn strings, each simple one up to isomorphism by
+    /// its number of coins and of ends on the ground. With no junction left, the junction part
+    /// is every string and the code is the graph key's.
+    #[must_use]
+    pub fn split_graph(&self, drawn: u64) -> Option<(u64, u64)> {
+        // Open coins with one or two strings: a simple component is made of them alone.
+        let mut low = 0u64;
+        for (i, &t) in self.coins().iter().enumerate() {
+            let open = t & !drawn;
+            let rest = open & open.wrapping_sub(1);
+            if open != 0 && rest & rest.wrapping_sub(1) == 0 {
+                low |= 1 << i;
+            }
+        }
+        let mut codes = [0u8; GRAPH_KEY_COMPONENTS];
+        let (mut n, mut hidden) = (0, 0u64);
+        let mut left = low;
+        while left != 0 {
+            // The component of the first low coin left, through low coins; it is simple unless
+            // a string leads to a coin with three strings or more (a junction).
+            let (mut component, mut todo, mut ground, mut ends, mut strings_of) =
+                (0u64, left & left.wrapping_neg(), 0u32, 0u32, 0u64);
+            let mut junction = false;
+            while todo != 0 {
+                let c = todo.trailing_zeros() as usize;
+                todo &= todo - 1;
+                component |= 1 << c;
+                let mut strings = self.coins()[c] & !drawn;
+                strings_of |= strings;
+                ends += u32::from(strings & (strings - 1) == 0);
+                while strings != 0 {
+                    let s = strings.trailing_zeros() as usize;
+                    strings &= strings - 1;
+                    let b = self.border(s);
+                    if b.masks[1] == 0 {
+                        ground += 1;
+                    } else {
+                        let next = (b.bits[0] | b.bits[1]) & !component;
+                        junction |= next & !low != 0;
+                        todo |= next & low;
+                    }
+                }
+            }
+            left &= !component;
+            if junction {
+                continue;
+            }
+            let coins = component.count_ones();
+            if n == GRAPH_KEY_COMPONENTS || coins > 63 {
+                return None;
+            }
+            let kind = if ground + ends == 0 { 3 } else { ground as u8 };
+            codes[n] = kind << 6 | coins as u8;
+            n += 1;
+            hidden |= strings_of;
+        }
+        codes[..n].sort_unstable_by(|a, b| b.cmp(a));
+        let code = codes[..n].iter().enumerate().fold(0u64, |key, (i, &c)| key | u64::from(c) << (8 * i));
+        Some((drawn | hidden, code))
+    }
 }

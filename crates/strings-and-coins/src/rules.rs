@@ -67,12 +67,30 @@ pub struct Rules {
     /// the graph alone, up to isomorphism, and a path is fixed up to isomorphism by its number
     /// of coins and of ends on the ground, a cycle by its number of coins.
     pub graph_keys: bool,
+    /// Twin keys (J. Barker and R. Korf's corner symmetry, generalised): strings that tie the
+    /// same coin to the ground ([`Board::twin_groups`]: the two rim lines of a corner box) are
+    /// interchangeable, so the game's TT key counts the drawn twins of each coin instead of
+    /// naming them ([`Board::normalise_twins`]): the two positions after one or the other
+    /// corner line share one entry. A keying technique, not a move rule: every legal move is
+    /// still searched (the second twin is a TT hit), so the moves at the root stay the legal
+    /// ones, as the root driver's analysis and its checkpoints need.
+    ///
+    /// Proof: exchanging two strings that tie the same coin to the ground maps the board onto
+    /// itself (an automorphism of the strings-and-coins graph), so it maps every drawn set to
+    /// one of the same value.
+    pub twins: bool,
 }
 
 impl Rules {
     /// Every rule on.
-    pub const ALL: Rules =
-        Rules { capture: true, capture_first: true, all_but_two: true, fold_forced: true, graph_keys: true };
+    pub const ALL: Rules = Rules {
+        capture: true,
+        capture_first: true,
+        all_but_two: true,
+        fold_forced: true,
+        graph_keys: true,
+        twins: true,
+    };
     /// No rule: the plain game tree.
     pub const NONE: Rules = Rules {
         capture: false,
@@ -80,6 +98,7 @@ impl Rules {
         all_but_two: false,
         fold_forced: false,
         graph_keys: false,
+        twins: false,
     };
 }
 

@@ -64,12 +64,23 @@ impl Symmetries {
     #[inline]
     #[must_use]
     pub fn canonical(&self, drawn: u64) -> (u64, u8) {
-        let (mut best, mut symmetry) = (drawn, 0);
+        self.canonical_by(drawn, |image| image)
+    }
+
+    /// The smallest of `normalise(image)` over the images of `drawn` under the symmetries, and
+    /// the index of a symmetry whose image gives it. With `normalise` a map onto drawn sets of
+    /// the same value that commutes with the symmetries up to its own classes (such as
+    /// [`crate::Board::normalise_twins`]), the result names the class of `drawn` under both.
+    #[inline]
+    #[must_use]
+    pub fn canonical_by(&self, drawn: u64, normalise: impl Fn(u64) -> u64) -> (u64, u8) {
+        let (mut best, mut symmetry) = (normalise(drawn), 0);
         for (i, t) in self.tables.iter().enumerate() {
             let mut image = 0;
             for (byte, table) in t.iter().enumerate().take(self.bytes) {
                 image |= table[(drawn >> (8 * byte)) as usize & 0xff];
             }
+            let image = normalise(image);
             if image < best {
                 (best, symmetry) = (image, i as u8 + 1);
             }

@@ -3,7 +3,8 @@
 //! (no rule, memoised on the drawn set) gives every position's value; a search that plays
 //! only [`Board::candidates`], folds [`Board::folded_move`] into the move before and memoises
 //! on [`Board::graph_key`] where there is one must give the same values, and positions with
-//! one graph key have one value and isomorphic graphs.
+//! one graph key have one value and isomorphic graphs, as do positions with one split key
+//! ([`Board::split_graph`]) and the twin-normalised sets ([`Board::normalise_twins`]).
 
 use std::collections::HashMap;
 
@@ -126,6 +127,25 @@ fn check_every_position(coins: &[u64], board: &Board) {
         for drawn in 0..1u64 << strings {
             assert_eq!(pruned.value(drawn), brute.value(drawn), "{coins:x?}: {drawn:#x} under {rules:?}");
         }
+    }
+    // The twin-strings key: the normalised set has the value of the set.
+    for drawn in 0..1u64 << strings {
+        let normal = board.normalise_twins(drawn);
+        assert_eq!(normal.count_ones(), drawn.count_ones());
+        assert_eq!(brute.value(normal), brute.value(drawn), "{coins:x?}: {drawn:#x} normalised {normal:#x}");
+    }
+    // The split key: drawn sets with the same junction part and the same code of simple
+    // components have one value; with no junction the code is the graph key's.
+    let mut by_split: HashMap<(u64, u64), (u64, i32)> = HashMap::new();
+    for drawn in 0..1u64 << strings {
+        let Some((junction, code)) = board.split_graph(drawn) else { continue };
+        assert_eq!(junction & drawn, drawn, "{coins:x?}: {drawn:#x}");
+        if junction == board.all_strings() {
+            assert_eq!(board.graph_key(drawn), Some(GRAPH_KEY_FLAG | code), "{coins:x?}: {drawn:#x}");
+        }
+        let v = brute.value(drawn);
+        let (first, w) = *by_split.entry((junction, code)).or_insert((drawn, v));
+        assert_eq!(v, w, "{coins:x?}: {drawn:#x} and {first:#x} split alike, valued apart");
     }
 }
 

@@ -79,7 +79,12 @@ impl TriangleWar {
     /// [`Geometry::symmetries`]) of a symmetry that gives it.
     #[inline]
     fn canonical_with_symmetry(&self, drawn: SegmentSet) -> (SegmentSet, u8) {
-        let (best, symmetry) = self.symmetries.canonical(drawn.0);
+        let (best, symmetry) = if self.rules.twins {
+            let board = self.geometry.board();
+            self.symmetries.canonical_by(drawn.0, |d| board.normalise_twins(d))
+        } else {
+            self.symmetries.canonical(drawn.0)
+        };
         (SegmentSet(best), symmetry)
     }
 

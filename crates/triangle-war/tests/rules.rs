@@ -127,6 +127,7 @@ fn side4_rules_match_the_plain_engine() {
             all_but_two: false,
             fold_forced: false,
             graph_keys: false,
+            twins: false,
         },
         true,
     );
@@ -138,6 +139,7 @@ fn side4_rules_match_the_plain_engine() {
             all_but_two: false,
             fold_forced: false,
             graph_keys: false,
+            twins: false,
         },
         true,
     );
@@ -149,10 +151,12 @@ fn side4_rules_match_the_plain_engine() {
             all_but_two: true,
             fold_forced: false,
             graph_keys: false,
+            twins: false,
         },
         true,
     );
     let mut graph_keys_only = solver(&g, Rules { graph_keys: true, ..Rules::NONE }, true);
+    let mut twins_only = solver(&g, Rules { twins: true, ..Rules::NONE }, true);
     let mut rng = SmallRng::seed_from_u64(4);
     for i in 0..1500 {
         let pos = if i % 2 == 0 {
@@ -170,6 +174,7 @@ fn side4_rules_match_the_plain_engine() {
         assert_eq!(capture_first_only.final_margin(&pos), want, "{pos:?}");
         assert_eq!(chain_only.final_margin(&pos), want, "{pos:?}");
         assert_eq!(graph_keys_only.final_margin(&pos), want, "{pos:?}");
+        assert_eq!(twins_only.final_margin(&pos), want, "{pos:?}");
     }
 }
 
