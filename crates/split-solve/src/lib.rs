@@ -449,6 +449,12 @@ where
         self.plan.iter().map(|&id| self.job(id)).collect()
     }
 
+    /// Whether job `id` is one the current questions need (it is in [`Split::round`]).
+    pub fn is_needed(&mut self, id: JobId) -> bool {
+        self.refresh_plan();
+        self.plan.contains(&id)
+    }
+
     /// Whether the bounds proven on frontier position `leaf` already answer "greater than
     /// `threshold`?".
     #[must_use]
