@@ -16,17 +16,19 @@
 //!
 //! Without the cargo feature `mpi`, `--mpi` is refused with how to build it.
 
+#[cfg(not(feature = "mpi"))]
+use crate::long_solve::{RootSolve, Solved};
+#[cfg(not(feature = "mpi"))]
 use anyhow::Result;
+#[cfg(not(feature = "mpi"))]
 use search_core::{Engine, Game};
+#[cfg(not(feature = "mpi"))]
 use split_solve::SplitOptions;
 
-use crate::long_solve::{RootSolve, Solved};
-
-/// Solves `pos` under MPI as the module says: rank 0 returns the answer, the workers
-/// [`crate::distributed::PartDone`] with no message.
+/// Would solve `pos` under MPI: this build has no MPI.
 ///
 /// # Errors
-/// Without the feature `mpi`: always, saying how to build it.
+/// Always, saying how to build it.
 #[cfg(not(feature = "mpi"))]
 pub fn solve<G: Game + Clone + Send>(
     _engine: &mut Engine<G>,
@@ -54,7 +56,7 @@ mod with_mpi {
     use std::time::{Duration, Instant};
 
     use anyhow::{anyhow, Context, Result};
-    use mpi::point_to_point::{Destination, Source};
+    use mpi::point_to_point::{Destination, MatchedReceiveVec, Source};
     use mpi::topology::{Communicator, Rank, SimpleCommunicator};
     use mpi::Threading;
     use search_core::{Engine, Game, Limits, Value};
@@ -87,12 +89,12 @@ mod with_mpi {
             Some(r) => world.process_at_rank(r).immediate_matched_probe(),
             None => world.any_process().immediate_matched_probe(),
         };
-        let (msg, _) = probe?;
-        let (words, status) = msg.matched_receive_vec::<i64>();
+        let (words, status) = probe?.matched_receive_vec::<i64>();
         Some((status.source_rank(), words))
     }
 
-    /// See [`super::solve`].
+    /// Solves `pos` under MPI as the module says: rank 0 returns the answer, the workers
+    /// [`PartDone`] with no message.
     ///
     /// # Errors
     /// MPI already initialised or fewer than 2 ranks; on rank 0, store errors (the other ranks
