@@ -49,6 +49,10 @@ pub struct SplitArgs {
     /// ranks solve jobs (needs a games-cli built with the cargo feature `mpi`).
     #[arg(long, requires = "store", conflicts_with = "shard")]
     pub mpi: bool,
+    /// Print the number of frontier jobs (distinct positions by key) at every depth up to
+    /// PLIES and stop, without solving: for choosing --split-depth.
+    #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(0..=12), conflicts_with_all = ["store", "checkpoint"])]
+    pub count_frontier: Option<u32>,
 }
 
 /// Reads `I/N` with `0 <= I < N`.
@@ -67,6 +71,21 @@ fn parse_shard(text: &str) -> std::result::Result<(u32, u32), String> {
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
 pub struct PartDone(pub String);
+
+/// `--count-frontier`: prints `depth D: N frontier jobs` lines on stdout for the root `pos`.
+///
+/// # Errors
+/// [`PartDone`] (nothing to answer) once printed.
+pub fn count_frontier<G: Game>(game: &G, pos: &G::Position, max_depth: u32) -> Result<()>
+where
+    G::Key: Into<u128>,
+{
+    let start = Instant::now();
+    split_solve::frontier_sizes(game, pos, max_depth, |depth, n| {
+        println!("depth {depth}: {n} frontier jobs ({:.1} s)", start.elapsed().as_secs_f64());
+    });
+    Err(PartDone(String::new()).into())
+}
 
 /// The store's identity line of a solve (game, board options, root).
 fn identity_text(identity: &search_core::SolveIdentity) -> String {
@@ -92,8 +111,13 @@ impl Store {
     /// # Errors
     /// A directory or file that cannot be read or created, a file that is not a store or
     /// belongs to another solve (named, and refused).
-    pub fn open(dir: &Path, identity: &search_core::SolveIdentity, own_name: &str) -> Result<(Store, Vec<Record>)> {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create the store directory {}", dir.display()))?;
+    pub fn open(
+        dir: &Path,
+        identity: &search_core::SolveIdentity,
+        own_name: &str,
+    ) -> Result<(Store, Vec<Record>)> {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create the store directory {}", dir.display()))?;
         let identity = identity_text(identity);
         let own = dir.join(own_name);
         let mut names: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -104,8 +128,10 @@ impl Store {
         names.sort();
         let mut records = Vec::new();
         for path in &names {
-            let bytes = std::fs::read(path).with_context(|| format!("cannot read store file {}", path.display()))?;
-            let read = decode_store(&bytes).map_err(|e| anyhow!("store file {}: {e}; refused", path.display()))?;
+            let bytes =
+                std::fs::read(path).with_context(|| format!("cannot read store file {}", path.display()))?;
+            let read =
+                decode_store(&bytes).map_err(|e| anyhow!("store file {}: {e}; refused", path.display()))?;
             if read.identity != identity {
                 bail!(
                     "store file {} belongs to another solve ({:?}), not this one ({identity:?}); refused (use another --store)",
@@ -117,7 +143,10 @@ impl Store {
                 match r {
                     Ok(r) => records.push(r),
                     Err(e @ RecordError::Checksum { .. }) => {
-                        eprintln!("games-cli: store file {}: {e}; skipped (its job is solved again)", path.display());
+                        eprintln!(
+                            "games-cli: store file {}: {e}; skipped (its job is solved again)",
+                            path.display()
+                        );
                     }
                     Err(e) => bail!("store file {}: {e}", path.display()),
                 }
@@ -135,7 +164,8 @@ impl Store {
                 }
             }
         }
-        let store = Store { dir: dir.to_path_buf(), header: encode_header(&identity), own, file: None, written: 0 };
+        let store =
+            Store { dir: dir.to_path_buf(), header: encode_header(&identity), own, file: None, written: 0 };
         Ok((store, records))
     }
 
@@ -157,7 +187,8 @@ impl Store {
             f.write_all(&record.encode())?;
             f.sync_data()
         };
-        write(&mut self.file, &self.header).with_context(|| format!("cannot write store file {}", self.own.display()))?;
+        write(&mut self.file, &self.header)
+            .with_context(|| format!("cannot write store file {}", self.own.display()))?;
         self.written += 1;
         Ok(())
     }
@@ -237,7 +268,8 @@ where
 {
     let args = &spec.args.split;
     let dir = args.store.as_deref().expect("called with --store");
-    let options = SplitOptions { depth: args.split_depth, exact_moves: spec.exact_all, ..SplitOptions::default() };
+    let options =
+        SplitOptions { depth: args.split_depth, exact_moves: spec.exact_all, ..SplitOptions::default() };
     if args.mpi {
         return crate::mpi_run::solve(engine, pos, spec, options);
     }

@@ -56,7 +56,7 @@ impl LongSolveArgs {
 
     /// Whether a file or store belongs to the run's one case (`--checkpoint`, `--store`).
     pub fn one_case(&self) -> bool {
-        self.checkpoint.is_some() || self.split.store.is_some()
+        self.checkpoint.is_some() || self.split.store.is_some() || self.split.count_frontier.is_some()
     }
 }
 
@@ -149,6 +149,9 @@ where
     G::Key: Display + FromStr + Into<u128>,
     G::Position: Send,
 {
+    if let Some(depth) = spec.args.split.count_frontier {
+        crate::distributed::count_frontier(engine.game(), pos, depth)?;
+    }
     if spec.args.split.store.is_some() {
         return crate::distributed::solve(engine, pos, spec);
     }

@@ -27,7 +27,8 @@ fn stderr(o: &Output) -> String {
 
 fn json(o: &Output) -> serde_json::Value {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(o));
-    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stdout)))
+    serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stdout)))
 }
 
 /// Every record of every file of the store `dir`: `(key, threshold)` of each.
@@ -53,7 +54,11 @@ fn four_shards_and_a_merge_give_the_one_machine_value_and_first_move_values() {
     let store = dir.to_str().unwrap();
     for i in 0..4 {
         let shard = format!("{i}/4");
-        let o = games_cli().args(SIDE4).args(["--analyze", "--store", store, "--shard", &shard]).output().unwrap();
+        let o = games_cli()
+            .args(SIDE4)
+            .args(["--analyze", "--store", store, "--shard", &shard])
+            .output()
+            .unwrap();
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
         assert!(o.stdout.is_empty(), "a shard prints no answer");
         assert!(stderr(&o).contains(&format!("games-cli: shard {i}/4 done: ")), "{}", stderr(&o));

@@ -492,7 +492,8 @@ where
     /// the bounds proven on the position (then nothing is changed).
     pub fn finish(&mut self, id: JobId, value: Value, nodes: u64) -> Result<Record, SplitError> {
         self.in_flight.remove(&id);
-        let (_, key) = self.leaves.get(id.0 as usize).map(|_| self.leaf(id.0)).ok_or(SplitError::NoSuchLeaf(id.0))?;
+        let (_, key) =
+            self.leaves.get(id.0 as usize).map(|_| self.leaf(id.0)).ok_or(SplitError::NoSuchLeaf(id.0))?;
         let record = Record { key, threshold: id.1, value, nodes };
         self.apply(&record)?;
         Ok(record)
@@ -569,4 +570,34 @@ where
     G::Key: Into<u128>,
 {
     Split::new(game, root, SplitOptions { depth, ..SplitOptions::default() }).frontier_len()
+}
+
+/// The number of distinct non-terminal positions (by key) at each depth `0..=max_depth` from
+/// `root`, reported to `each(depth, count)` as each level is complete: the frontier jobs a
+/// split at that depth would have, for sizing a solve before choosing the depth. Holds one
+/// level's positions at a time (a key and a position each), not the tree.
+pub fn frontier_sizes<G: Game>(game: &G, root: &G::Position, max_depth: u32, mut each: impl FnMut(u32, usize))
+where
+    G::Key: Into<u128>,
+{
+    let mut level: Vec<G::Position> =
+        if game.terminal_value(root).is_some() { Vec::new() } else { vec![*root] };
+    each(0, level.len());
+    let mut moves = Vec::new();
+    for depth in 1..=max_depth {
+        let mut seen: HashSet<u128> = HashSet::new();
+        let mut next = Vec::new();
+        for pos in &level {
+            moves.clear();
+            game.generate_moves(pos, &mut moves);
+            for &mv in &moves {
+                let (child, _) = game.play(pos, mv);
+                if game.terminal_value(&child).is_none() && seen.insert(game.key(&child).into()) {
+                    next.push(child);
+                }
+            }
+        }
+        level = next;
+        each(depth, level.len());
+    }
 }

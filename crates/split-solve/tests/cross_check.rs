@@ -50,8 +50,11 @@ where
                 let records = run(&mut split);
                 assert_eq!(split.root_bounds(), (value, value), "{options:?}");
                 if exact_moves {
-                    let got: Vec<(G::Move, Value)> =
-                        split.move_bounds().iter().map(|&(m, lo, hi)| (m, (assert_eq!(lo, hi), lo).1)).collect();
+                    let got: Vec<(G::Move, Value)> = split
+                        .move_bounds()
+                        .iter()
+                        .map(|&(m, lo, hi)| (m, (assert_eq!(lo, hi), lo).1))
+                        .collect();
                     // The split orders moves by the game's hook; compare as sets.
                     for mv in &move_values {
                         assert!(got.contains(mv), "{options:?}: {mv:?} not in {got:?}");
@@ -98,7 +101,7 @@ fn tic_tac_toe_3x3_and_4x4_k3_match_the_engine() {
     use tic_tac_toe::{Geometry, MnkGame, Position, Scoring};
     for (rows, cols, k, scoring) in [(3, 3, 3, Scoring::EmptyPlusOne), (3, 4, 3, Scoring::WinLoss)] {
         let geometry = Geometry::new(rows, cols, k).unwrap();
-        let game = MnkGame::new(geometry.clone(), scoring);
+        let game = MnkGame::new(geometry, scoring);
         check(&game, &Position::empty(geometry), &[1, 2, 3]);
     }
 }
@@ -187,7 +190,8 @@ fn a_round_is_the_independent_jobs_of_one_question() {
 fn a_contradicting_record_is_refused() {
     use triangle_war::{Geometry, Position, TriangleWar};
     let game = TriangleWar::new(Geometry::new(3).unwrap());
-    let mut split = Split::new(game, &Position::start(), SplitOptions { depth: 2, ..SplitOptions::default() });
+    let mut split =
+        Split::new(game, &Position::start(), SplitOptions { depth: 2, ..SplitOptions::default() });
     let job = split.next_job().unwrap();
     split.finish((job.leaf, job.threshold), job.threshold + 1, 5).unwrap();
     // Now "at most threshold" would contradict the lower bound threshold + 1.
@@ -195,4 +199,24 @@ fn a_contradicting_record_is_refused() {
     assert!(matches!(split.apply(&bad), Err(SplitError::Contradiction { .. })));
     // A record of a key not on this frontier is ignored.
     assert!(!split.apply(&Record { key: u128::MAX, threshold: 0, value: 0, nodes: 0 }).unwrap());
+}
+
+#[test]
+fn frontier_sizes_count_the_split_s_jobs() {
+    use triangle_war::{Geometry, Position, TriangleWar};
+    let game = TriangleWar::new(Geometry::new(4).unwrap());
+    let mut sizes = Vec::new();
+    split_solve::frontier_sizes(&game, &Position::start(), 3, |d, n| sizes.push((d, n)));
+    for &(d, n) in &sizes {
+        assert_eq!(n, split_solve::frontier_len(game.clone(), &Position::start(), d), "depth {d}");
+    }
+    // The empty side-4 board's 30 segments fall into 6 classes under the triangle's 6
+    // symmetries: counted here from the canonical keys of the 30 first moves, without the
+    // split's expansion.
+    let geometry = Geometry::new(4).unwrap();
+    let classes: std::collections::HashSet<u64> = (0..geometry.segments().len())
+        .map(|s| search_core::Game::key(&game, &Position::start().play(&geometry, s).0))
+        .collect();
+    assert_eq!(sizes[..2], [(0, 1), (1, classes.len())]);
+    assert_eq!(classes.len(), 6);
 }
