@@ -37,8 +37,8 @@ pub struct SplitArgs {
     /// command without --shard then answers from the store, solving only what is missing.
     #[arg(long, value_name = "I/N", value_parser = parse_shard, requires = "store")]
     pub shard: Option<(u32, u32)>,
-    /// With --store: plies from the root to the frontier of jobs (0 to 12).
-    #[arg(long, value_name = "PLIES", default_value_t = 3, value_parser = clap::value_parser!(u32).range(0..=12), requires = "store")]
+    /// With --store or --sample-jobs: plies from the root to the frontier of jobs (0 to 12).
+    #[arg(long, value_name = "PLIES", default_value_t = 3, value_parser = clap::value_parser!(u32).range(0..=12))]
     pub split_depth: u32,
     /// With --store: stop this process after about N nodes of search (the job in progress is
     /// dropped and solved again by the next run), as a time limit that does not depend on the
@@ -53,6 +53,14 @@ pub struct SplitArgs {
     /// PLIES and stop, without solving: for choosing --split-depth.
     #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(0..=12), conflicts_with_all = ["store", "checkpoint"])]
     pub count_frontier: Option<u32>,
+    /// Search K frontier jobs at --split-depth, drawn at random (seed 20), each the question
+    /// "greater than 0?" under a budget of --sample-nodes nodes, print the nodes each took
+    /// and stop, without solving: for sizing a solve.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=100_000), conflicts_with_all = ["store", "checkpoint", "count_frontier"])]
+    pub sample_jobs: Option<u32>,
+    /// With --sample-jobs: the node budget of each sampled job.
+    #[arg(long, value_name = "N", default_value_t = 10_000_000, value_parser = clap::value_parser!(u64).range(1..), requires = "sample_jobs")]
+    pub sample_nodes: u64,
 }
 
 /// Reads `I/N` with `0 <= I < N`.
@@ -84,6 +92,59 @@ where
     split_solve::frontier_sizes(game, pos, max_depth, |depth, n| {
         println!("depth {depth}: {n} frontier jobs ({:.1} s)", start.elapsed().as_secs_f64());
     });
+    Err(PartDone(String::new()).into())
+}
+
+/// `--sample-jobs`: searches `k` random frontier jobs of the split at `depth` under a budget of
+/// `budget` nodes each with `engine` and prints one line per job and a summary on stdout.
+///
+/// # Errors
+/// [`PartDone`] (nothing to answer) once printed.
+pub fn sample_jobs<G: Game + Clone>(
+    engine: &mut Engine<G>,
+    pos: &G::Position,
+    depth: u32,
+    k: u32,
+    budget: u64,
+) -> Result<()>
+where
+    G::Key: Into<u128>,
+{
+    use rand::{Rng, SeedableRng};
+    let split = Split::new(engine.game().clone(), pos, SplitOptions { depth, ..SplitOptions::default() });
+    let n = split.frontier_len();
+    println!("depth {depth}: {n} frontier jobs; {k} drawn at random, \"greater than 0?\" under {budget} nodes each");
+    if n == 0 {
+        return Err(PartDone(String::new()).into());
+    }
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(20);
+    let (mut finished, mut finished_nodes, mut all_nodes) = (0u64, 0u64, 0u64);
+    for i in 0..k {
+        let leaf = rng.gen_range(0..n) as u32;
+        let (job_pos, _) = split.leaf(leaf);
+        let before = engine.stats().nodes;
+        engine.set_limits(Limits { max_nodes: Some(before.saturating_add(budget)), ..Limits::default() });
+        let start = Instant::now();
+        let r = engine.try_search(&job_pos, 0, 1);
+        let nodes = engine.stats().nodes - before;
+        all_nodes += nodes;
+        let secs = start.elapsed().as_secs_f64();
+        match r {
+            Ok(v) => {
+                finished += 1;
+                finished_nodes += nodes;
+                println!(
+                    "job {i} (frontier {leaf}): {} in {nodes} nodes, {secs:.1} s",
+                    if v > 0 { "yes" } else { "no" }
+                );
+            }
+            Err(_) => println!("job {i} (frontier {leaf}): not finished within {nodes} nodes, {secs:.1} s"),
+        }
+    }
+    println!(
+        "finished {finished} of {k} within the budget (mean {:.0} nodes each); {all_nodes} nodes in all",
+        finished_nodes as f64 / finished.max(1) as f64
+    );
     Err(PartDone(String::new()).into())
 }
 
@@ -212,10 +273,14 @@ impl<'a> Reporter<'a> {
         Reporter { start: Instant::now(), last: None, bounds_text }
     }
 
-    /// Prints `p` (with `nodes` searched by this run) if the last line is old enough, or `force`.
+    /// Whether a line is due (the last one is at least 2 s old).
+    pub fn is_due(&self) -> bool {
+        self.last.map_or(true, |l| l.elapsed() >= Duration::from_secs(2))
+    }
+
+    /// Prints `p` (with `nodes` searched by this run) if a line is due, or `force`.
     pub fn report(&mut self, p: &split_solve::Progress, nodes: u64, force: bool) {
-        let due = self.last.map_or(true, |l| l.elapsed() >= Duration::from_secs(2));
-        if !(due || force) {
+        if !(self.is_due() || force) {
             return;
         }
         self.last = Some(Instant::now());

@@ -56,7 +56,10 @@ impl LongSolveArgs {
 
     /// Whether a file or store belongs to the run's one case (`--checkpoint`, `--store`).
     pub fn one_case(&self) -> bool {
-        self.checkpoint.is_some() || self.split.store.is_some() || self.split.count_frontier.is_some()
+        self.checkpoint.is_some()
+            || self.split.store.is_some()
+            || self.split.count_frontier.is_some()
+            || self.split.sample_jobs.is_some()
     }
 }
 
@@ -151,6 +154,10 @@ where
 {
     if let Some(depth) = spec.args.split.count_frontier {
         crate::distributed::count_frontier(engine.game(), pos, depth)?;
+    }
+    if let Some(k) = spec.args.split.sample_jobs {
+        let split = &spec.args.split;
+        crate::distributed::sample_jobs(engine, pos, split.split_depth, k, split.sample_nodes)?;
     }
     if spec.args.split.store.is_some() {
         return crate::distributed::solve(engine, pos, spec);

@@ -73,10 +73,10 @@ mod with_mpi {
     /// How long a waiting rank sleeps between polls.
     const POLL: Duration = Duration::from_millis(1);
 
-    /// The next message from `rank` (any rank if `None`), polling: `(sender, words)`.
-    fn wait(world: &SimpleCommunicator, rank: Option<Rank>) -> (Rank, Vec<i64>) {
+    /// The next message from `rank`, polling: `(sender, words)`.
+    fn wait(world: &SimpleCommunicator, rank: Rank) -> (Rank, Vec<i64>) {
         loop {
-            if let Some(m) = poll(world, rank) {
+            if let Some(m) = poll(world, Some(rank)) {
                 return m;
             }
             std::thread::sleep(POLL);
@@ -160,7 +160,6 @@ mod with_mpi {
         let mut reporter = Reporter::new(spec.bounds_text);
         let mut idle: Vec<Rank> = (1..world.size()).rev().collect();
         let mut busy: HashMap<Rank, (u32, Value)> = HashMap::new();
-        let mut nodes = 0u64;
         let mut run_nodes = 0u64;
         loop {
             while let Some(&w) = idle.last() {
@@ -172,7 +171,17 @@ mod with_mpi {
             if busy.is_empty() || deadline.is_some_and(|d| Instant::now() >= d) {
                 break;
             }
-            let (w, m) = wait(world, None);
+            // Wait for a worker, with a progress line every few seconds meanwhile (the nodes
+            // of the jobs finished so far).
+            let (w, m) = loop {
+                if let Some(m) = poll(world, None) {
+                    break m;
+                }
+                if reporter.is_due() {
+                    reporter.report(&split.progress(), run_nodes, false);
+                }
+                std::thread::sleep(POLL);
+            };
             if m.len() != 5 || !busy.contains_key(&w) {
                 anyhow::bail!("rank {w} sent an unexpected message {m:?}");
             }
@@ -186,7 +195,6 @@ mod with_mpi {
                 RESULT => {
                     let rec = split.finish(id, m[3], job_nodes)?;
                     store.append(&rec)?;
-                    nodes += job_nodes;
                     for gone in split.cancelled() {
                         if let Some((&r, _)) = busy.iter().find(|(_, &j)| j == gone) {
                             world.process_at_rank(r).send(&[CANCEL, i64::from(gone.0), gone.1][..]);
@@ -202,7 +210,6 @@ mod with_mpi {
             world.process_at_rank(w).send(&[STOP, 0, 0][..]);
         }
         reporter.report(&split.progress(), run_nodes, true);
-        let _ = nodes;
         let result = root_result(&split, pos);
         let stats = search_core::Stats { nodes: run_nodes, ..search_core::Stats::default() };
         Ok(Solved { result, stats, from_checkpoint: from_store })
@@ -221,7 +228,7 @@ mod with_mpi {
         let stop = Arc::new(AtomicBool::new(false));
         engine.set_limits(Limits { stop: Some(stop.clone()), ..Limits::default() });
         loop {
-            let (_, m) = wait(world, Some(0));
+            let (_, m) = wait(world, 0);
             match m.first() {
                 Some(&JOB) if m.len() == 3 => {}
                 Some(&STOP) => return,
