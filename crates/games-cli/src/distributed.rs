@@ -43,7 +43,7 @@ pub struct SplitArgs {
     /// With --store: stop this process after about N nodes of search (the job in progress is
     /// dropped and solved again by the next run), as a time limit that does not depend on the
     /// machine.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), requires = "store")]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), requires = "store", conflicts_with = "mpi")]
     pub node_budget: Option<u64>,
     /// With --store, under `mpirun` / `srun`: rank 0 coordinates and writes the store, the other
     /// ranks solve jobs (needs a games-cli built with the cargo feature `mpi`).

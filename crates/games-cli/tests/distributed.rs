@@ -175,3 +175,34 @@ fn mpi_without_the_feature_says_how_to_build_it() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--features mpi"), "{}", stderr(&o));
 }
+
+#[test]
+fn every_long_solve_subcommand_takes_a_store() {
+    // dots-and-boxes 3x3 (Wilson: -3) by 2 shards and a merge, every first move's value
+    // against the one-machine analysis; connect-four and winning-move through one process.
+    let dab = ["dots-and-boxes", "--size", "3x3", "--empty", "--analyze", "--format", "json"];
+    let one = json(&games_cli().args(dab).output().unwrap());
+    assert_eq!(one["value"], -3);
+    let dir = fresh_dir("dab");
+    let store = dir.to_str().unwrap();
+    for i in 0..2 {
+        let o = games_cli().args(dab).args(["--store", store, "--shard", &format!("{i}/2")]).output().unwrap();
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+    let merged = json(&games_cli().args(dab).args(["--store", store]).output().unwrap());
+    assert_eq!((&merged["value"], &merged["moves"]), (&one["value"], &one["moves"]));
+    let _ = std::fs::remove_dir_all(&dir);
+
+    for (args, answer) in [
+        (&["connect-four", "--size", "5x4", "--empty"][..], " 0\n"),
+        (&["winning-move", "--empty"][..], "#####\n"),
+    ] {
+        let plain = games_cli().args(args).output().unwrap();
+        assert_eq!(String::from_utf8_lossy(&plain.stdout), answer);
+        let dir = fresh_dir(args[0]);
+        let o = games_cli().args(args).args(["--store", dir.to_str().unwrap()]).output().unwrap();
+        assert_eq!(String::from_utf8_lossy(&o.stdout), answer, "{}", stderr(&o));
+        assert!(!records(&dir).is_empty());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
