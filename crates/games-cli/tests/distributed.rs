@@ -186,7 +186,8 @@ fn every_long_solve_subcommand_takes_a_store() {
     let dir = fresh_dir("dab");
     let store = dir.to_str().unwrap();
     for i in 0..2 {
-        let o = games_cli().args(dab).args(["--store", store, "--shard", &format!("{i}/2")]).output().unwrap();
+        let o =
+            games_cli().args(dab).args(["--store", store, "--shard", &format!("{i}/2")]).output().unwrap();
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     }
     let merged = json(&games_cli().args(dab).args(["--store", store]).output().unwrap());
