@@ -21,8 +21,9 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openmpi-bin libopenmpi-dev libclang-dev >/dev/null
 fi
 
-# A target directory of its own, so that the feature build does not rebuild the default one.
-target="${MPI_CHECK_TARGET:-target/mpi}"
+# The default target directory: the feature adds the mpi crates and rebuilds games-cli only (its
+# other dependencies keep their features).
+target="${MPI_CHECK_TARGET:-${CARGO_TARGET_DIR:-target}}"
 CARGO_TARGET_DIR="$target" cargo clippy --locked -p games-cli --features mpi -- -D warnings
 CARGO_TARGET_DIR="$target" cargo build --locked -p games-cli --features mpi
 cli="$target/debug/games-cli"
