@@ -2,8 +2,9 @@
 //! missing (headless Chromium and chromedriver for the web page's browser test, from Debian's
 //! packages through `.ci/install-browser.sh`, which needs root), then runs `cargo test
 //! --workspace` with any extra arguments, then the Python module's pytest suite: a virtual
-//! environment `target/py-venv` gets maturin and pytest from PyPI when missing, `maturin
-//! develop` builds the module into it, and pytest runs `crates/game-solvers-py/tests`.
+//! environment `target/py-venv` gets maturin, pytest and OpenSpiel (`open-spiel`, for the
+//! cross-checks against `pyspiel`) from PyPI when missing, `maturin develop` builds the module
+//! into it, and pytest runs `crates/game-solvers-py/tests`.
 //! `.ci/run` calls this same command.
 
 use std::path::Path;
@@ -49,6 +50,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     python_tests(&root)
 }
 
+/// The OpenSpiel release the Python tests cross-check against (`pyspiel`): its wheels for
+/// CPython 3.11 on manylinux x86-64 need no compiler.
+const OPEN_SPIEL: &str = "open-spiel==2.0.2";
+
 /// Runs `program` with `args` in `dir`, naming it in the error.
 fn run_in(dir: &Path, program: &Path, args: &[&str], env: &[(&str, &std::ffi::OsStr)]) -> anyhow::Result<()> {
     let status = Command::new(program)
@@ -61,8 +66,8 @@ fn run_in(dir: &Path, program: &Path, args: &[&str], env: &[(&str, &std::ffi::Os
     Ok(())
 }
 
-/// Builds the Python module into `target/py-venv` (made, with maturin and pytest from PyPI,
-/// when missing) and runs its pytest suite against this checkout's `games-cli`.
+/// Builds the Python module into `target/py-venv` (made, with maturin, pytest and OpenSpiel
+/// from PyPI, when missing) and runs its pytest suite against this checkout's `games-cli`.
 fn python_tests(root: &Path) -> anyhow::Result<()> {
     let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), Into::into);
     let venv = root.join("target").join("py-venv");
@@ -75,6 +80,18 @@ fn python_tests(root: &Path) -> anyhow::Result<()> {
     if !bin.join("maturin").exists() || !bin.join("pytest").exists() {
         eprintln!("xtask test: installing maturin and pytest from PyPI into {}", venv.display());
         run_in(root, &python, &["-m", "pip", "install", "--quiet", "maturin>=1.5,<2", "pytest"], &[])?;
+    }
+    let has_openspiel = Command::new(&python)
+        .args(["-c", "import pyspiel"])
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !has_openspiel {
+        eprintln!(
+            "xtask test: installing {OPEN_SPIEL} from PyPI into {} (the OpenSpiel cross-checks)",
+            venv.display()
+        );
+        run_in(root, &python, &["-m", "pip", "install", "--quiet", "--only-binary=:all:", OPEN_SPIEL], &[])?;
     }
     let path = std::env::join_paths(
         std::iter::once(bin.clone()).chain(std::env::var_os("PATH").iter().flat_map(std::env::split_paths)),

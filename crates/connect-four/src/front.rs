@@ -5,7 +5,7 @@
 
 use std::cell::RefCell;
 
-use game_front::{Front, JudgeCase, ParamError, ParamSpec, Params};
+use game_front::{Front, JudgeCase, ParamError, ParamSpec, Params, SolverSettings};
 use search_core::{Analysis, Engine, Limits, Player, Value};
 
 use crate::{parse_line, Column, Geometry, PlainConnectFour, Position, Solver};
@@ -111,6 +111,15 @@ impl Front for ConnectFourFront {
         search_core::Engine::new(PlainConnectFour::new(self.geom), 1)
     }
 
+    /// The fast solver is made afresh with the settings' threads and TT budget (the game's
+    /// defaults for those not given); the engine returned only holds the rules.
+    fn solver_with(&self, settings: SolverSettings) -> Engine<PlainConnectFour> {
+        let defaults = crate::search_options(crate::DEFAULT_TT_BITS, crate::DEFAULT_THREADS);
+        let options = settings.apply(defaults, Engine::<crate::ConnectFour>::tt_bits_within);
+        *self.solver.borrow_mut() = Some(Solver::with_threads(self.geom, options.tt_bits, options.threads));
+        search_core::Engine::new(PlainConnectFour::new(self.geom), 1)
+    }
+
     fn start(&self) -> Position {
         Position::empty(self.geom)
     }
@@ -176,6 +185,18 @@ impl Front for ConnectFourFront {
         let mut solver = self.fast();
         solver.set_limits(limits);
         Ok(solver.try_analyze(pos)?.moves[0].mv)
+    }
+
+    /// Pons' score from the fast solver under `limits`.
+    fn try_value(
+        &self,
+        _: &mut Engine<PlainConnectFour>,
+        pos: &Position,
+        limits: Limits,
+    ) -> Result<Value, search_core::Interrupted> {
+        let mut solver = self.fast();
+        solver.set_limits(limits);
+        solver.try_score(pos).map(Value::from)
     }
 
     /// Values come from the fast solver: the limits go to its engine.

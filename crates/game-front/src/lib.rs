@@ -1,8 +1,9 @@
 //! What a person sees of a game solved by `search-core`, written once for every front end: the
 //! [`Front`] trait (player names, move notation read and written, the judge's input format read
 //! and written, the board drawn as text and as a [`Sketch`], result wording, the solver of a
-//! session), board parameters ([`ParamSpec`], [`Params`]), sessions with play / undo / redo
-//! ([`Session`]), and [`Visit`], how a registry hands a front to generic code.
+//! session and its [`SolverSettings`] (threads, TT size)), board parameters ([`ParamSpec`],
+//! [`Params`]), sessions with play / undo / redo ([`Session`]), and [`Visit`], how a registry
+//! hands a front to generic code.
 //!
 //! Each game crate implements [`Front`] for its game (`triangle_war::TriangleWarFront`, ...);
 //! the registry crate `game-registry` lists them; `games-cli` (judge subcommands, `play`,
@@ -17,7 +18,7 @@ pub use params::{check_int, parse_size, ParamError, ParamSpec, Params};
 pub use session::Session;
 pub use sketch::Sketch;
 
-use search_core::{Analysis, Engine, Game, Interrupted, Limits, Player, Value};
+use search_core::{Analysis, Engine, Game, Interrupted, Limits, Player, SearchOptions, Value};
 
 /// The engine's position type of a front's game.
 pub type Pos<F> = <<F as Front>::G as Game>::Position;
@@ -61,6 +62,24 @@ pub trait Front: Sized + Send + 'static {
     /// of the game's default size, at most `2^max_tt_bits` entries when given (a web request
     /// under a small budget needs no large table).
     fn solver(&self, max_tt_bits: Option<u32>) -> Engine<Self::G>;
+
+    /// A fresh solver as [`Front::solver`] makes it, searching as `settings` say (threads, TT
+    /// size in bytes); [`SolverSettings::default`] gives [`Front::solver`]`(None)`'s. Default:
+    /// that solver rebuilt with the settings' options ([`Engine::rebuilt`]); a front whose
+    /// values come from another engine (Connect Four's fast solver) overrides it.
+    fn solver_with(&self, settings: SolverSettings) -> Engine<Self::G> {
+        let engine = match settings.tt_bytes {
+            // The game's own size only when no budget is given: no table built twice.
+            None => self.solver(None),
+            Some(_) => self.solver(Some(0)),
+        };
+        let options = settings.apply(engine.options(), Engine::<Self::G>::tt_bits_within);
+        if options == engine.options() {
+            engine
+        } else {
+            engine.rebuilt(options)
+        }
+    }
 
     /// The start position of a session.
     fn start(&self) -> Pos<Self>;
@@ -132,6 +151,29 @@ pub trait Front: Sized + Send + 'static {
         solver.try_analyze(pos)
     }
 
+    /// The exact value of the non-terminal `pos` for its side to move, in the points of
+    /// [`Front::analyze`] (banked points counted as there), from one search under `limits`
+    /// (no move values, no principal variation). Default: `solver`'s [`Engine::try_solve`]
+    /// plus the points [`Game::banked`] before `pos`.
+    ///
+    /// # Errors
+    /// [`Interrupted`] when a limit stopped the search, with the bounds proven on that value
+    /// (a side with nothing proven stays at `-INFINITY / 2` or `INFINITY / 2`).
+    fn try_value(
+        &self,
+        solver: &mut Engine<Self::G>,
+        pos: &Pos<Self>,
+        limits: Limits,
+    ) -> Result<Value, Interrupted> {
+        solver.set_limits(limits);
+        let own = solver.game().to_move(pos).sign() * solver.game().banked(pos);
+        let shift = |b: Value| if b.abs() >= search_core::INFINITY / 2 { b } else { b + own };
+        match solver.try_solve(pos) {
+            Ok(v) => Ok(v + own),
+            Err(e) => Err(Interrupted { lo: shift(e.lo), hi: shift(e.hi) }),
+        }
+    }
+
     /// The analysis of `pos` (every move's value and a principal variation, first player's
     /// side). Default: `solver`'s; a game with a faster dedicated solver overrides it.
     fn analyze(&self, solver: &mut Engine<Self::G>, pos: &Pos<Self>) -> Analysis<Move<Self>> {
@@ -164,6 +206,29 @@ pub trait Front: Sized + Send + 'static {
     }
 }
 
+/// How a session's solver searches ([`Front::solver_with`]): the number of threads and the TT
+/// size, each the game's own when not given. Never changes a value, only the time and memory
+/// a solve takes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SolverSettings {
+    /// Search threads (lazy SMP above 1); `None`: the game's default.
+    pub threads: Option<usize>,
+    /// The TT's budget in bytes: the largest power of two of entries that fits in it
+    /// ([`Engine::tt_bits_within`]); `None`: the game's default size.
+    pub tt_bytes: Option<u64>,
+}
+
+impl SolverSettings {
+    /// `options` with these settings applied, the TT size from the budget by `tt_bits_within`
+    /// (bytes, threads) of the engine that will search.
+    #[must_use]
+    pub fn apply(self, options: SearchOptions, tt_bits_within: fn(u64, usize) -> u32) -> SearchOptions {
+        let threads = self.threads.unwrap_or(options.threads).max(1);
+        let tt_bits = self.tt_bytes.map_or(options.tt_bits, |b| tt_bits_within(b, threads));
+        SearchOptions { threads, tt_bits, ..options }
+    }
+}
+
 /// Generic code run on the front a registry picked by name ([`Visit::visit`] is called with
 /// the concrete front), so that one function serves every game without a trait object.
 pub trait Visit {
@@ -192,6 +257,19 @@ pub fn count(n: usize, singular: &str, plural: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn solver_settings_replace_only_what_they_give() {
+        let game = SearchOptions { tt_bits: 22, threads: 1, ..SearchOptions::DEFAULT };
+        let bits = |bytes: u64, threads: usize| (bytes >> 20) as u32 + threads as u32;
+        assert_eq!(SolverSettings::default().apply(game, bits), game);
+        let two = SolverSettings { threads: Some(2), tt_bytes: None }.apply(game, bits);
+        assert_eq!((two.threads, two.tt_bits), (2, 22));
+        let sized = SolverSettings { threads: Some(3), tt_bytes: Some(10 << 20) }.apply(game, bits);
+        assert_eq!((sized.threads, sized.tt_bits, sized.driver), (3, 13, game.driver));
+        let zero = SolverSettings { threads: Some(0), tt_bytes: None }.apply(game, bits);
+        assert_eq!(zero.threads, 1);
+    }
 
     #[test]
     fn plurals_and_margins() {

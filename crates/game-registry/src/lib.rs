@@ -129,16 +129,24 @@ pub fn params_from_words<'a>(
     Ok(pairs)
 }
 
+/// The (key, value) parameter pairs of a game string.
+pub type Pairs = Vec<(String, String)>;
+
 /// A game string read by [`parse_game_string`]: the registered name and the (key, value)
 /// pairs.
-pub type GameString = (&'static str, Vec<(String, String)>);
+pub type GameString = (&'static str, Pairs);
 
 /// A game string as OpenSpiel's `load_game` takes it: `name` or `name(key=value,...)`, e.g.
 /// `triangle-war(side=5)`; `_` in the name reads as `-` (`connect_four`). Returns the
 /// registered name and the (key, value) pairs, not yet checked against the game's parameters.
 ///
+/// OpenSpiel's own names and parameters of the games it shares with this project load the
+/// same game ([`from_openspiel`]): `connect_four(rows=6,columns=7)`, `mnk(m=4,n=4,k=4)`,
+/// `dots_and_boxes(num_rows=3,num_cols=3)`; this project's (`size=7x6`) work as before.
+///
 /// # Errors
-/// [`RegistryError::Syntax`] for a string of another shape, [`RegistryError::UnknownGame`].
+/// [`RegistryError::Syntax`] for a string of another shape, [`RegistryError::UnknownGame`],
+/// and [`from_openspiel`]'s errors.
 pub fn parse_game_string(text: &str) -> Result<GameString, RegistryError> {
     let text = text.trim();
     let (name, rest) = match text.split_once('(') {
@@ -154,13 +162,6 @@ pub fn parse_game_string(text: &str) -> Result<GameString, RegistryError> {
         None => (text, None),
     };
     let name = name.replace('_', "-");
-    let Some(info) = find(&name) else {
-        let expected: Vec<&str> = GAMES.iter().map(|g| g.name).collect();
-        return Err(RegistryError::UnknownGame {
-            name: judge_text::quote(&name),
-            expected: expected.join(", "),
-        });
-    };
     let mut pairs = Vec::new();
     for item in rest.unwrap_or("").split(',').map(str::trim).filter(|s| !s.is_empty()) {
         let (key, value) = item.split_once('=').ok_or_else(|| {
@@ -171,7 +172,108 @@ pub fn parse_game_string(text: &str) -> Result<GameString, RegistryError> {
         })?;
         pairs.push((key.trim().to_string(), value.trim().to_string()));
     }
+    let (name, pairs) = from_openspiel(&name, pairs)?;
+    let Some(info) = find(name) else {
+        let expected: Vec<&str> = GAMES.iter().map(|g| g.name).collect();
+        return Err(RegistryError::UnknownGame {
+            name: judge_text::quote(name),
+            expected: expected.join(", "),
+        });
+    };
     Ok((info.name, pairs))
+}
+
+/// OpenSpiel's parameters of a game it shares with this project, as this project's: a game
+/// string written for OpenSpiel's `pyspiel.load_game` opens the same game here.
+///
+/// - `mnk(m=COLS,n=ROWS,k=K)` is `tic-tac-toe(size=ROWSxCOLS,k=K)`, OpenSpiel's defaults
+///   (15, 15, 5) for those not given (boards up to 8x8 here);
+/// - `connect-four` with `rows` / `columns` (defaults 6 and 7) is `size=COLUMNSxROWS`;
+///   `x_in_row` must be 4; `egocentric_obs_tensor` (the layout of OpenSpiel's observation
+///   tensor) changes nothing here and is dropped;
+/// - `dots-and-boxes` with `num_rows` / `num_cols` (boxes; defaults 2 and 2) is
+///   `size=ROWSxCOLS`; `utility_margin` may only be `true` (returns here are always the
+///   margin of boxes).
+///
+/// Any other name or parameter is returned as given (`name` with `-`, e.g. `connect-four`).
+///
+/// # Errors
+/// [`RegistryError::Syntax`] for OpenSpiel's and this project's parameters mixed (`size`
+/// with `num_rows`), [`ParamError::Invalid`] for a value that is not a whole number or not
+/// supported, [`ParamError::Unknown`] for `mnk` given another parameter.
+pub fn from_openspiel(name: &str, pairs: Pairs) -> Result<(&str, Pairs), RegistryError> {
+    /// OpenSpiel's name, the name here, the two sides of `size` here (OpenSpiel's parameter,
+    /// its default), OpenSpiel's other parameters (with the one value accepted, `None`: any
+    /// value, dropped).
+    struct Alias {
+        openspiel: &'static str,
+        ours: &'static str,
+        sides: [(&'static str, u32); 2],
+        others: &'static [(&'static str, Option<&'static str>)],
+    }
+    const ALIASES: [Alias; 3] = [
+        Alias { openspiel: "mnk", ours: "tic-tac-toe", sides: [("n", 15), ("m", 15)], others: &[] },
+        Alias {
+            openspiel: "connect-four",
+            ours: "connect-four",
+            sides: [("columns", 7), ("rows", 6)],
+            others: &[("x_in_row", Some("4")), ("egocentric_obs_tensor", None)],
+        },
+        Alias {
+            openspiel: "dots-and-boxes",
+            ours: "dots-and-boxes",
+            sides: [("num_rows", 2), ("num_cols", 2)],
+            others: &[("utility_margin", Some("true"))],
+        },
+    ];
+    let Some(alias) = ALIASES.iter().find(|a| a.openspiel == name) else {
+        return Ok((name, pairs));
+    };
+    let mnk = alias.openspiel == "mnk";
+    let theirs = |k: &str| alias.sides.iter().any(|s| s.0 == k) || alias.others.iter().any(|o| o.0 == k);
+    if !mnk && !pairs.iter().any(|(k, _)| theirs(k)) {
+        return Ok((alias.ours, pairs));
+    }
+    let invalid = |key: &str, value: &str, reason: String| {
+        RegistryError::Param(ParamError::Invalid {
+            name: key.to_string(),
+            found: judge_text::quote(value),
+            reason,
+        })
+    };
+    let mut size = alias.sides.map(|(_, default)| default);
+    let mut k = mnk.then(|| "5".to_string());
+    for (key, value) in pairs {
+        if let Some(i) = alias.sides.iter().position(|s| s.0 == key) {
+            size[i] =
+                value.parse().ok().filter(|&v| v >= 1).ok_or_else(|| {
+                    invalid(&key, &value, "expected a whole number, at least 1".to_string())
+                })?;
+        } else if let Some(&(_, only)) = alias.others.iter().find(|o| o.0 == key) {
+            if let Some(only) = only.filter(|only| !value.eq_ignore_ascii_case(only)) {
+                return Err(invalid(&key, &value, format!("only {key}={only} is offered here")));
+            }
+        } else if mnk && key == "k" {
+            k = Some(value);
+        } else if mnk {
+            return Err(RegistryError::Param(ParamError::Unknown {
+                name: judge_text::quote(&key),
+                expected: "m, n, k".to_string(),
+            }));
+        } else {
+            let openspiel: Vec<&str> =
+                alias.sides.iter().map(|s| s.0).chain(alias.others.iter().map(|o| o.0)).collect();
+            return Err(RegistryError::Syntax(format!(
+                "game string: {} is not one of OpenSpiel's parameters of {} ({}): give OpenSpiel's or this project's, not both",
+                judge_text::quote(&key),
+                alias.openspiel.replace('-', "_"),
+                openspiel.join(", "),
+            )));
+        }
+    }
+    let mut out = vec![("size".to_string(), format!("{}x{}", size[0], size[1]))];
+    out.extend(k.map(|k| ("k".to_string(), k)));
+    Ok((alias.ours, out))
 }
 
 #[cfg(test)]
@@ -231,5 +333,37 @@ mod tests {
         assert_eq!((name, pairs), ("connect-four", vec![("size".to_string(), "6x5".to_string())]));
         assert!(parse_game_string("triangle-war(side=5").is_err());
         assert!(parse_game_string("go").is_err());
+    }
+
+    #[test]
+    fn openspiel_game_strings_load_the_same_games() {
+        let read = |text: &str| {
+            let (name, pairs) = parse_game_string(text).unwrap();
+            let pairs: Vec<String> = pairs.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            format!("{name}({})", pairs.join(","))
+        };
+        assert_eq!(read("mnk(m=4,n=3,k=3)"), "tic-tac-toe(size=3x4,k=3)");
+        assert_eq!(read("mnk(k=4,m=5)"), "tic-tac-toe(size=15x5,k=4)");
+        assert_eq!(read("mnk"), "tic-tac-toe(size=15x15,k=5)");
+        assert_eq!(read("connect_four(rows=4,columns=5)"), "connect-four(size=5x4)");
+        assert_eq!(read("connect_four(x_in_row=4,egocentric_obs_tensor=true)"), "connect-four(size=7x6)");
+        assert_eq!(read("connect_four(size=5x4)"), "connect-four(size=5x4)");
+        assert_eq!(read("connect_four"), "connect-four()");
+        assert_eq!(read("dots_and_boxes(num_rows=2,num_cols=3)"), "dots-and-boxes(size=2x3)");
+        assert_eq!(read("dots_and_boxes(num_cols=3,utility_margin=true)"), "dots-and-boxes(size=2x3)");
+        assert_eq!(read("tic_tac_toe"), "tic-tac-toe()");
+        let err = |text: &str| parse_game_string(text).unwrap_err().to_string();
+        assert_eq!(
+            err("connect_four(x_in_row=5)"),
+            "option --x_in_row: only x_in_row=4 is offered here (found `5`)"
+        );
+        assert!(err("dots_and_boxes(num_rows=x)").contains("expected a whole number"));
+        assert!(err("dots_and_boxes(utility_margin=false)").contains("only utility_margin=true"));
+        assert!(err("dots_and_boxes(num_rows=2,size=2x2)").contains("not both"));
+        assert_eq!(err("mnk(size=3x3)"), "unknown parameter `size`: expected one of m, n, k");
+        // The translated sizes go through the game's own checks.
+        let (name, pairs) = parse_game_string("mnk").unwrap();
+        let pairs: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        assert!(visit(name, &pairs, FirstMove).is_err());
     }
 }

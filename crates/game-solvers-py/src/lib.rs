@@ -1,31 +1,39 @@
 //! The Python module `game_solvers` (native part `game_solvers._native`): every game of
 //! `game_registry` and its exact solver from Python, in OpenSpiel's terms.
 //!
-//! - `load_game("connect_four(size=6x5)")` opens a game by name with board parameters
-//!   ([`game_registry::parse_game_string`]; `_` or `-` in the name);
+//! - `load_game("connect_four(rows=6,columns=7)")` opens a game by name with board parameters
+//!   ([`game_registry::parse_game_string`]: OpenSpiel's names and parameters for the games it
+//!   has, this project's `size=7x6` as well; `_` or `-` in the name);
 //! - a `State` has `current_player()`, `legal_actions()`, `apply_action(a)`, `undo_action()`,
-//!   `clone()`, `is_terminal()`, `returns()`, `action_to_string(a)`, `string_to_action(text)`,
+//!   `clone()`, `is_terminal()`, `returns()`, `action_to_string(a)`, `apply_text(text)`,
 //!   `str(state)` (the board as the CLI draws it) and `setup_text()` (the judge's format);
 //!   an action id is the move's `search_core::PackedMove` code, which is OpenSpiel's for
-//!   `connect_four` (the column, 0-based) and `tic_tac_toe` (the cell, row-major);
-//! - `value(state)`, `move_values(state)`, `best_action(state)`, `principal_variation(state)`
-//!   and `analyze(state)` solve exactly, with the GIL released; `time_limit=` seconds stops
-//!   a search, raising `SearchInterrupted` with the bounds proven on the value.
+//!   `connect_four` (the column, 0-based), `tic_tac_toe` / `mnk` (the cell, row-major) and
+//!   `dots_and_boxes` (the line: horizontal ones first);
+//! - `value(state)` (one search, [`Front::try_value`]), `move_values(state)`,
+//!   `best_action(state)`, `principal_variation(state)` and `analyze(state)`
+//!   ([`Front::try_analyze`]) solve exactly on a thread of their own with the GIL released,
+//!   under a stop flag that Ctrl-C raises (the calling thread checks Python's signals every
+//!   50 ms: `KeyboardInterrupt`); `time_limit=` seconds stops a search, raising
+//!   `SearchInterrupted` with the bounds proven on the value; `threads=` and `tt_mib=` build
+//!   the state's solver by [`Front::solver_with`].
 //!
 //! Values are the game's points as the CLI prints them (Triangle War: triangles, Connect Four:
-//! Pons' score, tic-tac-toe: CCF 201803-4's score, the Young-diagram game: the score margin),
-//! for the player to move unless said otherwise. Every error is a `ValueError` with the CLI's
-//! message; nothing panics across the boundary.
+//! Pons' score, tic-tac-toe: CCF 201803-4's score, dots-and-boxes: boxes, the Young-diagram
+//! game: the score margin), for the player to move, counting what the state's history banked.
+//! Every error is a `ValueError` with the CLI's message; nothing panics across the boundary
+//! (a panic in a solve would become a `RuntimeError`).
 
-use std::sync::Mutex;
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc, Mutex, PoisonError, TryLockError};
+use std::time::{Duration, Instant};
 
-use game_front::{Front, Session, Visit};
+use game_front::{Front, Session, SolverSettings, Visit};
 use pyo3::create_exception;
-use pyo3::exceptions::{PyException, PyValueError};
+use pyo3::exceptions::{PyException, PyOverflowError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use search_core::{Analysis, Limits, PackedMove, Player};
+use search_core::{Analysis, Interrupted, Limits, PackedMove, Player, INFINITY};
 
 create_exception!(_native, SearchInterrupted, PyException, "A search stopped by its time limit; `args` = (message, lo, hi): the bounds proven on the value for the player to move.");
 
@@ -36,12 +44,22 @@ const TERMINAL_PLAYER: i64 = -4;
 struct Explained {
     /// The value for the player to move.
     value: i64,
-    /// Every legal action with its value for the player to move, best first.
+    /// Every legal action with its value for the player to move, best first (empty when
+    /// only the value was asked).
     moves: Vec<(u16, i64, String)>,
-    /// The principal variation as action ids.
+    /// The principal variation as action ids (empty when only the value was asked).
     pv: Vec<u16>,
-    /// Positions searched.
+    /// Positions searched by the analysis (0 when only the value was asked).
     nodes: u64,
+}
+
+/// What a solve computes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Job {
+    /// The value alone (one search).
+    Value,
+    /// The value, every move's value and a principal variation.
+    Analysis,
 }
 
 /// A game state of any registered front, behind one object-safe interface.
@@ -59,15 +77,24 @@ trait AnyState: Send {
     fn draw(&self) -> String;
     fn setup_text(&self) -> String;
     fn action_text(&self, action: u16) -> Result<String, String>;
-    fn explain(&mut self, time: Option<Duration>) -> Result<Explained, (i64, i64)>;
+    /// Solves the non-terminal position under `limits` with a solver searching as `settings`
+    /// say; `Err` carries the bounds proven on the value for the player to move.
+    fn explain(
+        &mut self,
+        job: Job,
+        settings: SolverSettings,
+        limits: Limits,
+    ) -> Result<Explained, Interrupted>;
 }
 
-/// [`AnyState`] of front `F`: a session, and what re-opens it (for `clone`).
+/// [`AnyState`] of front `F`: a session, what re-opens it (for `clone`), and the settings its
+/// solver was made with.
 struct StateOf<F: Front> {
     name: &'static str,
     params: Vec<(String, String)>,
     setup: Option<String>,
     session: Session<F>,
+    settings: SolverSettings,
 }
 
 fn code<M: PackedMove>(mv: M) -> u16 {
@@ -135,16 +162,35 @@ impl<F: Front> AnyState for StateOf<F> {
             .ok_or_else(|| format!("action {action} is not a move here"))?;
         Ok(self.session.front().move_text(&mv))
     }
-    fn explain(&mut self, time: Option<Duration>) -> Result<Explained, (i64, i64)> {
+    fn explain(
+        &mut self,
+        job: Job,
+        settings: SolverSettings,
+        limits: Limits,
+    ) -> Result<Explained, Interrupted> {
+        if settings != self.settings {
+            let solver = self.session.front().solver_with(settings);
+            *self.session.solver() = solver;
+            self.settings = settings;
+        }
         let sign = self.session.to_move().sign();
-        let limits = Limits { time, ..Limits::default() };
         let (front, solver, pos) = self.session.parts();
-        let analysis: Analysis<_> = match time {
-            None => front.analyze(solver, pos),
-            Some(_) => front.try_analyze(solver, pos, limits).map_err(|e| (e.lo, e.hi))?,
+        let started = Instant::now();
+        // The value first, so that a stop has bounds on this position's value.
+        let value = front.try_value(solver, pos, limits.clone())?;
+        if job == Job::Value {
+            return Ok(Explained { value, moves: Vec::new(), pv: Vec::new(), nodes: 0 });
+        }
+        let proven = Interrupted { lo: value, hi: value };
+        // The time limit counts for both searches together.
+        let time = match limits.time {
+            Some(t) => Some(t.checked_sub(started.elapsed()).filter(|left| !left.is_zero()).ok_or(proven)?),
+            None => None,
         };
+        let analysis: Analysis<_> =
+            front.try_analyze(solver, pos, Limits { time, ..limits }).map_err(|_| proven)?;
         Ok(Explained {
-            value: sign * analysis.value,
+            value,
             moves: analysis
                 .moves
                 .iter()
@@ -169,7 +215,13 @@ impl Visit for Open {
             Some(text) => Session::from_setup(front, text, None)?,
             None => Session::new(front),
         };
-        Ok(Box::new(StateOf { name: F::NAME, params: self.params, setup: self.setup, session }))
+        Ok(Box::new(StateOf {
+            name: F::NAME,
+            params: self.params,
+            setup: self.setup,
+            session,
+            settings: SolverSettings::default(),
+        }))
     }
 }
 
@@ -232,14 +284,136 @@ impl State {
         State { inner: Mutex::new(inner) }
     }
 
+    /// Runs `f` on the state. If another thread holds it (a solve in progress), waits with the
+    /// GIL released, so that the solving thread can still reach Python (Ctrl-C checks).
     fn with<T>(&self, f: impl FnOnce(&mut dyn AnyState) -> T) -> T {
-        let mut guard = self.inner.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut guard = loop {
+            match self.inner.try_lock() {
+                Ok(guard) => break guard,
+                Err(TryLockError::Poisoned(poisoned)) => break poisoned.into_inner(),
+                Err(TryLockError::WouldBlock) => {
+                    Python::with_gil(|py| py.allow_threads(|| drop(self.inner.lock())));
+                }
+            }
+        };
         f(guard.as_mut())
     }
 
-    /// Solves with the GIL released.
-    fn explain(&self, py: Python<'_>, time_limit: Option<f64>) -> PyResult<Explained> {
-        let time = match time_limit {
+    /// Solves on a thread of its own with the GIL released; the calling thread wakes every
+    /// [`SIGNAL_CHECK`] to run Python's signal handlers (Ctrl-C's `KeyboardInterrupt`), which
+    /// raise the search's stop flag.
+    fn explain(&self, py: Python<'_>, job: Job, options: &SolveOptions) -> PyResult<Explained> {
+        let (settings, time) = options.check()?;
+        if self.with(|s| s.final_value().is_some()) {
+            return Err(PyValueError::new_err("the game is over: nothing to solve"));
+        }
+        let stop = Arc::new(AtomicBool::new(false));
+        let limits = Limits { stop: Some(Arc::clone(&stop)), time, max_nodes: None };
+        let inner = &self.inner;
+        std::thread::scope(|scope| {
+            let (done, finished) = mpsc::channel::<()>();
+            let worker = scope.spawn(move || {
+                let mut guard = inner.lock().unwrap_or_else(PoisonError::into_inner);
+                let result = guard.explain(job, settings, limits);
+                drop(guard);
+                // The receiver may be gone (the caller returned on a signal): nothing to tell.
+                let _ = done.send(());
+                result
+            });
+            let mut finished = Some(finished);
+            loop {
+                let rx = finished.take().expect("the receiver is put back after each wait");
+                let (rx, state) = py.allow_threads(move || {
+                    let state = rx.recv_timeout(SIGNAL_CHECK);
+                    (rx, state)
+                });
+                finished = Some(rx);
+                if !matches!(state, Err(mpsc::RecvTimeoutError::Timeout)) {
+                    break;
+                }
+                if let Err(signal) = py.check_signals() {
+                    stop.store(true, Ordering::Relaxed);
+                    // The search stops within a few thousand nodes of each thread.
+                    let _ = py.allow_threads(|| worker.join());
+                    return Err(signal);
+                }
+            }
+            match py.allow_threads(|| worker.join()) {
+                Ok(Ok(explained)) => Ok(explained),
+                Ok(Err(Interrupted { lo, hi })) => {
+                    let known = |b: i64| (b.abs() < INFINITY / 2).then_some(b);
+                    let (lo, hi) = (known(lo), known(hi));
+                    let shown = |b: Option<i64>, none: &str| b.map_or(none.to_string(), |b| b.to_string());
+                    Err(SearchInterrupted::new_err((
+                        format!(
+                            "stopped by the time limit with the value in [{}, {}]",
+                            shown(lo, "-inf"),
+                            shown(hi, "+inf")
+                        ),
+                        lo,
+                        hi,
+                    )))
+                }
+                Err(_) => Err(PyRuntimeError::new_err("the solver failed (a bug): please report it")),
+            }
+        })
+    }
+}
+
+/// How often a solving call wakes to check Python's signals.
+const SIGNAL_CHECK: Duration = Duration::from_millis(50);
+
+/// The keyword arguments of the solving functions, as given.
+struct SolveOptions {
+    time_limit: Option<f64>,
+    threads: Option<Whole>,
+    tt_mib: Option<Whole>,
+}
+
+/// A whole-number keyword argument: its value, or its text when it does not fit in an `i64`
+/// (so that an absurd value is refused by the range check with a `ValueError`, not an
+/// `OverflowError`). Other types raise `TypeError`, as Python's own functions do.
+enum Whole {
+    Fits(i64),
+    Huge(String),
+}
+
+impl Whole {
+    /// The value if it fits and lies in `lo..=hi`.
+    fn within(&self, lo: i64, hi: i64) -> Option<i64> {
+        match *self {
+            Whole::Fits(n) if (lo..=hi).contains(&n) => Some(n),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Whole {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Whole::Fits(n) => write!(f, "{n}"),
+            Whole::Huge(text) => f.write_str(text),
+        }
+    }
+}
+
+impl<'py> FromPyObject<'py> for Whole {
+    fn extract_bound(ob: &Bound<'py, PyAny>) -> PyResult<Self> {
+        match ob.extract::<i64>() {
+            Ok(n) => Ok(Whole::Fits(n)),
+            Err(e) if e.is_instance_of::<PyOverflowError>(ob.py()) => Ok(Whole::Huge(ob.str()?.to_string())),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+/// The most threads a solve may ask for (as `games-cli --threads`).
+const MAX_THREADS: i64 = 256;
+
+impl SolveOptions {
+    /// The solver settings and the time limit, checked.
+    fn check(&self) -> PyResult<(SolverSettings, Option<Duration>)> {
+        let time = match self.time_limit {
             None => None,
             Some(t) if t.is_finite() && t > 0.0 && t <= 1e9 => Some(Duration::from_secs_f64(t)),
             Some(t) => {
@@ -248,22 +422,34 @@ impl State {
                 )))
             }
         };
-        if self.with(|s| s.final_value().is_some()) {
-            return Err(PyValueError::new_err("the game is over: nothing to solve"));
-        }
-        let inner = &self.inner;
-        py.allow_threads(|| {
-            let mut guard = inner.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            guard.explain(time)
-        })
-        .map_err(|(lo, hi)| {
-            SearchInterrupted::new_err((
-                format!("stopped by the time limit with the value in [{lo}, {hi}]"),
-                lo,
-                hi,
-            ))
-        })
+        let threads = match &self.threads {
+            None => None,
+            Some(n) => Some(n.within(1, MAX_THREADS).ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "threads: expected a whole number from 1 to {MAX_THREADS}, found {n}"
+                ))
+            })? as usize),
+        };
+        let most = memory_mib().unwrap_or(1 << 20);
+        let tt_bytes = match &self.tt_mib {
+            None => None,
+            Some(m) => Some((m.within(1, i64::try_from(most).unwrap_or(i64::MAX)).ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "tt_mib: expected a whole number of MiB from 1 to {most} (this machine's memory), found {m}"
+                ))
+            })? as u64)
+                << 20),
+        };
+        Ok((SolverSettings { threads, tt_bytes }, time))
     }
+}
+
+/// The machine's memory in MiB (Linux's `/proc/meminfo`), if known.
+fn memory_mib() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib >> 10)
 }
 
 fn action_id(action: i64) -> PyResult<u16> {
@@ -370,16 +556,28 @@ fn registered_names() -> Vec<&'static str> {
 
 /// The exact value of `state` for the player to move.
 #[pyfunction]
-#[pyo3(signature = (state, *, time_limit=None))]
-fn value(py: Python<'_>, state: &State, time_limit: Option<f64>) -> PyResult<i64> {
-    Ok(state.explain(py, time_limit)?.value)
+#[pyo3(signature = (state, *, time_limit=None, threads=None, tt_mib=None))]
+fn value(
+    py: Python<'_>,
+    state: &State,
+    time_limit: Option<f64>,
+    threads: Option<Whole>,
+    tt_mib: Option<Whole>,
+) -> PyResult<i64> {
+    Ok(state.explain(py, Job::Value, &SolveOptions { time_limit, threads, tt_mib })?.value)
 }
 
 /// Every legal action's exact value for the player to move, as a dict.
 #[pyfunction]
-#[pyo3(signature = (state, *, time_limit=None))]
-fn move_values<'py>(py: Python<'py>, state: &State, time_limit: Option<f64>) -> PyResult<Bound<'py, PyDict>> {
-    let explained = state.explain(py, time_limit)?;
+#[pyo3(signature = (state, *, time_limit=None, threads=None, tt_mib=None))]
+fn move_values<'py>(
+    py: Python<'py>,
+    state: &State,
+    time_limit: Option<f64>,
+    threads: Option<Whole>,
+    tt_mib: Option<Whole>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let explained = state.explain(py, Job::Analysis, &SolveOptions { time_limit, threads, tt_mib })?;
     let d = PyDict::new(py);
     for (a, v, _) in explained.moves {
         d.set_item(a, v)?;
@@ -389,25 +587,43 @@ fn move_values<'py>(py: Python<'py>, state: &State, time_limit: Option<f64>) -> 
 
 /// A best action: the first, in the solver's order, of the best value.
 #[pyfunction]
-#[pyo3(signature = (state, *, time_limit=None))]
-fn best_action(py: Python<'_>, state: &State, time_limit: Option<f64>) -> PyResult<u16> {
-    let explained = state.explain(py, time_limit)?;
+#[pyo3(signature = (state, *, time_limit=None, threads=None, tt_mib=None))]
+fn best_action(
+    py: Python<'_>,
+    state: &State,
+    time_limit: Option<f64>,
+    threads: Option<Whole>,
+    tt_mib: Option<Whole>,
+) -> PyResult<u16> {
+    let explained = state.explain(py, Job::Analysis, &SolveOptions { time_limit, threads, tt_mib })?;
     Ok(explained.moves[0].0)
 }
 
 /// A principal variation: actions to the end of the game under perfect play.
 #[pyfunction]
-#[pyo3(signature = (state, *, time_limit=None))]
-fn principal_variation(py: Python<'_>, state: &State, time_limit: Option<f64>) -> PyResult<Vec<u16>> {
-    Ok(state.explain(py, time_limit)?.pv)
+#[pyo3(signature = (state, *, time_limit=None, threads=None, tt_mib=None))]
+fn principal_variation(
+    py: Python<'_>,
+    state: &State,
+    time_limit: Option<f64>,
+    threads: Option<Whole>,
+    tt_mib: Option<Whole>,
+) -> PyResult<Vec<u16>> {
+    Ok(state.explain(py, Job::Analysis, &SolveOptions { time_limit, threads, tt_mib })?.pv)
 }
 
 /// The analysis as plain data: `value`, `moves` (list of dicts `action`, `move`, `value`, best
 /// first), `pv`, `nodes`; values for the player to move.
 #[pyfunction]
-#[pyo3(signature = (state, *, time_limit=None))]
-fn analyze<'py>(py: Python<'py>, state: &State, time_limit: Option<f64>) -> PyResult<Bound<'py, PyDict>> {
-    let e = state.explain(py, time_limit)?;
+#[pyo3(signature = (state, *, time_limit=None, threads=None, tt_mib=None))]
+fn analyze<'py>(
+    py: Python<'py>,
+    state: &State,
+    time_limit: Option<f64>,
+    threads: Option<Whole>,
+    tt_mib: Option<Whole>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let e = state.explain(py, Job::Analysis, &SolveOptions { time_limit, threads, tt_mib })?;
     let d = PyDict::new(py);
     d.set_item("value", e.value)?;
     let moves: Vec<Bound<'py, PyDict>> = e

@@ -6,8 +6,11 @@ import functools
 import json
 import os
 import random
+import signal
 import subprocess
+import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -140,6 +143,21 @@ def test_connect_four_scores_match_the_cli():
     assert out[:-1] == expected
 
 
+@pytest.mark.parametrize("name,count", [("Test_L3_R1", 50), ("Test_L2_R1", 50), ("Test_L2_R2", 20), ("Test_L1_R1", 20)])
+def test_connect_four_values_are_pons_scores(name, count):
+    # Pons' test sets (testdata/connect-four/SOURCE.md): `MOVES SCORE`, the exact score for
+    # the side to move; the moves played as OpenSpiel's action ids (column - 1), and the
+    # same line read as the judge's text.
+    game = gs.load_game("connect_four")
+    for line in (ROOT / "testdata" / "connect-four" / name).read_text().splitlines()[:count]:
+        moves, score = line.split()
+        state = game.new_initial_state()
+        for column in moves:
+            state.apply_action(int(column) - 1)
+        assert gs.value(state) == int(score), line
+        assert gs.value(game.new_state_from_text(moves)) == int(score), line
+
+
 def test_triangle_war_analysis_matches_the_cli():
     # POJ 1085's first sample game: A to move after six segments.
     text = "1\n6\n2 4\n4 5\n5 9\n3 6\n2 5\n3 5\n"
@@ -190,23 +208,156 @@ def test_bad_input_raises_value_error_with_the_message():
 
 
 def test_a_time_limit_raises_search_interrupted_with_bounds():
+    # The empty 7x6 board scores 1 (Pons: the first player wins with her last stone), far
+    # beyond 50 ms of search: the bounds proven by then hold that value.
     state = gs.load_game("connect_four").new_initial_state()
-    with pytest.raises(gs.SearchInterrupted) as stopped:
-        gs.value(state, time_limit=0.05)
-    message, lo, hi = stopped.value.args
-    assert lo <= hi and "time limit" in message
+    for solve in (gs.value, gs.analyze):
+        with pytest.raises(gs.SearchInterrupted) as stopped:
+            solve(state, time_limit=0.05)
+        message, lo, hi = stopped.value.args
+        assert "time limit" in message
+        assert (lo is None or lo <= 1) and (hi is None or 1 <= hi)
+    # A limit long enough changes nothing.
+    small = gs.load_game("dots_and_boxes(size=2x3)").new_initial_state()
+    assert gs.value(small, time_limit=600.0) == -2
 
 
-def test_threads_solve_at_once():
-    game = gs.load_game("tic_tac_toe(size=3x4,k=3)")
+SETTINGS_SPECS = [
+    "connect_four(size=5x4)",
+    "tic_tac_toe(size=3x4,k=3)",
+    "dots_and_boxes(size=2x3)",
+    "triangle_war(side=3)",
+    "young_chess(size=3x3,seed=7)",
+]
+
+
+@pytest.mark.parametrize("spec", SETTINGS_SPECS)
+def test_threads_and_tt_size_change_no_value(spec):
+    state = gs.load_game(spec).new_initial_state()
+    state.apply_action(state.legal_actions()[0])
+    expected = gs.move_values(state)
+    for kwargs in [dict(threads=2), dict(tt_mib=1), dict(threads=2, tt_mib=1), dict(threads=3, tt_mib=64), {}]:
+        assert gs.move_values(state, **kwargs) == expected, kwargs
+        assert gs.value(state, **kwargs) == max(expected.values()), kwargs
+        assert gs.principal_variation(state, **kwargs)[0] in expected
+    # A fresh state's first solve with settings.
+    fresh = state.clone()
+    assert gs.analyze(fresh, threads=2, tt_mib=2)["value"] == max(expected.values())
+
+
+def test_bad_threads_and_tt_size_raise_value_error():
+    state = gs.load_game("tic_tac_toe").new_initial_state()
+    for kwargs, message in [
+        (dict(threads=0), "threads: expected a whole number from 1 to 256, found 0"),
+        (dict(threads=-2), "threads"),
+        (dict(threads=100000), "threads"),
+        (dict(threads=10**30), "threads: expected a whole number from 1 to 256, found 1" + "0" * 30),
+        (dict(tt_mib=0), "tt_mib: expected a whole number of MiB from 1 to"),
+        (dict(tt_mib=1 << 40), "this machine's memory"),
+        (dict(time_limit=float("nan")), "time_limit"),
+    ]:
+        for solve in (gs.value, gs.move_values, gs.best_action, gs.principal_variation, gs.analyze):
+            with pytest.raises(ValueError, match=message):
+                solve(state, **kwargs)
+    # Other types are a TypeError, as in Python's own functions.
+    with pytest.raises(TypeError):
+        gs.value(state, threads="2")
+    with pytest.raises(TypeError):
+        gs.value(state, tt_mib=2.5)
+
+
+SIGINT_CHILD = """
+import signal, sys, time
+import game_solvers as gs
+signal.signal(signal.SIGINT, signal.default_int_handler)
+state = gs.load_game("connect_four").new_initial_state()
+print("solving", flush=True)
+try:
+    gs.value(state)  # the empty 7x6 board: far longer than this test waits
+except KeyboardInterrupt:
+    # The state is usable after the stop.
+    assert state.legal_actions() == list(range(7))
+    print("interrupted", gs.value(gs.load_game("tic_tac_toe").new_initial_state()), flush=True)
+    sys.exit(3)
+print("finished", flush=True)
+"""
+
+
+def test_ctrl_c_stops_a_solve():
+    child = subprocess.Popen([sys.executable, "-c", SIGINT_CHILD], stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline().strip() == "solving"
+        time.sleep(0.5)
+        child.send_signal(signal.SIGINT)
+        # A generous bound: the search stops within a few thousand nodes of the signal.
+        out, _ = child.communicate(timeout=60)
+    finally:
+        child.kill()
+    assert (child.returncode, out.strip()) == (3, "interrupted 0")
+
+
+def test_the_gil_is_released_while_solving():
+    # A Python thread keeps running while another thread is inside a solve: it records the
+    # times it ran. A solve holding the GIL would leave no record inside its own run but at
+    # its very edges; this one runs 1 s (its time limit) and the thread must have run in its
+    # middle.
+    seen, stop = [], threading.Event()
+
+    def spin():
+        while not stop.is_set():
+            seen.append(time.monotonic())
+            time.sleep(0.001)
+
+    spinner = threading.Thread(target=spin)
+    spinner.start()
+    state = gs.load_game("connect_four").new_initial_state()
+    start = time.monotonic()
+    try:
+        with pytest.raises(gs.SearchInterrupted):
+            gs.value(state, time_limit=1.0)
+    finally:
+        end = time.monotonic()
+        stop.set()
+        spinner.join()
+    assert end - start >= 1.0
+    middle = [t for t in seen if start + 0.3 <= t <= end - 0.3]
+    assert middle, (start, end, len(seen))
+
+
+def test_two_threads_solve_at_once_with_the_right_values():
+    # D. Wilson's values of the empty dots-and-boxes boards (first player's net boxes) and
+    # tic-tac-toe's draw, each solved by its own thread, all at once, twice over.
+    expected = {
+        "dots_and_boxes(num_rows=3,num_cols=3)": -3,
+        "dots_and_boxes(num_rows=2,num_cols=3)": -2,
+        "connect_four(size=5x4)": 0,
+        "tic_tac_toe": 0,
+    }
+    results = {}
+
+    def solve(spec, key):
+        results[key] = gs.value(gs.load_game(spec).new_initial_state())
+
+    threads = [threading.Thread(target=solve, args=(spec, (spec, i))) for spec in expected for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results == {(spec, i): v for spec, v in expected.items() for i in range(2)}
+
+
+def test_threads_solve_one_state_in_turn():
+    # One state shared by four threads: their solves wait for each other, same answers.
+    state = gs.load_game("tic_tac_toe(size=3x4,k=3)").new_initial_state()
     results = []
 
     def solve():
-        results.append(gs.value(game.new_initial_state()))
+        results.append(gs.value(state))
+        results.append(len(state.legal_actions()))
 
     threads = [threading.Thread(target=solve) for _ in range(4)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    assert len(results) == 4 and len(set(results)) == 1
+    assert results.count(12) == 4 and len(set(results) - {12}) == 1

@@ -430,6 +430,27 @@ impl<G: Game> Engine<G> {
         }
     }
 
+    /// The same game searched as `options` say: a fresh engine (empty TT, statistics zeroed,
+    /// no limits, the `set_` tunings at their defaults), as [`Engine::with_options`] makes it.
+    #[must_use]
+    pub fn rebuilt(self, options: SearchOptions) -> Self {
+        Self::with_options(self.game, options)
+    }
+
+    /// The largest TT size in bits (at most [`crate::MAX_TT_BITS`]) whose table fits in
+    /// `bytes` bytes on `threads` threads (one thread's table and the shared one differ in
+    /// entry size); 0 (no TT) when not even two entries fit.
+    #[must_use]
+    pub fn tt_bits_within(bytes: u64, threads: usize) -> u32 {
+        let entry = if threads > 1 {
+            SharedTable::<G::Key, G::Move>::entry_bytes()
+        } else {
+            TranspositionTable::<G::Key, G::Move>::entry_bytes()
+        } as u64;
+        // Both tables hold buckets of two entries: one entry (0 bits) is no TT.
+        (bytes / entry.max(1)).checked_ilog2().unwrap_or(0).min(crate::MAX_TT_BITS)
+    }
+
     /// The options the engine was built with (`threads` at least 1).
     #[must_use]
     pub fn options(&self) -> SearchOptions {
@@ -1093,6 +1114,24 @@ mod tests {
         // And with threads granted, the same value.
         let mut engine = Engine::with_options(Take3, options);
         engine.set_solo_nodes(0);
+        assert_eq!(engine.solve(&root), expected);
+    }
+
+    #[test]
+    fn rebuilt_engines_and_tt_budgets() {
+        let one = TranspositionTable::<u64, u8>::entry_bytes() as u64;
+        let shared = SharedTable::<u64, u8>::entry_bytes() as u64;
+        assert_eq!(Engine::<Take3>::tt_bits_within(one << 10, 1), 10);
+        assert_eq!(Engine::<Take3>::tt_bits_within((one << 10) - 1, 1), 9);
+        assert_eq!(Engine::<Take3>::tt_bits_within(shared << 12, 2), 12);
+        assert_eq!(Engine::<Take3>::tt_bits_within(one, 1), 0);
+        assert_eq!(Engine::<Take3>::tt_bits_within(u64::MAX, 1), crate::MAX_TT_BITS);
+        let root = (12, 0, Player::First);
+        let mut engine = Engine::new(Take3, 4);
+        let expected = engine.solve(&root);
+        let options = SearchOptions { threads: 2, tt_bits: 6, ..engine.options() };
+        let mut engine = engine.rebuilt(options);
+        assert_eq!((engine.threads(), engine.options()), (2, options));
         assert_eq!(engine.solve(&root), expected);
     }
 }

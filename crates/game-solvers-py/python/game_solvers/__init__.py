@@ -3,7 +3,7 @@
 Games come from the Rust registry of this project (``registered_names()``)::
 
     import game_solvers as gs
-    game = gs.load_game("connect_four(size=5x4)")
+    game = gs.load_game("connect_four(rows=4,columns=5)")  # OpenSpiel's string, or size=5x4
     state = game.new_initial_state()
     state.apply_action(2)            # the middle column, 0-based (OpenSpiel's action id)
     print(gs.value(state))           # exact value for the player to move

@@ -1,60 +1,161 @@
 """Type stubs of game_solvers (the native module game_solvers._native).
 
-Values are in the game's points as games-cli prints them (Triangle War: triangles; Connect
-Four: Pons' score; tic-tac-toe: CCF 201803-4's score; the Young-diagram game: the score
-margin), for the player to move unless said otherwise. Errors are ValueError with the CLI's
-message.
+Values are exact game-theoretic values in the game's points as games-cli prints them
+(Triangle War: triangles; Connect Four: Pons' score, positive for a win, larger the sooner;
+tic-tac-toe / m,n,k: CCF 201803-4's score, the empty cells plus one for a win; dots-and-boxes:
+boxes; the Young-diagram game: the score margin), for the player to move, counting the points
+already banked in the state's history (a state opened from a DBN string or a judge text
+starts with what that text records: a DBN string owns no box). Errors are ValueError with the
+CLI's message; a solve stopped by its time_limit raises SearchInterrupted; Ctrl-C during a
+solve raises KeyboardInterrupt.
+
+Game strings are OpenSpiel's for the games it has (connect_four(rows,columns,x_in_row),
+tic_tac_toe, mnk(m,n,k), dots_and_boxes(num_rows,num_cols,utility_margin)), and action ids
+are OpenSpiel's there: the same string and the same ids mean the same game and moves in
+pyspiel (cross-checked against open-spiel 2.0.2 by tests/test_openspiel.py).
 """
 
 from typing import Dict, List, Optional, TypedDict
 
 class SearchInterrupted(Exception):
-    """A search stopped by its time limit: args = (message, lo, hi), the bounds proven on the
-    value for the player to move."""
+    """A solve stopped by its time_limit before it proved its answer.
+
+    args = (message, lo, hi): the value for the player to move is proven to lie in [lo, hi]
+    (ints, in the game's points; None for a side on which nothing was proven yet). When the
+    value itself was proven but the move values or the principal variation were not, lo == hi.
+    """
 
 class MoveValue(TypedDict):
+    """One legal action in an analysis."""
+
     action: int
+    """The action id (as in legal_actions())."""
     move: str
+    """The action in the game's notation (as action_to_string)."""
     value: int
+    """Its exact value for the player to move, the action's own gain included."""
 
 class Analysis(TypedDict):
+    """What analyze() returns."""
+
     value: int
+    """The exact value for the player to move."""
     moves: List[MoveValue]
+    """Every legal action with its value, best first (ties in the solver's order)."""
     pv: List[int]
+    """A principal variation: action ids to the end of the game under perfect play."""
     nodes: int
+    """Positions the analysis searched (0 if every answer came from the TT or a table)."""
 
 class Game:
     """A registered game with its board parameters (from load_game)."""
+
     @property
-    def name(self) -> str: ...
-    def parameters(self) -> Dict[str, str]: ...
-    def new_initial_state(self) -> State: ...
+    def name(self) -> str:
+        """The registered name, e.g. "connect-four" (registered_names())."""
+    def parameters(self) -> Dict[str, str]:
+        """The board parameters in this project's names ("size": "7x6", "k": "3"), as
+        load_game read them (OpenSpiel's translated: num_rows=2,num_cols=3 is size=2x3)."""
+    def new_initial_state(self) -> State:
+        """The start position (the empty board)."""
     def new_state_from_text(self, text: str) -> State:
-        """The position of one case of the game's judge input format."""
+        """The position of one case of the game's judge input format: a POJ 1085 game (its
+        moves played, so they can be undone), an LOJ 2471 pair of value tables, a CCF board
+        or a UVa '?' block, a Connect Four move string ("4453"), a DBN string
+        ("100000000000": one character per line in OpenSpiel's order, as pyspiel's
+        new_initial_state(dbn)). Raises ValueError with the parser's message (line, column)."""
 
 class State:
+    """A position of a game in progress, with its history (undo_action). Solving functions
+    take it; one state may be used from several threads (calls on it wait for each other)."""
+
     def current_player(self) -> int:
-        """0 or 1 for the player to move; -4 (OpenSpiel's terminal id) at the end."""
-    def legal_actions(self) -> List[int]: ...
-    def apply_action(self, action: int) -> None: ...
+        """0 or 1 for the player to move; -4 (OpenSpiel's TERMINAL id) at the end."""
+    def legal_actions(self) -> List[int]:
+        """The legal action ids (in the solver's generation order: sort them for OpenSpiel's
+        ascending order); [] at the end."""
+    def apply_action(self, action: int) -> None:
+        """Plays `action`. Raises ValueError if it is not legal here (the message lists the
+        legal ones) or not an action id."""
     def apply_text(self, text: str) -> int:
-        """Plays a move in the game's notation; returns its action id."""
-    def undo_action(self) -> None: ...
-    def history(self) -> List[int]: ...
-    def clone(self) -> State: ...
-    def is_terminal(self) -> bool: ...
+        """Plays a move in the game's notation ("4" for a column, "1,1" for a cell, "2 5"
+        for a segment, "h 0,1" or a line number for dots-and-boxes); returns its action id.
+        Raises ValueError with what was expected."""
+    def undo_action(self) -> None:
+        """Takes back the last action. Raises ValueError if none was played (a judge text's
+        own moves can be undone)."""
+    def history(self) -> List[int]:
+        """The action ids played from the start (or from the judge text's start)."""
+    def clone(self) -> State:
+        """An independent copy (replayed from the start; its solver starts with an empty TT)."""
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
     def returns(self) -> List[float]:
-        """Each player's final result in the game's points (0 before the end)."""
-    def action_to_string(self, action: int) -> str: ...
+        """[r0, r1]: each player's final result in the game's points (r1 == -r0; Connect
+        Four and m,n,k: the final score for player 0; dots-and-boxes: the margin of boxes),
+        [0.0, 0.0] before the end. OpenSpiel's are the same for dots_and_boxes with
+        utility_margin=true and have the same signs otherwise."""
+    def action_to_string(self, action: int) -> str:
+        """An action (legal now or already played) in the game's notation. Raises
+        ValueError for another id."""
     def setup_text(self) -> str:
-        """The position as one case of the game's judge input format."""
+        """The position as one case of the game's judge input format (for dots-and-boxes the
+        DBN string, as pyspiel's dbn_string()), ending in a newline."""
+    def __str__(self) -> str:
+        """The board drawn as games-cli draws it (text lines)."""
 
 def load_game(spec: str) -> Game:
-    """`name` or `name(key=value,...)`, e.g. "triangle_war(side=4)", "connect_four(size=6x5)",
-    "tic_tac_toe(size=4x4,k=3)", "young_chess(size=3x3,seed=7)", "dots_and_boxes(size=3x3)"."""
-def registered_names() -> List[str]: ...
-def value(state: State, *, time_limit: Optional[float] = None) -> int: ...
-def move_values(state: State, *, time_limit: Optional[float] = None) -> Dict[int, int]: ...
-def best_action(state: State, *, time_limit: Optional[float] = None) -> int: ...
-def principal_variation(state: State, *, time_limit: Optional[float] = None) -> List[int]: ...
-def analyze(state: State, *, time_limit: Optional[float] = None) -> Analysis: ...
+    """Opens a game by name with board parameters: "name" or "name(key=value,...)", with `_` or
+    `-` in the name. OpenSpiel's strings: "connect_four", "connect_four(rows=6,columns=7)",
+    "tic_tac_toe", "mnk(m=4,n=4,k=4)" (m columns, n rows, boards up to 8x8 here),
+    "dots_and_boxes(num_rows=3,num_cols=3)". This project's: "triangle_war(side=4)",
+    "connect_four(size=6x5)" (columns x rows), "tic_tac_toe(size=4x4,k=3)" (rows x columns),
+    "young_chess(size=3x3,seed=7)", "dots_and_boxes(size=3x3)" (rows x columns of boxes).
+    Raises ValueError (unknown game, unknown parameter, a value out of range, both kinds of
+    parameter mixed) with the CLI's message."""
+
+def registered_names() -> List[str]:
+    """The registered games' names, e.g. ["triangle-war", ..., "dots-and-boxes"]."""
+
+# The solving functions. Each solves `state` exactly (it must not be terminal: ValueError),
+# with the GIL released, so that other Python threads run and several threads can solve at
+# once (different states in parallel; one state's solves wait for each other).
+#
+# Keyword arguments:
+# - time_limit: seconds in (0, 1e9]; a solve not finished by then raises SearchInterrupted
+#   with the bounds proven. None (default): no limit.
+# - threads: search threads, 1 to 256 (lazy SMP above 1); None: the game's default (1).
+# - tt_mib: the transposition table's size in MiB, 1 to the machine's memory (the largest
+#   power of two of entries that fits); None: the game's default size.
+# A state's solver keeps its TT between calls made with the same threads and tt_mib; other
+# values make a fresh solver. Bad values raise ValueError. Ctrl-C stops a solve within
+# about 50 ms plus a few thousand nodes: KeyboardInterrupt, the state still usable.
+
+def value(
+    state: State, *, time_limit: Optional[float] = None, threads: Optional[int] = None, tt_mib: Optional[int] = None
+) -> int:
+    """The exact value of `state` for the player to move (one search: no move values).
+    Raises ValueError, SearchInterrupted, KeyboardInterrupt as above."""
+
+def move_values(
+    state: State, *, time_limit: Optional[float] = None, threads: Optional[int] = None, tt_mib: Optional[int] = None
+) -> Dict[int, int]:
+    """{action id: exact value for the player to move} for every legal action (the action's
+    own gain included: max(values) == value(state)). Raises as value()."""
+
+def best_action(
+    state: State, *, time_limit: Optional[float] = None, threads: Optional[int] = None, tt_mib: Optional[int] = None
+) -> int:
+    """A best action: the first, in the solver's order, of the best value. Raises as value()."""
+
+def principal_variation(
+    state: State, *, time_limit: Optional[float] = None, threads: Optional[int] = None, tt_mib: Optional[int] = None
+) -> List[int]:
+    """Action ids from `state` to the end of the game under perfect play by both sides.
+    Raises as value()."""
+
+def analyze(
+    state: State, *, time_limit: Optional[float] = None, threads: Optional[int] = None, tt_mib: Optional[int] = None
+) -> Analysis:
+    """The value, every legal action's value (best first) and a principal variation, as
+    plain data (see Analysis). Raises as value()."""

@@ -1,0 +1,192 @@
+"""Cross-checks of game_solvers against OpenSpiel itself (the `open-spiel` package on PyPI,
+`pyspiel`), on the four games both libraries have: connect_four, tic_tac_toe, mnk and
+dots_and_boxes. Each game string is given to both libraries unchanged (OpenSpiel's names and
+parameters). On random games from fixed seeds, after every move: the same legal actions, the
+same player to move, the same board (OpenSpiel's `str(state)`, or its DBN string for
+dots_and_boxes), the same terminal states and returns; and OpenSpiel's own exact search
+(`open_spiel.python.algorithms.minimax.alpha_beta_search`, plain alpha-beta without a TT)
+agreeing with our values: exactly for dots_and_boxes with `utility_margin=true` (both are
+margins of boxes), by sign for the others (OpenSpiel scores a win 1, a draw 0, a loss -1; we
+score Pons' Connect Four score and CCF 201803-4's tic-tac-toe score, whose signs say the same).
+Run by `cargo xtask test`, which installs `open-spiel` into target/py-venv when missing."""
+
+import random
+
+import pyspiel
+import pytest
+from open_spiel.python.algorithms import minimax
+
+import game_solvers as gs
+
+# Game strings both libraries load, each meaning the same game.
+RULES = [
+    "connect_four",
+    "connect_four(rows=4,columns=5)",
+    "connect_four(rows=5,columns=4,x_in_row=4)",
+    "tic_tac_toe",
+    "mnk(m=3,n=3,k=3)",
+    "mnk(m=4,n=3,k=3)",
+    "mnk(m=3,n=5,k=3)",
+    "mnk(m=4,n=4,k=4)",
+    "dots_and_boxes",
+    "dots_and_boxes(num_rows=1,num_cols=1)",
+    "dots_and_boxes(num_rows=2,num_cols=3)",
+    "dots_and_boxes(num_rows=3,num_cols=2)",
+    "dots_and_boxes(num_rows=3,num_cols=3,utility_margin=true)",
+    "dots_and_boxes(num_rows=1,num_cols=5,utility_margin=true)",
+]
+
+
+def sign(x):
+    return (x > 0) - (x < 0)
+
+
+def board_rows(state):
+    """Our drawing of an m,n,k or Connect Four board as OpenSpiel draws it: one string per
+    row, top row first, `x` / `o` / `.`. Ours: m,n,k rows follow a header of column numbers
+    and start with their row number; Connect Four's end with a line of column numbers."""
+    lines = [line for line in str(state).splitlines() if line.strip()]
+    if lines[0].split()[0] == "0":  # an m,n,k board's header: "  0 1 2"
+        return ["".join(line.split()[1:]) for line in lines[1:]]
+    return [line.lower() for line in lines[:-1]]
+
+
+def same_position(spec, ours, theirs):
+    """Asserts that our state and OpenSpiel's show the same position."""
+    assert ours.is_terminal() == theirs.is_terminal()
+    assert ours.current_player() == theirs.current_player()
+    assert sorted(ours.legal_actions()) == theirs.legal_actions()
+    if spec.startswith("dots_and_boxes"):
+        # Our judge format for dots-and-boxes is the DBN string (OpenSpiel's DbnString).
+        assert ours.setup_text().strip() == theirs.dbn_string()
+    else:
+        assert board_rows(ours) == [row for row in str(theirs).splitlines() if row]
+
+
+@pytest.mark.parametrize("spec", RULES)
+def test_random_games_agree_move_by_move(spec):
+    ours_game, their_game = gs.load_game(spec), pyspiel.load_game(spec)
+    margin = "utility_margin=true" in spec
+    rng = random.Random(spec)
+    for _ in range(25):
+        ours, theirs = ours_game.new_initial_state(), their_game.new_initial_state()
+        same_position(spec, ours, theirs)
+        while not theirs.is_terminal():
+            action = rng.choice(theirs.legal_actions())
+            # An action id names the same move in both libraries.
+            ours.apply_action(action)
+            theirs.apply_action(action)
+            same_position(spec, ours, theirs)
+        assert ours.current_player() == theirs.current_player() == pyspiel.PlayerId.TERMINAL
+        if margin:
+            assert ours.returns() == theirs.returns()
+        else:
+            assert [sign(r) for r in ours.returns()] == theirs.returns()
+
+
+def late_positions(spec, count, left, seed):
+    """`count` non-terminal positions of random games with at most `left` moves left to the
+    longest end of the game (empty cells, undrawn lines), as (our state, OpenSpiel's)."""
+    ours_game, their_game = gs.load_game(spec), pyspiel.load_game(spec)
+    longest = their_game.max_game_length()
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        ours, theirs = ours_game.new_initial_state(), their_game.new_initial_state()
+        while not theirs.is_terminal() and longest - len(theirs.history()) > left:
+            action = rng.choice(theirs.legal_actions())
+            ours.apply_action(action)
+            theirs.apply_action(action)
+        if not theirs.is_terminal():
+            found.append((ours, theirs))
+    return found
+
+
+def openspiel_value(game, state, player):
+    """OpenSpiel's exact value of `state` for `player` by its alpha-beta search."""
+    return minimax.alpha_beta_search(game, state=state, maximizing_player_id=player)[0]
+
+
+# (game string, positions, moves left at most): small enough for OpenSpiel's
+# alpha-beta in Python (no TT) to solve each position's moves in well under a second.
+SEARCHED = [
+    ("connect_four(rows=4,columns=5)", 12, 9),
+    ("connect_four", 6, 11),
+    ("tic_tac_toe", 20, 8),
+    ("mnk(m=4,n=3,k=3)", 10, 8),
+    ("mnk(m=4,n=4,k=4)", 10, 8),
+    ("dots_and_boxes(num_rows=2,num_cols=2,utility_margin=true)", 10, 8),
+    ("dots_and_boxes(num_rows=2,num_cols=3,utility_margin=true)", 10, 8),
+    ("dots_and_boxes(num_rows=3,num_cols=3,utility_margin=true)", 10, 8),
+    ("dots_and_boxes(num_rows=3,num_cols=3)", 5, 7),
+]
+
+
+@pytest.mark.parametrize("spec,count,left", SEARCHED)
+def test_values_agree_with_openspiel_alpha_beta(spec, count, left):
+    their_game = pyspiel.load_game(spec)
+    exact = "utility_margin=true" in spec
+    for ours, theirs in late_positions(spec, count, left, seed=spec):
+        player = theirs.current_player()
+        values = gs.move_values(ours)
+        assert sorted(values) == theirs.legal_actions()
+        for action in theirs.legal_actions():
+            # Each move's value for the player to move, from OpenSpiel's search of the child
+            # (whole-game margins on both sides: the boxes taken so far count in both).
+            expected = openspiel_value(their_game, theirs.child(action), player)
+            got = values[action]
+            assert (got if exact else sign(got)) == expected, (spec, theirs.history(), action)
+        assert gs.value(ours) == max(values.values())
+
+
+@pytest.mark.parametrize("rows,cols", [(1, 1), (2, 2), (2, 3), (3, 3)])
+def test_dbn_strings_open_the_same_positions(rows, cols):
+    # A DBN string opens a position in both (ours: the judge format; OpenSpiel's:
+    # new_initial_state(dbn)); the player to move is player 0 in both, nobody owns a box.
+    spec = f"dots_and_boxes(num_rows={rows},num_cols={cols})"
+    ours_game, their_game = gs.load_game(spec), pyspiel.load_game(spec)
+    lines = their_game.num_distinct_actions()
+    rng = random.Random(spec)
+    for _ in range(50):
+        dbn = "".join(rng.choice("0001") for _ in range(lines))
+        ours, theirs = ours_game.new_state_from_text(dbn), their_game.new_initial_state(dbn)
+        same_position(spec, ours, theirs)
+        # Play on to the end: the same moves stay legal, the same boxes are taken.
+        while not theirs.is_terminal():
+            action = rng.choice(theirs.legal_actions())
+            ours.apply_action(action)
+            theirs.apply_action(action)
+            same_position(spec, ours, theirs)
+        assert [sign(r) for r in ours.returns()] == theirs.returns()
+
+
+def test_empty_boards_agree_with_openspiel_alpha_beta():
+    # Whole games OpenSpiel's alpha-beta solves in seconds: tic-tac-toe (a draw), 4x3 with
+    # three in a row (a first-player win), dots-and-boxes 1x2 (0) and 2x2 (+2, Wilson's).
+    for spec in [
+        "tic_tac_toe",
+        "mnk(m=4,n=3,k=3)",
+        "dots_and_boxes(num_rows=1,num_cols=2,utility_margin=true)",
+        "dots_and_boxes(num_rows=2,num_cols=2,utility_margin=true)",
+    ]:
+        game = pyspiel.load_game(spec)
+        theirs = openspiel_value(game, game.new_initial_state(), 0)
+        ours = gs.value(gs.load_game(spec).new_initial_state())
+        if "utility_margin=true" in spec:
+            assert ours == theirs, spec
+        else:
+            assert sign(ours) == theirs, spec
+
+
+def test_openspiel_parameters_are_openspiels():
+    # The parameter names we read are the ones pyspiel declares for these games.
+    declared = {g.short_name: set(g.parameter_specification) for g in pyspiel.registered_games()}
+    assert declared["connect_four"] == {"rows", "columns", "x_in_row", "egocentric_obs_tensor"}
+    assert declared["mnk"] == {"m", "n", "k"}
+    assert declared["dots_and_boxes"] == {"num_rows", "num_cols", "utility_margin"}
+    assert declared["tic_tac_toe"] == set()
+    # Games OpenSpiel cannot be given here are refused with the CLI's message.
+    with pytest.raises(ValueError, match="x_in_row"):
+        gs.load_game("connect_four(x_in_row=5)")
+    with pytest.raises(ValueError, match="--size"):
+        gs.load_game("mnk")  # OpenSpiel's default 15x15 board: ours go up to 8x8
