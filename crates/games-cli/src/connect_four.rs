@@ -90,8 +90,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
             let number = line.number;
             answered += 1;
             anyhow::ensure!(
-                answered == 1 || args.long.checkpoint.is_none(),
-                "line {number}: --checkpoint takes one position per run"
+                answered == 1 || !args.long.one_case(),
+                "line {number}: --checkpoint and --store take one position per run"
             );
             let pos = parse_position_line(geom, line.text).map_err(|e| anyhow!("line {number}, {e}"))?;
             answer(args, &mut solver, number, &pos, out, &mut unfinished)?;
@@ -123,9 +123,9 @@ fn answer(
         solver.engine().restart_clock();
     }
     let limited = args.long.time_limit.is_some();
-    let rooted = match args.long.checkpoint {
-        Some(_) => Some(root_solve(args, solver, pos)?),
-        None => None,
+    let rooted = match args.long.one_case() {
+        true => Some(root_solve(args, solver, pos)?),
+        false => None,
     };
     let found = (|| -> Result<(i32, Option<Analysis<Column>>), Interrupted> {
         let score = match (args.weak, limited) {

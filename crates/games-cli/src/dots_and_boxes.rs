@@ -72,8 +72,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
             let number = line.number;
             answered += 1;
             anyhow::ensure!(
-                answered == 1 || args.long.checkpoint.is_none(),
-                "line {number}: --checkpoint takes one position per run"
+                answered == 1 || !args.long.one_case(),
+                "line {number}: --checkpoint and --store take one position per run"
             );
             let drawn = parse_dbn_line(&geometry, number, line.text)?;
             let pos = Position::from_drawn(&geometry, drawn)?;
@@ -108,9 +108,9 @@ fn answer(
         solver.set_limits(Limits { time: Some(time), ..Limits::default() });
         solver.engine().restart_clock();
     }
-    let rooted = match args.long.checkpoint {
-        Some(_) => Some(root_solve(args, judge, pos)?),
-        None => None,
+    let rooted = match args.long.one_case() {
+        true => Some(root_solve(args, judge, pos)?),
+        false => None,
     };
     let found = (|| -> Result<(i64, Option<Analysis<u8>>), Interrupted> {
         let value = match rooted {

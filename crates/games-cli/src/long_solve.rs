@@ -43,12 +43,23 @@ pub struct LongSolveArgs {
     /// resumed solve does not redo an interrupted step's finished subtrees.
     #[arg(long, value_name = "SECONDS", default_value = "300", value_parser = crate::common::parse_seconds, requires = "checkpoint")]
     pub save_every: Duration,
+    /// `--store`, `--shard`, `--split-depth`, `--node-budget`, `--mpi`: a distributed solve.
+    #[command(flatten)]
+    pub split: crate::distributed::SplitArgs,
 }
 
 impl LongSolveArgs {
     /// Whether the root driver is asked for (a time limit or a checkpoint).
     pub fn is_set(&self) -> bool {
-        self.time_limit.is_some() || self.checkpoint.is_some()
+        self.time_limit.is_some() || self.one_case()
+    }
+
+    /// Whether a file or store belongs to the run's one case (`--checkpoint`, `--store`).
+    pub fn one_case(&self) -> bool {
+        self.checkpoint.is_some()
+            || self.split.store.is_some()
+            || self.split.count_frontier.is_some()
+            || self.split.sample_jobs.is_some()
     }
 }
 
@@ -125,21 +136,32 @@ fn write_atomically(what: &str, path: &Path, text: &str) -> Result<()> {
 }
 
 /// Solves the non-terminal `pos` at the root with `engine` (its threads and TT) as `spec`
-/// asks: from the checkpoint file when it exists, in slices that save it, under the time
+/// asks (through [`crate::distributed::solve`] with `--store`): from the checkpoint file when it exists, in slices that save it, under the time
 /// limit, with a progress line on a terminal. A checkpoint that already holds the answer is
 /// only read: nothing is searched or written.
 ///
 /// # Errors
 /// A checkpoint or TT snapshot that cannot be read or is refused (the file named, and why), a
 /// file that cannot be written.
-pub fn solve<G: Game>(
+pub fn solve<G: Game + Clone + Send>(
     engine: &mut Engine<G>,
     pos: &G::Position,
     spec: &RootSolve<'_, G>,
 ) -> Result<Solved<G::Move>>
 where
-    G::Key: Display + FromStr,
+    G::Key: Display + FromStr + Into<u128>,
+    G::Position: Send,
 {
+    if let Some(depth) = spec.args.split.count_frontier {
+        crate::distributed::count_frontier(engine.game(), pos, depth)?;
+    }
+    if let Some(k) = spec.args.split.sample_jobs {
+        let split = &spec.args.split;
+        crate::distributed::sample_jobs(engine, pos, split.split_depth, k, split.sample_nodes)?;
+    }
+    if spec.args.split.store.is_some() {
+        return crate::distributed::solve(engine, pos, spec);
+    }
     let args = spec.args;
     let identity = &spec.identity;
     let fresh = search_core::root_checkpoint(engine.game(), pos);

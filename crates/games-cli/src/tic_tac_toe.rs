@@ -28,7 +28,7 @@ case has ROWS rows of COLS characters.
 Example:
   $ printf '?\\n....\\n.xo.\\n.ox.\\n....\\n$\\n' | games-cli winning-move
   #####")]
-#[command(group(clap::ArgGroup::new("root_driver").args(["time_limit", "checkpoint"]).multiple(true).conflicts_with_all(["algorithm", "stats"])))]
+#[command(group(clap::ArgGroup::new("root_driver").args(["time_limit", "checkpoint", "store"]).multiple(true).conflicts_with_all(["algorithm", "stats"])))]
 pub struct WinningMoveArgs {
     #[command(flatten)]
     input: InputArgs,
@@ -120,8 +120,8 @@ pub fn run_winning_move(args: &WinningMoveArgs, out: &mut dyn Write) -> anyhow::
             Some(cell) => format!("({})", cell_text(geometry, cell)),
             None => "#####".to_string(),
         };
-        if args.long.checkpoint.is_some() {
-            anyhow::ensure!(case == 1, "case {case}: --checkpoint takes one case per run");
+        if args.long.one_case() {
+            anyhow::ensure!(case == 1, "case {case}: --checkpoint and --store take one case per run");
             let Some(found) = root_solve(&args.long, pos, tt_bits)? else {
                 if args.output.format == crate::common::Format::Json {
                     writeln!(out, "{}", serde_json::json!({ "case": case, "finished": false }))?;

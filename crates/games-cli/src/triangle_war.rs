@@ -26,7 +26,7 @@ even number of triangles).
 Example:
   $ printf '1\\n6\\n2 4\\n4 5\\n5 9\\n3 6\\n2 5\\n3 5\\n' | games-cli triangle-war
   Game 1: B wins.")]
-#[command(group(clap::ArgGroup::new("root_driver").args(["time_limit", "checkpoint"]).multiple(true).conflicts_with_all(["algorithm", "stats"])))]
+#[command(group(clap::ArgGroup::new("root_driver").args(["time_limit", "checkpoint", "store"]).multiple(true).conflicts_with_all(["algorithm", "stats"])))]
 pub struct Args {
     #[command(flatten)]
     input: InputArgs,
@@ -84,8 +84,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
         let mut solve = |number: usize, pos: &Position, out: &mut dyn Write| -> Result<()> {
             seen += 1;
             anyhow::ensure!(
-                seen == 1 || args.long.checkpoint.is_none(),
-                "--checkpoint takes one game per run"
+                seen == 1 || !args.long.one_case(),
+                "--checkpoint and --store take one game per run"
             );
             if driven(pos) {
                 long_solve(&front, args, judge.tt_bits(), threads, number, pos, out)

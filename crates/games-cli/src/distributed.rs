@@ -1,0 +1,425 @@
+//! Distributed solves, written once for every long-solve game: the [`split_solve`] coordinator
+//! over a durable result store (`--store DIR`), run in this process, as one slice of a job
+//! array (`--shard I/N`), or under MPI (`--mpi`, the cargo feature `mpi`: rank 0 coordinates,
+//! the other ranks search, see [`crate::mpi_run`]).
+//!
+//! The store is a directory of append-only files (`*.rec`), one per writer: `main.rec` for a
+//! coordinator, `shard-I-of-N.rec` for a shard, so that the slices of a job array never write
+//! one file. Each file is a header naming the solve (game, board, root position) and fixed-size
+//! records with a CRC-32 each ([`split_solve::record`]); every finished job's record is written
+//! and synced at once. A run reads every file of the directory first: a file of another solve
+//! is refused, a damaged record is skipped with a warning naming the file and the record (its
+//! job is solved again), and a record cut short at the end of this run's own file (a crash in
+//! the middle of a write) is cut off before appending.
+
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::{anyhow, bail, Context, Result};
+use search_core::{Checkpoint, Engine, Game, Limits, RootMove, RootResult, Value};
+use split_solve::record::{decode_store, encode_header, RecordError};
+use split_solve::{Record, Split, SplitOptions};
+
+use crate::long_solve::{RootSolve, Solved};
+
+/// The distributed-solve options of a long-solve subcommand.
+#[derive(clap::Args, Debug, Clone)]
+pub struct SplitArgs {
+    /// Solve through a split into null-window jobs on a frontier, keeping every finished job's
+    /// result in the store DIR (a directory, created when missing); a run started again with
+    /// the same DIR skips the jobs already there. One case per run.
+    #[arg(long, value_name = "DIR", conflicts_with = "checkpoint")]
+    pub store: Option<PathBuf>,
+    /// With --store: solve only the I-th of N slices (0 <= I < N) of the frontier jobs the
+    /// current question needs, write them into the store and stop (exit status 0); the same
+    /// command without --shard then answers from the store, solving only what is missing.
+    #[arg(long, value_name = "I/N", value_parser = parse_shard, requires = "store")]
+    pub shard: Option<(u32, u32)>,
+    /// With --store or --sample-jobs: plies from the root to the frontier of jobs (0 to 12).
+    #[arg(long, value_name = "PLIES", default_value_t = 3, value_parser = clap::value_parser!(u32).range(0..=12))]
+    pub split_depth: u32,
+    /// With --store: stop this process after about N nodes of search (the job in progress is
+    /// dropped and solved again by the next run), as a time limit that does not depend on the
+    /// machine.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), requires = "store", conflicts_with = "mpi")]
+    pub node_budget: Option<u64>,
+    /// With --store, under `mpirun` / `srun`: rank 0 coordinates and writes the store, the other
+    /// ranks solve jobs (needs a games-cli built with the cargo feature `mpi`).
+    #[arg(long, requires = "store", conflicts_with = "shard")]
+    pub mpi: bool,
+    /// Print the number of frontier jobs (distinct positions by key) at every depth up to
+    /// PLIES and stop, without solving: for choosing --split-depth.
+    #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(0..=12), conflicts_with_all = ["store", "checkpoint"])]
+    pub count_frontier: Option<u32>,
+    /// Search K frontier jobs at --split-depth, drawn at random (seed 20), each the question
+    /// "greater than 0?" under a budget of --sample-nodes nodes, print the nodes each took
+    /// and stop, without solving: for sizing a solve.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=100_000), conflicts_with_all = ["store", "checkpoint", "count_frontier"])]
+    pub sample_jobs: Option<u32>,
+    /// With --sample-jobs: the node budget of each sampled job.
+    #[arg(long, value_name = "N", default_value_t = 10_000_000, value_parser = clap::value_parser!(u64).range(1..), requires = "sample_jobs")]
+    pub sample_nodes: u64,
+}
+
+/// Reads `I/N` with `0 <= I < N`.
+fn parse_shard(text: &str) -> std::result::Result<(u32, u32), String> {
+    let bad = || format!("expected I/N with whole numbers 0 <= I < N (e.g. 0/4), found {text:?}");
+    let (i, n) = text.split_once('/').ok_or_else(bad)?;
+    let (i, n): (u32, u32) = (i.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
+    if i >= n {
+        return Err(bad());
+    }
+    Ok((i, n))
+}
+
+/// A run that did its part and has no answer to print: a shard that filled its slice, an MPI
+/// worker rank. `main` prints the message (if any) on stderr and exits with status 0.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct PartDone(pub String);
+
+/// `--count-frontier`: prints `depth D: N frontier jobs` lines on stdout for the root `pos`.
+///
+/// # Errors
+/// [`PartDone`] (nothing to answer) once printed.
+pub fn count_frontier<G: Game>(game: &G, pos: &G::Position, max_depth: u32) -> Result<()>
+where
+    G::Key: Into<u128>,
+{
+    let start = Instant::now();
+    split_solve::frontier_sizes(game, pos, max_depth, |depth, n| {
+        println!("depth {depth}: {n} frontier jobs ({:.1} s)", start.elapsed().as_secs_f64());
+    });
+    Err(PartDone(String::new()).into())
+}
+
+/// `--sample-jobs`: searches `k` random frontier jobs of the split at `depth` under a budget of
+/// `budget` nodes each with `engine` and prints one line per job and a summary on stdout.
+///
+/// # Errors
+/// [`PartDone`] (nothing to answer) once printed.
+pub fn sample_jobs<G: Game + Clone>(
+    engine: &mut Engine<G>,
+    pos: &G::Position,
+    depth: u32,
+    k: u32,
+    budget: u64,
+) -> Result<()>
+where
+    G::Key: Into<u128>,
+{
+    use rand::{Rng, SeedableRng};
+    let split = Split::new(engine.game().clone(), pos, SplitOptions { depth, ..SplitOptions::default() });
+    let n = split.frontier_len();
+    println!("depth {depth}: {n} frontier jobs; {k} drawn at random, \"greater than 0?\" under {budget} nodes each");
+    if n == 0 {
+        return Err(PartDone(String::new()).into());
+    }
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(20);
+    let (mut finished, mut finished_nodes, mut all_nodes) = (0u64, 0u64, 0u64);
+    for i in 0..k {
+        let leaf = rng.gen_range(0..n) as u32;
+        let (job_pos, _) = split.leaf(leaf);
+        let before = engine.stats().nodes;
+        engine.set_limits(Limits { max_nodes: Some(before.saturating_add(budget)), ..Limits::default() });
+        let start = Instant::now();
+        let r = engine.try_search(&job_pos, 0, 1);
+        let nodes = engine.stats().nodes - before;
+        all_nodes += nodes;
+        let secs = start.elapsed().as_secs_f64();
+        match r {
+            Ok(v) => {
+                finished += 1;
+                finished_nodes += nodes;
+                println!(
+                    "job {i} (frontier {leaf}): {} in {nodes} nodes, {secs:.1} s",
+                    if v > 0 { "yes" } else { "no" }
+                );
+            }
+            Err(_) => println!("job {i} (frontier {leaf}): not finished within {nodes} nodes, {secs:.1} s"),
+        }
+    }
+    println!(
+        "finished {finished} of {k} within the budget (mean {:.0} nodes each); {all_nodes} nodes in all",
+        finished_nodes as f64 / finished.max(1) as f64
+    );
+    Err(PartDone(String::new()).into())
+}
+
+/// The store's identity line of a solve (game, board options, root).
+fn identity_text(identity: &search_core::SolveIdentity) -> String {
+    format!("game {}; options {}; root {}", identity.game, identity.options, identity.root)
+}
+
+/// The durable store: a directory of record files.
+pub struct Store {
+    dir: PathBuf,
+    header: Vec<u8>,
+    /// This run's own file, opened when the first record is written.
+    own: PathBuf,
+    file: Option<File>,
+    /// Records written by this run.
+    pub written: u64,
+}
+
+impl Store {
+    /// Opens the store `dir` (created when missing) for the solve `identity`, this run writing
+    /// `own_name`; returns it with every intact record of every file. Damaged records and
+    /// records cut short are reported on stderr and skipped.
+    ///
+    /// # Errors
+    /// A directory or file that cannot be read or created, a file that is not a store or
+    /// belongs to another solve (named, and refused).
+    pub fn open(
+        dir: &Path,
+        identity: &search_core::SolveIdentity,
+        own_name: &str,
+    ) -> Result<(Store, Vec<Record>)> {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create the store directory {}", dir.display()))?;
+        let identity = identity_text(identity);
+        let own = dir.join(own_name);
+        let mut names: Vec<PathBuf> = std::fs::read_dir(dir)
+            .with_context(|| format!("cannot read the store directory {}", dir.display()))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "rec"))
+            .collect();
+        names.sort();
+        let mut records = Vec::new();
+        for path in &names {
+            let bytes =
+                std::fs::read(path).with_context(|| format!("cannot read store file {}", path.display()))?;
+            let read =
+                decode_store(&bytes).map_err(|e| anyhow!("store file {}: {e}; refused", path.display()))?;
+            if read.identity != identity {
+                bail!(
+                    "store file {} belongs to another solve ({:?}), not this one ({identity:?}); refused (use another --store)",
+                    path.display(),
+                    read.identity
+                );
+            }
+            for r in read.records {
+                match r {
+                    Ok(r) => records.push(r),
+                    Err(e @ RecordError::Checksum { .. }) => {
+                        eprintln!(
+                            "games-cli: store file {}: {e}; skipped (its job is solved again)",
+                            path.display()
+                        );
+                    }
+                    Err(e) => bail!("store file {}: {e}", path.display()),
+                }
+            }
+            if read.tail_bytes > 0 {
+                eprintln!(
+                    "games-cli: store file {}: ends in a record cut short ({} bytes, an interrupted write); ignored",
+                    path.display(),
+                    read.tail_bytes
+                );
+                if *path == own {
+                    let f = OpenOptions::new().write(true).open(path)?;
+                    f.set_len(read.whole_len as u64)
+                        .with_context(|| format!("cannot cut the short record off {}", path.display()))?;
+                }
+            }
+        }
+        let store =
+            Store { dir: dir.to_path_buf(), header: encode_header(&identity), own, file: None, written: 0 };
+        Ok((store, records))
+    }
+
+    /// Appends `record` to this run's file and syncs it to the disk.
+    ///
+    /// # Errors
+    /// The file cannot be created or written.
+    pub fn append(&mut self, record: &Record) -> Result<()> {
+        let own = &self.own;
+        let write = |file: &mut Option<File>, header: &[u8]| -> std::io::Result<()> {
+            if file.is_none() {
+                let mut f = OpenOptions::new().create(true).append(true).open(own)?;
+                if f.metadata()?.len() == 0 {
+                    f.write_all(header)?;
+                }
+                *file = Some(f);
+            }
+            let f = file.as_mut().expect("opened above");
+            f.write_all(&record.encode())?;
+            f.sync_data()
+        };
+        write(&mut self.file, &self.header)
+            .with_context(|| format!("cannot write store file {}", self.own.display()))?;
+        self.written += 1;
+        Ok(())
+    }
+
+    /// The store's directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+}
+
+/// A progress line on stderr at most every few seconds, and the last one at the end.
+pub struct Reporter<'a> {
+    start: Instant,
+    last: Option<Instant>,
+    bounds_text: &'a dyn Fn((Value, Value)) -> String,
+}
+
+impl<'a> Reporter<'a> {
+    /// A reporter wording root bounds with `bounds_text`.
+    pub fn new(bounds_text: &'a dyn Fn((Value, Value)) -> String) -> Self {
+        Reporter { start: Instant::now(), last: None, bounds_text }
+    }
+
+    /// Whether a line is due (the last one is at least 2 s old).
+    pub fn is_due(&self) -> bool {
+        self.last.map_or(true, |l| l.elapsed() >= Duration::from_secs(2))
+    }
+
+    /// Prints `p` (with `nodes` searched by this run) if a line is due, or `force`.
+    pub fn report(&mut self, p: &split_solve::Progress, nodes: u64, force: bool) {
+        if !(self.is_due() || force) {
+            return;
+        }
+        self.last = Some(Instant::now());
+        let secs = self.start.elapsed().as_secs_f64();
+        eprintln!(
+            "split: jobs {} done, {} in flight, {} left; {nodes} nodes in this run, {:.0} nodes/s; {}; {secs:.1} s",
+            p.done,
+            p.in_flight,
+            p.left,
+            nodes as f64 / secs.max(1e-9),
+            (self.bounds_text)(p.root)
+        );
+    }
+}
+
+/// What the split proved, as the root driver's [`RootResult`]: the root's bounds and every
+/// root move's, in the game's generation order (what the subcommands print from).
+pub fn root_result<G: Game + Clone>(split: &Split<G>, pos: &G::Position) -> RootResult<G::Move>
+where
+    G::Key: Into<u128>,
+{
+    let fresh = search_core::root_checkpoint(split.game(), pos);
+    let bounds = split.move_bounds();
+    let moves = fresh
+        .moves
+        .iter()
+        .map(|m| match bounds.iter().find(|b| b.0 == m.mv) {
+            Some(&(mv, lo, hi)) => RootMove { mv, lo: lo.max(m.lo), hi: hi.min(m.hi) },
+            None => *m,
+        })
+        .collect();
+    let root = split.root_bounds();
+    RootResult { bounds: root, finished: split.is_finished(), checkpoint: Checkpoint { moves } }
+}
+
+/// Solves the non-terminal `pos` through the split as `spec.args` asks (`--store`, `--shard`,
+/// `--split-depth`, `--node-budget`, `--mpi`, `--time-limit`), searching jobs with `engine`.
+///
+/// # Errors
+/// Store errors; [`PartDone`] when this run was a shard or an MPI worker and has nothing to
+/// print.
+pub fn solve<G: Game + Clone + Send>(
+    engine: &mut Engine<G>,
+    pos: &G::Position,
+    spec: &RootSolve<'_, G>,
+) -> Result<Solved<G::Move>>
+where
+    G::Key: Into<u128>,
+    G::Position: Send,
+{
+    let args = &spec.args.split;
+    let dir = args.store.as_deref().expect("called with --store");
+    let options =
+        SplitOptions { depth: args.split_depth, exact_moves: spec.exact_all, ..SplitOptions::default() };
+    if args.mpi {
+        return crate::mpi_run::solve(engine, pos, spec, options);
+    }
+    let own = match args.shard {
+        Some((i, n)) => format!("shard-{i}-of-{n}.rec"),
+        None => "main.rec".to_string(),
+    };
+    let (mut store, records) = Store::open(dir, &spec.identity, &own)?;
+    let mut split = Split::new(engine.game().clone(), pos, options);
+    for r in &records {
+        split.apply(r).with_context(|| format!("store {}", dir.display()))?;
+    }
+    let from_store = split.is_finished();
+    let stats0 = engine.stats();
+    let mut reporter = Reporter::new(spec.bounds_text);
+    let deadline = spec.args.time_limit.map(|t| Instant::now() + t);
+    engine.set_limits(Limits {
+        time: spec.args.time_limit,
+        max_nodes: args.node_budget.map(|b| stats0.nodes.saturating_add(b)),
+        ..Limits::default()
+    });
+    engine.restart_clock();
+    eprintln!(
+        "split: depth {}, {} frontier jobs (folded by key), {} records read from {}",
+        options.depth,
+        split.frontier_len(),
+        records.len(),
+        dir.display()
+    );
+    let mut run_nodes = 0u64;
+    // The fail-soft result of a job (`None` when a limit stopped it) and its nodes.
+    let mut search = |job: &split_solve::Job<G::Position>| -> (Option<Value>, u64) {
+        let before = engine.stats().nodes;
+        let r = engine.try_search(&job.position, job.threshold, job.threshold + 1);
+        (r.ok(), engine.stats().nodes - before)
+    };
+    let mut part_done = None;
+    if let Some((index, count)) = args.shard {
+        // One slice of the round the store's bounds call for, fixed at the start; a job that
+        // this slice's own results made unnecessary is skipped.
+        let mine: Vec<_> = split.round().into_iter().filter(|j| j.leaf % count == index).collect();
+        eprintln!("split: shard {index}/{count}: {} jobs in this slice of the round", mine.len());
+        let (mut skipped, mut stopped) = (0, false);
+        for job in mine {
+            if !split.is_needed((job.leaf, job.threshold)) {
+                skipped += 1;
+                continue;
+            }
+            let (value, nodes) = search(&job);
+            run_nodes += nodes;
+            let Some(value) = value else {
+                stopped = true;
+                break;
+            };
+            let rec = split.finish((job.leaf, job.threshold), value, nodes)?;
+            store.append(&rec)?;
+            reporter.report(&split.progress(), run_nodes, false);
+        }
+        if !stopped {
+            part_done = Some(format!(
+                "shard {index}/{count} done: {} jobs solved into {}, {skipped} no longer needed; run the other shards, then the same command without --shard",
+                store.written,
+                dir.display()
+            ));
+        }
+    } else {
+        while let Some(job) = split.next_job() {
+            let (value, nodes) = search(&job);
+            run_nodes += nodes;
+            let Some(value) = value else {
+                split.abandon((job.leaf, job.threshold));
+                break;
+            };
+            let rec = split.finish((job.leaf, job.threshold), value, nodes)?;
+            store.append(&rec)?;
+            reporter.report(&split.progress(), run_nodes, false);
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+        }
+    }
+    reporter.report(&split.progress(), run_nodes, true);
+    if let Some(message) = part_done {
+        return Err(PartDone(message).into());
+    }
+    let result = root_result(&split, pos);
+    Ok(Solved { result, stats: engine.stats().since(&stats0), from_checkpoint: from_store })
+}

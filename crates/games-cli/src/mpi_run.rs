@@ -1,0 +1,274 @@
+//! `--mpi`: a distributed solve under `mpirun` / `srun`, in the manager / worker shape of
+//! GamesmanOne's MPI solver. Rank 0 is the manager: it reads the store, keeps the
+//! [`split_solve::Split`] coordinator, hands one job at a time to each idle worker, writes every
+//! result to the store as it arrives, and tells workers to drop jobs that a result made
+//! unnecessary. Every other rank is a worker: it builds the same frontier (the split is
+//! deterministic, so a job travels as its frontier index and threshold), searches each job with
+//! its own engine (its TT, threads and TT size from the command line) and answers with the
+//! fail-soft result and the nodes it took.
+//!
+//! Messages are `i64` arrays: manager to worker `[JOB, leaf, threshold]`, `[CANCEL, leaf,
+//! threshold]` or `[STOP, 0, 0]`; worker to manager `[RESULT, leaf, threshold, value, nodes]`
+//! or `[DROPPED, leaf, threshold, 0, nodes]`. Waiting ranks poll with short sleeps instead of
+//! blocking receives, which Open MPI spins on, so that a manager on a core of its own costs
+//! almost nothing. MPI aborts the whole run when one rank fails: the store is what lets the
+//! relaunch continue.
+//!
+//! Without the cargo feature `mpi`, `--mpi` is refused with how to build it.
+
+#[cfg(not(feature = "mpi"))]
+use crate::long_solve::{RootSolve, Solved};
+#[cfg(not(feature = "mpi"))]
+use anyhow::Result;
+#[cfg(not(feature = "mpi"))]
+use search_core::{Engine, Game};
+#[cfg(not(feature = "mpi"))]
+use split_solve::SplitOptions;
+
+/// Would solve `pos` under MPI: this build has no MPI.
+///
+/// # Errors
+/// Always, saying how to build it.
+#[cfg(not(feature = "mpi"))]
+pub fn solve<G: Game + Clone + Send>(
+    _engine: &mut Engine<G>,
+    _pos: &G::Position,
+    _spec: &RootSolve<'_, G>,
+    _options: SplitOptions,
+) -> Result<Solved<G::Move>>
+where
+    G::Key: Into<u128>,
+    G::Position: Send,
+{
+    anyhow::bail!(
+        "--mpi needs a games-cli built with the cargo feature `mpi` (cargo build --release -p games-cli --features mpi, with Open MPI and libclang installed)"
+    )
+}
+
+#[cfg(feature = "mpi")]
+pub use with_mpi::solve;
+
+#[cfg(feature = "mpi")]
+mod with_mpi {
+    use std::collections::HashMap;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    use std::time::{Duration, Instant};
+
+    use anyhow::{anyhow, Context, Result};
+    use mpi::point_to_point::{Destination, MatchedReceiveVec, Source};
+    use mpi::topology::{Communicator, Rank, SimpleCommunicator};
+    use mpi::Threading;
+    use search_core::{Engine, Game, Limits, Value};
+    use split_solve::{Split, SplitOptions};
+
+    use crate::distributed::{root_result, PartDone, Reporter, Store};
+    use crate::long_solve::{RootSolve, Solved};
+
+    const JOB: i64 = 1;
+    const CANCEL: i64 = 2;
+    const STOP: i64 = 3;
+    const RESULT: i64 = 1;
+    const DROPPED: i64 = 2;
+    /// How long a waiting rank sleeps between polls.
+    const POLL: Duration = Duration::from_millis(1);
+
+    /// The next message from `rank`, polling: `(sender, words)`.
+    fn wait(world: &SimpleCommunicator, rank: Rank) -> (Rank, Vec<i64>) {
+        loop {
+            if let Some(m) = poll(world, Some(rank)) {
+                return m;
+            }
+            std::thread::sleep(POLL);
+        }
+    }
+
+    /// A message from `rank` (any rank if `None`) if one has arrived.
+    fn poll(world: &SimpleCommunicator, rank: Option<Rank>) -> Option<(Rank, Vec<i64>)> {
+        let probe = match rank {
+            Some(r) => world.process_at_rank(r).immediate_matched_probe(),
+            None => world.any_process().immediate_matched_probe(),
+        };
+        let (words, status) = probe?.matched_receive_vec::<i64>();
+        Some((status.source_rank(), words))
+    }
+
+    /// Solves `pos` under MPI as the module says: rank 0 returns the answer, the workers
+    /// [`PartDone`] with no message.
+    ///
+    /// # Errors
+    /// MPI already initialised or fewer than 2 ranks; on rank 0, store errors (the other ranks
+    /// are aborted).
+    pub fn solve<G: Game + Clone + Send>(
+        engine: &mut Engine<G>,
+        pos: &G::Position,
+        spec: &RootSolve<'_, G>,
+        options: SplitOptions,
+    ) -> Result<Solved<G::Move>>
+    where
+        G::Key: Into<u128>,
+        G::Position: Send,
+    {
+        let (universe, _) = mpi::initialize_with_threading(Threading::Funneled)
+            .ok_or_else(|| anyhow!("MPI could not be initialised (already initialised?)"))?;
+        let world = universe.world();
+        if world.size() < 2 {
+            anyhow::bail!(
+                "--mpi needs at least 2 ranks (rank 0 coordinates, the others search): run it as `mpirun -np 3 games-cli …`"
+            );
+        }
+        if world.rank() == 0 {
+            match manage(&world, engine, pos, spec, options) {
+                Ok(solved) => Ok(solved),
+                Err(e) => {
+                    eprintln!("games-cli: {e:#}");
+                    world.abort(2)
+                }
+            }
+        } else {
+            work(&world, engine, pos, options);
+            Err(PartDone(String::new()).into())
+        }
+    }
+
+    fn manage<G: Game + Clone + Send>(
+        world: &SimpleCommunicator,
+        engine: &mut Engine<G>,
+        pos: &G::Position,
+        spec: &RootSolve<'_, G>,
+        options: SplitOptions,
+    ) -> Result<Solved<G::Move>>
+    where
+        G::Key: Into<u128>,
+    {
+        let dir = spec.args.split.store.as_deref().expect("--mpi requires --store");
+        let (mut store, records) = Store::open(dir, &spec.identity, "main.rec")?;
+        let mut split = Split::new(engine.game().clone(), pos, options);
+        for r in &records {
+            split.apply(r).with_context(|| format!("store {}", dir.display()))?;
+        }
+        let from_store = split.is_finished();
+        eprintln!(
+            "split: depth {}, {} frontier jobs (folded by key), {} records read from {}; {} worker ranks",
+            options.depth,
+            split.frontier_len(),
+            records.len(),
+            dir.display(),
+            world.size() - 1
+        );
+        let deadline = spec.args.time_limit.map(|t| Instant::now() + t);
+        let mut reporter = Reporter::new(spec.bounds_text);
+        let mut idle: Vec<Rank> = (1..world.size()).rev().collect();
+        let mut busy: HashMap<Rank, (u32, Value)> = HashMap::new();
+        let mut run_nodes = 0u64;
+        loop {
+            while let Some(&w) = idle.last() {
+                let Some(job) = split.next_job() else { break };
+                world.process_at_rank(w).send(&[JOB, i64::from(job.leaf), job.threshold][..]);
+                busy.insert(w, (job.leaf, job.threshold));
+                idle.pop();
+            }
+            if busy.is_empty() || deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+            // Wait for a worker, with a progress line every few seconds meanwhile (the nodes
+            // of the jobs finished so far).
+            let (w, m) = loop {
+                if let Some(m) = poll(world, None) {
+                    break m;
+                }
+                if reporter.is_due() {
+                    reporter.report(&split.progress(), run_nodes, false);
+                }
+                std::thread::sleep(POLL);
+            };
+            if m.len() != 5 || !busy.contains_key(&w) {
+                anyhow::bail!("rank {w} sent an unexpected message {m:?}");
+            }
+            busy.remove(&w);
+            idle.push(w);
+            let leaf = u32::try_from(m[1]).map_err(|_| anyhow!("rank {w} sent a bad job {m:?}"))?;
+            let id = (leaf, m[2]);
+            let job_nodes = u64::try_from(m[4]).unwrap_or(0);
+            run_nodes += job_nodes;
+            match m[0] {
+                RESULT => {
+                    let rec = split.finish(id, m[3], job_nodes)?;
+                    store.append(&rec)?;
+                    for gone in split.cancelled() {
+                        if let Some((&r, _)) = busy.iter().find(|(_, &j)| j == gone) {
+                            world.process_at_rank(r).send(&[CANCEL, i64::from(gone.0), gone.1][..]);
+                        }
+                    }
+                }
+                DROPPED => split.abandon(id),
+                _ => anyhow::bail!("rank {w} sent an unexpected message {m:?}"),
+            }
+            reporter.report(&split.progress(), run_nodes, false);
+        }
+        for w in 1..world.size() {
+            world.process_at_rank(w).send(&[STOP, 0, 0][..]);
+        }
+        reporter.report(&split.progress(), run_nodes, true);
+        let result = root_result(&split, pos);
+        let stats = search_core::Stats { nodes: run_nodes, ..search_core::Stats::default() };
+        Ok(Solved { result, stats, from_checkpoint: from_store })
+    }
+
+    fn work<G: Game + Clone + Send>(
+        world: &SimpleCommunicator,
+        engine: &mut Engine<G>,
+        pos: &G::Position,
+        options: SplitOptions,
+    ) where
+        G::Key: Into<u128>,
+        G::Position: Send,
+    {
+        let split = Split::new(engine.game().clone(), pos, options);
+        let stop = Arc::new(AtomicBool::new(false));
+        engine.set_limits(Limits { stop: Some(stop.clone()), ..Limits::default() });
+        loop {
+            let (_, m) = wait(world, 0);
+            match m.first() {
+                Some(&JOB) if m.len() == 3 => {}
+                Some(&STOP) => return,
+                _ => continue, // a cancel for a job already answered
+            }
+            let Some(leaf) = u32::try_from(m[1]).ok().filter(|&l| (l as usize) < split.frontier_len()) else {
+                eprintln!("games-cli: rank {}: no frontier position {}", world.rank(), m[1]);
+                world.abort(2);
+            };
+            let (job_pos, _) = split.leaf(leaf);
+            let t = m[2];
+            stop.store(false, Ordering::Relaxed);
+            let before = engine.stats().nodes;
+            let mut stop_after = false;
+            let result = std::thread::scope(|s| {
+                let search = s.spawn(|| engine.try_search(&job_pos, t, t + 1));
+                while !search.is_finished() {
+                    match poll(world, Some(0)) {
+                        Some((_, c)) if c.first() == Some(&CANCEL) && c.get(1..3) == Some(&[m[1], t][..]) => {
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                        Some((_, c)) if c.first() == Some(&STOP) => {
+                            stop.store(true, Ordering::Relaxed);
+                            stop_after = true;
+                        }
+                        Some(_) => {}
+                        None => std::thread::sleep(POLL),
+                    }
+                }
+                search.join().expect("the search thread does not panic")
+            });
+            let nodes = i64::try_from(engine.stats().nodes - before).unwrap_or(i64::MAX);
+            let reply = match result {
+                Ok(v) => [RESULT, m[1], t, v, nodes],
+                Err(_) => [DROPPED, m[1], t, 0, nodes],
+            };
+            if stop_after {
+                return;
+            }
+            world.process_at_rank(0).send(&reply[..]);
+        }
+    }
+}

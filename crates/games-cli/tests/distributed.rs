@@ -1,0 +1,209 @@
+//! Distributed solves through `--store`: side-4 Triangle War by 4 shards and a merge against
+//! the one-machine answer (value and every first move's value); a run stopped mid-way by its
+//! node budget and relaunched finishes with the same answer without solving a finished job
+//! again (counted from the store's records); damaged records, stores of another solve and bad
+//! options are reported, never a panic.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use split_solve::record::decode_store;
+
+fn games_cli() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_games-cli"))
+}
+
+/// A fresh, empty directory for one test's store.
+fn fresh_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("games-cli-store-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn json(o: &Output) -> serde_json::Value {
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(o));
+    serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stdout)))
+}
+
+/// Every record of every file of the store `dir`: `(key, threshold)` of each.
+fn records(dir: &Path) -> Vec<(u128, i64)> {
+    let mut all = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+        for r in decode_store(&bytes).unwrap().records {
+            let r = r.unwrap();
+            all.push((r.key, r.threshold));
+        }
+    }
+    all
+}
+
+const SIDE4: [&str; 4] = ["triangle-war", "--side", "4", "--empty"];
+
+#[test]
+fn four_shards_and_a_merge_give_the_one_machine_value_and_first_move_values() {
+    let one = json(&games_cli().args(SIDE4).args(["--analyze", "--format", "json"]).output().unwrap());
+    assert_eq!(one["value"], -2);
+    let dir = fresh_dir("shards");
+    let store = dir.to_str().unwrap();
+    for i in 0..4 {
+        let shard = format!("{i}/4");
+        let o = games_cli()
+            .args(SIDE4)
+            .args(["--analyze", "--store", store, "--shard", &shard])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert!(o.stdout.is_empty(), "a shard prints no answer");
+        assert!(stderr(&o).contains(&format!("games-cli: shard {i}/4 done: ")), "{}", stderr(&o));
+        assert!(dir.join(format!("shard-{i}-of-4.rec")).exists());
+    }
+    let from_shards = records(&dir).len();
+    let merged = json(
+        &games_cli().args(SIDE4).args(["--analyze", "--format", "json", "--store", store]).output().unwrap(),
+    );
+    assert_eq!(merged["value"], one["value"]);
+    assert_eq!(merged["moves"], one["moves"], "every first move's value");
+    // Asked again, the store answers without a job.
+    let again = games_cli().args(SIDE4).args(["--store", store]).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&again.stdout), "Game 1: B wins.\n", "{}", stderr(&again));
+    assert!(records(&dir).len() > from_shards);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_run_stopped_mid_way_and_relaunched_finishes_without_solving_a_finished_job_again() {
+    let dir = fresh_dir("resume");
+    let store = dir.to_str().unwrap();
+    let first = games_cli().args(SIDE4).args(["--store", store, "--node-budget", "300000"]).output().unwrap();
+    assert_eq!(first.status.code(), Some(3), "{}", stderr(&first));
+    let stdout = String::from_utf8_lossy(&first.stdout);
+    assert!(stdout.starts_with("Game 1: not finished: final margin (A minus B) in ["), "{stdout}");
+    let done = records(&dir).len();
+    assert!(done > 0, "the first run finished some jobs");
+    let second = games_cli().args(SIDE4).args(["--store", store, "--format", "json"]).output().unwrap();
+    let v = json(&second);
+    assert_eq!(v["value"], -2);
+    assert!(stderr(&second).contains(&format!("{done} records read from")), "{}", stderr(&second));
+    // No question was asked twice: every (position, threshold) has one record.
+    let all = records(&dir);
+    let distinct: HashSet<_> = all.iter().collect();
+    assert_eq!(distinct.len(), all.len(), "a finished job was solved again");
+    assert!(all.len() > done);
+    // The same answer as a run without a store, with fewer nodes in the second run than in one
+    // uninterrupted split run.
+    let whole_dir = fresh_dir("resume-whole");
+    let whole = json(
+        &games_cli()
+            .args(SIDE4)
+            .args(["--store", whole_dir.to_str().unwrap(), "--format", "json"])
+            .output()
+            .unwrap(),
+    );
+    assert_eq!(whole["value"], -2);
+    assert!(v["nodes"].as_u64().unwrap() < whole["nodes"].as_u64().unwrap());
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&whole_dir);
+}
+
+#[test]
+fn a_damaged_record_is_named_and_skipped_and_a_cut_record_is_cut_off() {
+    let dir = fresh_dir("damaged");
+    let store = dir.to_str().unwrap();
+    let o = games_cli().args(SIDE4).args(["--store", store]).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "Game 1: B wins.\n");
+    let file = dir.join("main.rec");
+    let mut bytes = std::fs::read(&file).unwrap();
+    let header = bytes.len() - records(&dir).len() * 44;
+    // Flip a bit in record 3, and leave half a record at the end.
+    bytes[header + 3 * 44 + 5] ^= 0x10;
+    bytes.extend_from_slice(&[1, 2, 3, 4, 5, 6, 7]);
+    std::fs::write(&file, &bytes).unwrap();
+    let o = games_cli().args(SIDE4).args(["--store", store]).output().unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "Game 1: B wins.\n");
+    let err = stderr(&o);
+    let name = file.display().to_string();
+    assert!(err.contains(&format!("store file {name}: record 3 (byte offset {})", header + 3 * 44)), "{err}");
+    assert!(err.contains("checksum does not match; skipped"), "{err}");
+    assert!(err.contains("ends in a record cut short (7 bytes"), "{err}");
+    // The cut record was removed before appending: the file reads back whole.
+    let read = decode_store(&std::fs::read(&file).unwrap()).unwrap();
+    assert_eq!(read.tail_bytes, 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_store_of_another_solve_and_bad_options_are_refused() {
+    let dir = fresh_dir("other");
+    let store = dir.to_str().unwrap();
+    let o = games_cli().args(["triangle-war", "--side", "4", "--empty", "--store", store]).output().unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = games_cli().args(["triangle-war", "--side", "5", "--empty", "--store", store]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("main.rec belongs to another solve") && err.contains("side 4"), "{err}");
+
+    std::fs::write(dir.join("junk.rec"), b"not a store").unwrap();
+    let o = games_cli().args(SIDE4).args(["--store", store]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("junk.rec: not a split-solve store"), "{}", stderr(&o));
+
+    for bad in ["4/4", "1", "a/b", "-1/3"] {
+        let o = games_cli().args(SIDE4).args(["--store", store, &format!("--shard={bad}")]).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{bad}");
+        assert!(stderr(&o).contains("expected I/N with whole numbers 0 <= I < N"), "{bad}: {}", stderr(&o));
+    }
+    let o = games_cli().args(SIDE4).args(["--shard", "0/2"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2), "--shard without --store");
+    let o = games_cli().args(SIDE4).args(["--store", store, "--checkpoint", "x.ckpt"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2), "--store with --checkpoint");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[cfg(not(feature = "mpi"))]
+#[test]
+fn mpi_without_the_feature_says_how_to_build_it() {
+    let dir = fresh_dir("nompi");
+    let o = games_cli().args(SIDE4).args(["--store", dir.to_str().unwrap(), "--mpi"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--features mpi"), "{}", stderr(&o));
+}
+
+#[test]
+fn every_long_solve_subcommand_takes_a_store() {
+    // dots-and-boxes 3x3 (Wilson: -3) by 2 shards and a merge, every first move's value
+    // against the one-machine analysis; connect-four and winning-move through one process.
+    let dab = ["dots-and-boxes", "--size", "3x3", "--empty", "--analyze", "--format", "json"];
+    let one = json(&games_cli().args(dab).output().unwrap());
+    assert_eq!(one["value"], -3);
+    let dir = fresh_dir("dab");
+    let store = dir.to_str().unwrap();
+    for i in 0..2 {
+        let o =
+            games_cli().args(dab).args(["--store", store, "--shard", &format!("{i}/2")]).output().unwrap();
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+    let merged = json(&games_cli().args(dab).args(["--store", store]).output().unwrap());
+    assert_eq!((&merged["value"], &merged["moves"]), (&one["value"], &one["moves"]));
+    let _ = std::fs::remove_dir_all(&dir);
+
+    for (args, answer) in [
+        (&["connect-four", "--size", "5x4", "--empty"][..], " 0\n"),
+        (&["winning-move", "--empty"][..], "#####\n"),
+    ] {
+        let plain = games_cli().args(args).output().unwrap();
+        assert_eq!(String::from_utf8_lossy(&plain.stdout), answer);
+        let dir = fresh_dir(args[0]);
+        let o = games_cli().args(args).args(["--store", dir.to_str().unwrap()]).output().unwrap();
+        assert_eq!(String::from_utf8_lossy(&o.stdout), answer, "{}", stderr(&o));
+        assert!(!records(&dir).is_empty());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -1,0 +1,603 @@
+//! One exact solve split into independent null-window jobs, for many processes or machines.
+//!
+//! [`Split::new`] expands a root position to a fixed depth: the **frontier** is every
+//! non-terminal position at that depth, folded by the game's TT key ([`Game::key`]: a key
+//! determines the value, so transpositions and symmetric positions are one job). The positions
+//! above it form the frontier tree (a layered DAG: nodes of one depth with one key are one node),
+//! each node with proven bounds `[lo, hi]` on its value from its side to move.
+//!
+//! A **job** is `(frontier position, threshold t)`: "is its value greater than t?", answered by
+//! a null-window search `(t, t + 1)` ([`search_core::Engine::try_search`]) on any machine with
+//! its own TT; the fail-soft result is kept as a bound (a lower bound when above `t`, an upper
+//! bound otherwise) and written as a [`record::Record`].
+//!
+//! The coordinator ([`Split`]) propagates bounds upward exactly as
+//! [`search_core::Engine::solve_root`] does at the root: a move's value is its gain plus the
+//! child's value when the mover moves again (Triangle War's extra move), its gain minus the
+//! child's value otherwise; a node's value is the best of its moves. It asks the root (or, for
+//! first-move values, every root move) one null-window question at a time, chosen by MTD(f) or
+//! bisection from the bounds proven so far ([`Driver`]), carries the threshold down each edge
+//! (`t - gain` for the same mover, `gain - t - 1` for the other), and plans the leaf questions
+//! still needed: a node whose bounds answer its question needs nothing (a node is proven above
+//! `t` by one child, below by all of them). Jobs are planned in move order, so a serial worker
+//! taking the first one each time searches the frontier in alpha-beta order; parallel workers
+//! take the next ones, and a job that a finished one made unnecessary is reported by
+//! [`Split::cancelled`]. Stored bounds are re-used by every later question.
+//!
+//! Everything is deterministic and does no I/O: the caller runs the jobs (a closure in tests,
+//! `games-cli --store` / `--shard` / `--mpi`) and keeps the records.
+
+pub mod record;
+
+use std::collections::{HashMap, HashSet};
+
+use search_core::{Game, Value, INFINITY};
+
+pub use record::Record;
+
+/// How the root's (or a root move's) margin is narrowed, one null-window question at a time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Driver {
+    /// MTD(f) from the guess 0: "greater than 0?" while 0 is inside the bounds, then the
+    /// bound nearest 0 is tested (`t = lo` after a proven lower bound `lo > 0`, `t = hi - 1`
+    /// after an upper bound `hi <= 0`). Few questions when the value is near 0, as in Triangle
+    /// War and dots-and-boxes.
+    #[default]
+    Mtdf,
+    /// Bisection of the bounds: `t = lo + (hi - lo) / 2`.
+    Bisection,
+}
+
+impl Driver {
+    /// The threshold of the next question on a value known to lie in `[lo, hi]`, `lo < hi`:
+    /// always `lo <= t < hi`, so that either answer narrows the bounds.
+    #[must_use]
+    pub fn threshold(self, lo: Value, hi: Value) -> Value {
+        debug_assert!(lo < hi);
+        let t = match self {
+            Driver::Mtdf if lo <= 0 && 0 < hi => 0,
+            Driver::Mtdf if lo > 0 => lo,
+            Driver::Mtdf => hi - 1,
+            Driver::Bisection => lo + (hi - lo) / 2,
+        };
+        t.clamp(lo, hi - 1)
+    }
+}
+
+/// How a [`Split`] is built and what it proves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SplitOptions {
+    /// Plies from the root to the frontier (0: the root itself is the one job; at least 1 with
+    /// `exact_moves`).
+    pub depth: u32,
+    /// How the margin is narrowed.
+    pub driver: Driver,
+    /// Make every root move's value exact (first-move values, as for an analysis), not only
+    /// the root's.
+    pub exact_moves: bool,
+}
+
+impl Default for SplitOptions {
+    fn default() -> Self {
+        SplitOptions { depth: 3, driver: Driver::Mtdf, exact_moves: false }
+    }
+}
+
+/// A job: the null-window question "is the value of `position` (side to move) greater than
+/// `threshold`?", to be searched with the window `(threshold, threshold + 1)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Job<P> {
+    /// Index of the frontier position (0 to [`Split::frontier_len`] - 1).
+    pub leaf: u32,
+    /// The position's TT key, widened (what its [`Record`] names).
+    pub key: u128,
+    /// A position with that key (the first one the expansion met).
+    pub position: P,
+    /// The question's threshold.
+    pub threshold: Value,
+}
+
+/// The identity of a job: frontier index and threshold.
+pub type JobId = (u32, Value);
+
+/// Errors of a split solve.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SplitError {
+    /// A result contradicts the bounds already proven on its position (a record of another
+    /// game, board or engine, or a search that is not exact).
+    #[error("a result for key {key:#x} (value {value} against threshold {threshold}) contradicts the bounds [{lo}, {hi}] proven on it")]
+    Contradiction {
+        /// The position's key.
+        key: u128,
+        /// The question's threshold.
+        threshold: Value,
+        /// The result.
+        value: Value,
+        /// Bounds proven before.
+        lo: Value,
+        /// Bounds proven before.
+        hi: Value,
+    },
+    /// A result for a frontier index that does not exist.
+    #[error("no frontier position {0}")]
+    NoSuchLeaf(u32),
+}
+
+/// One edge of the frontier tree.
+#[derive(Clone, Copy, Debug)]
+struct Edge<M> {
+    mv: M,
+    child: usize,
+    gain: Value,
+    /// The mover moves again in the child.
+    same: bool,
+}
+
+impl<M> Edge<M> {
+    /// The child's threshold for the question "is the move's value > t?".
+    fn child_threshold(&self, t: Value) -> Value {
+        if self.same {
+            t - self.gain
+        } else {
+            self.gain - t - 1
+        }
+    }
+
+    /// Bounds on the move's value (side to move of the parent) from the child's bounds.
+    fn move_bounds(&self, (lo, hi): (Value, Value)) -> (Value, Value) {
+        if self.same {
+            (self.gain + lo, self.gain + hi)
+        } else {
+            (self.gain - hi, self.gain - lo)
+        }
+    }
+}
+
+/// A node of the frontier tree.
+#[derive(Clone, Debug)]
+struct Node<P, M> {
+    pos: P,
+    lo: Value,
+    hi: Value,
+    edges: Vec<Edge<M>>,
+    /// Frontier index, for a job position.
+    leaf: Option<u32>,
+}
+
+/// Counts for a progress line.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Progress {
+    /// Jobs whose results were recorded (read from a store or finished in this run).
+    pub done: u64,
+    /// Jobs handed out and not finished.
+    pub in_flight: usize,
+    /// Jobs the current questions still need, not handed out (more may follow once they are
+    /// answered).
+    pub left: usize,
+    /// Nodes of the recorded jobs.
+    pub nodes: u64,
+    /// Bounds on the root's value, side to move.
+    pub root: (Value, Value),
+}
+
+/// The coordinator of a split solve: the frontier tree with bounds, the questions being asked
+/// and the jobs in flight. See the crate's documentation.
+#[derive(Debug)]
+pub struct Split<G: Game> {
+    game: G,
+    options: SplitOptions,
+    nodes: Vec<Node<G::Position, G::Move>>,
+    /// Node index of each frontier position.
+    leaves: Vec<usize>,
+    /// Frontier index by widened key.
+    by_key: HashMap<u128, u32>,
+    in_flight: HashSet<JobId>,
+    /// The current plan (needed jobs in order), rebuilt when bounds change.
+    plan: Vec<JobId>,
+    plan_stale: bool,
+    done: u64,
+    nodes_done: u64,
+}
+
+impl<G: Game> Split<G>
+where
+    G::Key: Into<u128>,
+{
+    /// The frontier tree of `root` to `options.depth` plies: moves in the game's order
+    /// ([`Game::generate_moves`], then [`Game::order_moves`]), positions of one depth folded by
+    /// key, terminal positions exact, every other node bounded by [`Game::value_bounds`].
+    pub fn new(game: G, root: &G::Position, options: SplitOptions) -> Self {
+        let mut split = Split {
+            game,
+            options,
+            nodes: Vec::new(),
+            leaves: Vec::new(),
+            by_key: HashMap::new(),
+            in_flight: HashSet::new(),
+            plan: Vec::new(),
+            plan_stale: true,
+            done: 0,
+            nodes_done: 0,
+        };
+        let root_node = split.new_node(root);
+        let mut level = vec![root_node];
+        let mut moves = Vec::new();
+        // First-move values need the root's moves in the tree.
+        let depth = if options.exact_moves { options.depth.max(1) } else { options.depth };
+        for _ in 0..depth {
+            let mut next: HashMap<u128, usize> = HashMap::new();
+            let mut next_level = Vec::new();
+            for &n in &level {
+                if split.is_terminal(n) {
+                    continue;
+                }
+                let pos = split.nodes[n].pos;
+                moves.clear();
+                split.game.generate_moves(&pos, &mut moves);
+                split.game.order_moves(&pos, &mut moves);
+                let me = split.game.to_move(&pos);
+                for &mv in &moves {
+                    let (child, gain) = split.game.play(&pos, mv);
+                    let same = split.game.to_move(&child) == me;
+                    let key: u128 = split.game.key(&child).into();
+                    let c = match next.get(&key) {
+                        Some(&c) => c,
+                        None => {
+                            let c = split.new_node(&child);
+                            next.insert(key, c);
+                            next_level.push(c);
+                            c
+                        }
+                    };
+                    split.nodes[n].edges.push(Edge { mv, child: c, gain, same });
+                }
+            }
+            level = next_level;
+        }
+        for &n in &level {
+            if !split.is_terminal(n) {
+                let key: u128 = split.game.key(&split.nodes[n].pos).into();
+                let leaf = split.leaves.len() as u32;
+                split.leaves.push(n);
+                split.by_key.insert(key, leaf);
+                split.nodes[n].leaf = Some(leaf);
+            }
+        }
+        split.propagate();
+        split
+    }
+
+    fn new_node(&mut self, pos: &G::Position) -> usize {
+        let (lo, hi) = match self.game.terminal_value(pos) {
+            Some(v) => (v, v),
+            None => {
+                let (lo, hi) = self.game.value_bounds(pos);
+                (lo.max(-INFINITY / 2), hi.min(INFINITY / 2))
+            }
+        };
+        self.nodes.push(Node { pos: *pos, lo, hi, edges: Vec::new(), leaf: None });
+        self.nodes.len() - 1
+    }
+
+    fn is_terminal(&self, n: usize) -> bool {
+        self.game.terminal_value(&self.nodes[n].pos).is_some()
+    }
+
+    /// The game.
+    pub fn game(&self) -> &G {
+        &self.game
+    }
+
+    /// The options the split was built with.
+    #[must_use]
+    pub fn options(&self) -> SplitOptions {
+        self.options
+    }
+
+    /// Number of frontier positions (distinct keys at the frontier depth, terminal ones left
+    /// out): the jobs of one question are at most this many.
+    #[must_use]
+    pub fn frontier_len(&self) -> usize {
+        self.leaves.len()
+    }
+
+    /// Nodes of the frontier tree (the root, the interior nodes, the frontier and the terminal
+    /// positions above it).
+    #[must_use]
+    pub fn tree_len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// The frontier position `leaf` and its widened key.
+    ///
+    /// # Panics
+    /// If `leaf >= frontier_len()`.
+    #[must_use]
+    pub fn leaf(&self, leaf: u32) -> (G::Position, u128) {
+        let n = self.leaves[leaf as usize];
+        let pos = self.nodes[n].pos;
+        (pos, self.game.key(&pos).into())
+    }
+
+    /// Bounds `(lo, hi)` on the root's value, side to move.
+    #[must_use]
+    pub fn root_bounds(&self) -> (Value, Value) {
+        (self.nodes[0].lo, self.nodes[0].hi)
+    }
+
+    /// Bounds on every root move's value (side to move of the root, the move's gain included),
+    /// in the frontier tree's move order: `(move, lo, hi)`. Empty for a terminal root.
+    #[must_use]
+    pub fn move_bounds(&self) -> Vec<(G::Move, Value, Value)> {
+        self.nodes[0]
+            .edges
+            .iter()
+            .map(|e| {
+                let c = &self.nodes[e.child];
+                let (lo, hi) = e.move_bounds((c.lo, c.hi));
+                (e.mv, lo, hi)
+            })
+            .collect()
+    }
+
+    /// Whether everything asked is proven: the root's value is exact (and with
+    /// [`SplitOptions::exact_moves`] every root move's).
+    #[must_use]
+    pub fn is_finished(&self) -> bool {
+        self.targets().iter().all(|&n| self.nodes[n].lo == self.nodes[n].hi)
+    }
+
+    /// The nodes whose values must be exact.
+    fn targets(&self) -> Vec<usize> {
+        let mut t = vec![0];
+        if self.options.exact_moves {
+            for e in &self.nodes[0].edges {
+                if !t.contains(&e.child) {
+                    t.push(e.child);
+                }
+            }
+        }
+        t
+    }
+
+    /// Counts for a progress line.
+    pub fn progress(&mut self) -> Progress {
+        self.refresh_plan();
+        let left = self.plan.iter().filter(|j| !self.in_flight.contains(j)).count();
+        Progress {
+            done: self.done,
+            in_flight: self.in_flight.len(),
+            left,
+            nodes: self.nodes_done,
+            root: self.root_bounds(),
+        }
+    }
+
+    /// Recomputes every interior node's bounds from its children (children have larger indices
+    /// than their parents), keeping the tighter of old and new.
+    fn propagate(&mut self) {
+        for n in (0..self.nodes.len()).rev() {
+            if self.nodes[n].edges.is_empty() {
+                continue;
+            }
+            let (mut lo, mut hi) = (-INFINITY, -INFINITY);
+            for e in &self.nodes[n].edges {
+                let c = &self.nodes[e.child];
+                let (l, h) = e.move_bounds((c.lo, c.hi));
+                lo = lo.max(l);
+                hi = hi.max(h);
+            }
+            let node = &mut self.nodes[n];
+            node.lo = node.lo.max(lo);
+            node.hi = node.hi.min(hi);
+        }
+    }
+
+    /// Rebuilds the plan if bounds changed since it was made.
+    fn refresh_plan(&mut self) {
+        if !self.plan_stale {
+            return;
+        }
+        let mut plan = Vec::new();
+        let mut seen = HashSet::new();
+        for n in self.targets() {
+            let (lo, hi) = (self.nodes[n].lo, self.nodes[n].hi);
+            if lo < hi {
+                let t = self.options.driver.threshold(lo, hi);
+                self.collect(n, t, &mut seen, &mut plan);
+            }
+        }
+        self.plan = plan;
+        self.plan_stale = false;
+    }
+
+    /// Appends to `plan` the leaf questions that "is the value of node `n` > `t`?" still needs,
+    /// in move order (each `(node, t)` visited once).
+    fn collect(&self, n: usize, t: Value, seen: &mut HashSet<(usize, Value)>, plan: &mut Vec<JobId>) {
+        let node = &self.nodes[n];
+        if node.lo > t || node.hi <= t || !seen.insert((n, t)) {
+            return;
+        }
+        if let Some(leaf) = node.leaf {
+            plan.push((leaf, t));
+            return;
+        }
+        for e in &node.edges {
+            self.collect(e.child, e.child_threshold(t), seen, plan);
+        }
+    }
+
+    /// The job `id` as a worker needs it.
+    fn job(&self, (leaf, threshold): JobId) -> Job<G::Position> {
+        let (position, key) = self.leaf(leaf);
+        Job { leaf, key, position, threshold }
+    }
+
+    /// The next job the current questions need that is not in flight, now marked in flight;
+    /// `None` when every needed job is in flight (or the solve is finished).
+    pub fn next_job(&mut self) -> Option<Job<G::Position>> {
+        self.refresh_plan();
+        let id = *self.plan.iter().find(|j| !self.in_flight.contains(j))?;
+        self.in_flight.insert(id);
+        Some(self.job(id))
+    }
+
+    /// Every job the current questions need, in order, whether in flight or not: a round of
+    /// independent jobs (what `--shard` slices). Nothing is marked in flight.
+    pub fn round(&mut self) -> Vec<Job<G::Position>> {
+        self.refresh_plan();
+        self.plan.iter().map(|&id| self.job(id)).collect()
+    }
+
+    /// Whether job `id` is one the current questions need (it is in [`Split::round`]).
+    pub fn is_needed(&mut self, id: JobId) -> bool {
+        self.refresh_plan();
+        self.plan.contains(&id)
+    }
+
+    /// Whether the bounds proven on frontier position `leaf` already answer "greater than
+    /// `threshold`?".
+    #[must_use]
+    pub fn is_answered(&self, leaf: u32, threshold: Value) -> bool {
+        self.leaves.get(leaf as usize).is_some_and(|&n| {
+            let node = &self.nodes[n];
+            node.lo > threshold || node.hi <= threshold
+        })
+    }
+
+    /// The jobs in flight that the current questions no longer need (a sibling answered for
+    /// them, or the bounds moved), now no longer in flight: their workers can be stopped.
+    pub fn cancelled(&mut self) -> Vec<JobId> {
+        self.refresh_plan();
+        let needed: HashSet<JobId> = self.plan.iter().copied().collect();
+        let mut gone: Vec<JobId> = self.in_flight.iter().filter(|j| !needed.contains(j)).copied().collect();
+        gone.sort_unstable();
+        for j in &gone {
+            self.in_flight.remove(j);
+        }
+        gone
+    }
+
+    /// A job handed out that will not be finished (its worker stopped or died): it goes back
+    /// to the jobs to hand out, if still needed.
+    pub fn abandon(&mut self, id: JobId) {
+        self.in_flight.remove(&id);
+    }
+
+    /// Records the fail-soft result `value` of job `id` (a search with the window
+    /// `(t, t + 1)` that visited `nodes` nodes) and returns its [`Record`] for the store.
+    ///
+    /// # Errors
+    /// [`SplitError::NoSuchLeaf`], or [`SplitError::Contradiction`] if the result contradicts
+    /// the bounds proven on the position (then nothing is changed).
+    pub fn finish(&mut self, id: JobId, value: Value, nodes: u64) -> Result<Record, SplitError> {
+        self.in_flight.remove(&id);
+        let (_, key) =
+            self.leaves.get(id.0 as usize).map(|_| self.leaf(id.0)).ok_or(SplitError::NoSuchLeaf(id.0))?;
+        let record = Record { key, threshold: id.1, value, nodes };
+        self.apply(&record)?;
+        Ok(record)
+    }
+
+    /// Applies a stored [`Record`] (read back on a restart, or sent by another process):
+    /// returns `false` if its key is not on this frontier (a record of another depth), which is
+    /// then ignored.
+    ///
+    /// # Errors
+    /// [`SplitError::Contradiction`] if it contradicts the bounds proven on the position (then
+    /// nothing is changed).
+    pub fn apply(&mut self, record: &Record) -> Result<bool, SplitError> {
+        let Some(&leaf) = self.by_key.get(&record.key) else { return Ok(false) };
+        let node = &mut self.nodes[self.leaves[leaf as usize]];
+        let (lo, hi) = if record.is_above() {
+            (node.lo.max(record.value), node.hi)
+        } else {
+            (node.lo, node.hi.min(record.value))
+        };
+        if lo > hi {
+            return Err(SplitError::Contradiction {
+                key: record.key,
+                threshold: record.threshold,
+                value: record.value,
+                lo: node.lo,
+                hi: node.hi,
+            });
+        }
+        let changed = (lo, hi) != (node.lo, node.hi);
+        node.lo = lo;
+        node.hi = hi;
+        self.done += 1;
+        self.nodes_done += record.nodes;
+        if changed {
+            self.propagate();
+            self.plan_stale = true;
+        }
+        Ok(true)
+    }
+
+    /// Runs every job in this process, in plan order, each by `search` (the fail-soft result of
+    /// the window `(t, t + 1)` on the job's position and the nodes it took), calling `record`
+    /// with each finished job's [`Record`], until the solve is finished.
+    ///
+    /// # Errors
+    /// The first error of `search` or `record` (the job is then abandoned), or a
+    /// [`SplitError`] as `E`.
+    pub fn run_serial<E: From<SplitError>>(
+        &mut self,
+        mut search: impl FnMut(&Job<G::Position>) -> Result<(Value, u64), E>,
+        mut record: impl FnMut(&Record) -> Result<(), E>,
+    ) -> Result<(), E> {
+        while let Some(job) = self.next_job() {
+            let id = (job.leaf, job.threshold);
+            let (value, nodes) = match search(&job) {
+                Ok(r) => r,
+                Err(e) => {
+                    self.abandon(id);
+                    return Err(e);
+                }
+            };
+            let rec = self.finish(id, value, nodes)?;
+            record(&rec)?;
+        }
+        Ok(())
+    }
+}
+
+/// The frontier of `root` at `depth` plies, folded by key: how many jobs one question over it
+/// can need (for sizing a split before solving).
+pub fn frontier_len<G: Game>(game: G, root: &G::Position, depth: u32) -> usize
+where
+    G::Key: Into<u128>,
+{
+    Split::new(game, root, SplitOptions { depth, ..SplitOptions::default() }).frontier_len()
+}
+
+/// The number of distinct non-terminal positions (by key) at each depth `0..=max_depth` from
+/// `root`, reported to `each(depth, count)` as each level is complete: the frontier jobs a
+/// split at that depth would have, for sizing a solve before choosing the depth. Holds one
+/// level's positions at a time (a key and a position each), not the tree.
+pub fn frontier_sizes<G: Game>(game: &G, root: &G::Position, max_depth: u32, mut each: impl FnMut(u32, usize))
+where
+    G::Key: Into<u128>,
+{
+    let mut level: Vec<G::Position> =
+        if game.terminal_value(root).is_some() { Vec::new() } else { vec![*root] };
+    each(0, level.len());
+    let mut moves = Vec::new();
+    for depth in 1..=max_depth {
+        let mut seen: HashSet<u128> = HashSet::new();
+        let mut next = Vec::new();
+        for pos in &level {
+            moves.clear();
+            game.generate_moves(pos, &mut moves);
+            for &mv in &moves {
+                let (child, _) = game.play(pos, mv);
+                if game.terminal_value(&child).is_none() && seen.insert(game.key(&child).into()) {
+                    next.push(child);
+                }
+            }
+        }
+        level = next;
+        each(depth, level.len());
+    }
+}

@@ -1,0 +1,222 @@
+//! The split solve against the one-machine solve: the root value ([`Engine::solve`]) and the
+//! first-move values ([`Engine::move_values`]) of several games (Triangle War with its extra
+//! move and folded captures, tic-tac-toe scored at the end, Connect Four, dots-and-boxes), at
+//! several frontier depths, with both drivers, served by a serial worker closure; and the same
+//! answer when the jobs are run out of order, some of them abandoned, and the results replayed
+//! into a fresh coordinator as a restart would.
+
+use search_core::{Engine, Game, Value};
+use split_solve::{Driver, Job, Record, Split, SplitError, SplitOptions};
+
+/// Runs `split` to the end with a fresh engine's null-window searches as the worker; returns
+/// the records written and the jobs run.
+fn run<G: Game + Clone>(split: &mut Split<G>) -> Vec<Record>
+where
+    G::Key: Into<u128>,
+{
+    let mut engine = Engine::new(split.game().clone(), 18);
+    let mut records = Vec::new();
+    split
+        .run_serial(
+            |job: &Job<G::Position>| -> Result<(Value, u64), SplitError> {
+                let before = engine.stats().nodes;
+                let v = engine.search(&job.position, job.threshold, job.threshold + 1);
+                Ok((v, engine.stats().nodes - before))
+            },
+            |r| {
+                records.push(*r);
+                Ok(())
+            },
+        )
+        .unwrap();
+    assert!(split.is_finished());
+    records
+}
+
+/// Checks the split's root value and first-move values against the one-machine engine, for
+/// every depth in `depths` and both drivers.
+fn check<G: Game + Clone>(game: &G, root: &G::Position, depths: &[u32])
+where
+    G::Key: Into<u128>,
+{
+    let mut engine = Engine::new(game.clone(), 18);
+    let value = engine.solve(root);
+    let move_values = engine.move_values(root);
+    for &depth in depths {
+        for driver in [Driver::Mtdf, Driver::Bisection] {
+            for exact_moves in [false, true] {
+                let options = SplitOptions { depth, driver, exact_moves };
+                let mut split = Split::new(game.clone(), root, options);
+                let records = run(&mut split);
+                assert_eq!(split.root_bounds(), (value, value), "{options:?}");
+                if exact_moves {
+                    let got: Vec<(G::Move, Value)> = split
+                        .move_bounds()
+                        .iter()
+                        .map(|&(m, lo, hi)| (m, (assert_eq!(lo, hi), lo).1))
+                        .collect();
+                    // The split orders moves by the game's hook; compare as sets.
+                    for mv in &move_values {
+                        assert!(got.contains(mv), "{options:?}: {mv:?} not in {got:?}");
+                    }
+                    assert_eq!(got.len(), move_values.len());
+                }
+                // A restart: a fresh coordinator fed the records needs no job.
+                let mut again = Split::new(game.clone(), root, options);
+                for r in &records {
+                    assert!(again.apply(r).unwrap());
+                }
+                assert!(again.is_finished(), "{options:?}");
+                assert!(again.next_job().is_none());
+                assert_eq!(again.progress().done, records.len() as u64);
+            }
+        }
+    }
+}
+
+#[test]
+fn triangle_war_side_3_and_4_match_the_engine() {
+    use triangle_war::{Geometry, Position, TriangleWar};
+    check(&TriangleWar::new(Geometry::new(3).unwrap()), &Position::start(), &[0, 1, 2, 4]);
+    check(&TriangleWar::new(Geometry::new(4).unwrap()), &Position::start(), &[3]);
+}
+
+#[test]
+fn triangle_war_mid_game_positions_with_extra_moves_match_the_engine() {
+    // Positions where captures are on the board: the mover moves again (`same` edges) and
+    // gains are banked on the way down the frontier tree.
+    use triangle_war::{Geometry, Position, TriangleWar};
+    let geometry = Geometry::new(4).unwrap();
+    let game = TriangleWar::new(geometry.clone());
+    let mut pos = Position::start();
+    // Segments chosen so that triangles can be taken within the frontier's plies.
+    for s in [0, 1, 3, 5, 6, 8, 10, 12] {
+        pos = pos.play(&geometry, s).0;
+    }
+    check(&game, &pos, &[1, 2, 3]);
+}
+
+#[test]
+fn tic_tac_toe_3x3_and_4x4_k3_match_the_engine() {
+    use tic_tac_toe::{Geometry, MnkGame, Position, Scoring};
+    for (rows, cols, k, scoring) in [(3, 3, 3, Scoring::EmptyPlusOne), (3, 4, 3, Scoring::WinLoss)] {
+        let geometry = Geometry::new(rows, cols, k).unwrap();
+        let game = MnkGame::new(geometry, scoring);
+        check(&game, &Position::empty(geometry), &[1, 2, 3]);
+    }
+}
+
+#[test]
+fn connect_four_4x4_matches_the_engine() {
+    use connect_four::{Board, ConnectFour, Geometry};
+    let game = ConnectFour::new(Geometry::new(4, 4).unwrap());
+    check(&game, &Board::default(), &[2, 4]);
+}
+
+#[test]
+fn dots_and_boxes_2x2_matches_the_engine() {
+    use dots_and_boxes::{DotsAndBoxes, Geometry, Position};
+    let game = DotsAndBoxes::new(Geometry::new(2, 2).unwrap());
+    check(&game, &Position::start(), &[1, 3]);
+}
+
+#[test]
+fn parallel_workers_out_of_order_with_cancellations_give_the_same_answer() {
+    // Three "workers": jobs are handed out three at a time and finished last first; the
+    // coordinator's cancellations are honoured (those jobs are dropped unfinished), and one job
+    // in five is abandoned once (its worker "died") and handed out again.
+    use triangle_war::{Geometry, Position, TriangleWar};
+    let game = TriangleWar::new(Geometry::new(4).unwrap());
+    let root = Position::start();
+    let value = Engine::new(game.clone(), 18).solve(&root);
+    let mut engine = Engine::new(game.clone(), 16);
+    let options = SplitOptions { depth: 3, driver: Driver::Mtdf, exact_moves: false };
+    let mut split = Split::new(game, &root, options);
+    let mut in_flight: Vec<Job<Position>> = Vec::new();
+    let (mut handed, mut cancelled) = (0, 0);
+    loop {
+        while in_flight.len() < 3 {
+            match split.next_job() {
+                Some(j) => {
+                    handed += 1;
+                    in_flight.push(j);
+                }
+                None => break,
+            }
+        }
+        let Some(job) = in_flight.pop() else { break };
+        let id = (job.leaf, job.threshold);
+        if handed % 5 == 0 && !split.is_answered(job.leaf, job.threshold) {
+            handed += 1;
+            split.abandon(id);
+            continue;
+        }
+        let v = engine.search(&job.position, job.threshold, job.threshold + 1);
+        split.finish(id, v, 1).unwrap();
+        let gone = split.cancelled();
+        cancelled += gone.len();
+        in_flight.retain(|j| !gone.contains(&(j.leaf, j.threshold)));
+    }
+    assert!(split.is_finished());
+    assert_eq!(split.root_bounds(), (value, value));
+    assert!(cancelled > 0, "some speculative jobs were cancelled");
+}
+
+#[test]
+fn a_round_is_the_independent_jobs_of_one_question() {
+    // `round` lists every job the current question needs (what `--shard` slices): once all of
+    // them are answered, the question is answered, and the root's bounds moved past its
+    // threshold.
+    use triangle_war::{Geometry, Position, TriangleWar};
+    let game = TriangleWar::new(Geometry::new(4).unwrap());
+    let root = Position::start();
+    let mut engine = Engine::new(game.clone(), 16);
+    let mut split = Split::new(game, &root, SplitOptions { depth: 2, ..SplitOptions::default() });
+    let (lo0, hi0) = split.root_bounds();
+    let t = Driver::Mtdf.threshold(lo0, hi0);
+    let round = split.round();
+    assert!(round.len() > 1 && round.len() <= split.frontier_len());
+    for job in &round {
+        let v = engine.search(&job.position, job.threshold, job.threshold + 1);
+        split.finish((job.leaf, job.threshold), v, 1).unwrap();
+    }
+    let (lo, hi) = split.root_bounds();
+    assert!(lo > t || hi <= t, "after a whole round the root knows whether it is above {t}");
+    // Side 4 is a loss by 2 for A: "above 0?" is answered no.
+    assert!(hi <= 0);
+}
+
+#[test]
+fn a_contradicting_record_is_refused() {
+    use triangle_war::{Geometry, Position, TriangleWar};
+    let game = TriangleWar::new(Geometry::new(3).unwrap());
+    let mut split =
+        Split::new(game, &Position::start(), SplitOptions { depth: 2, ..SplitOptions::default() });
+    let job = split.next_job().unwrap();
+    split.finish((job.leaf, job.threshold), job.threshold + 1, 5).unwrap();
+    // Now "at most threshold" would contradict the lower bound threshold + 1.
+    let bad = Record { key: job.key, threshold: job.threshold, value: job.threshold - 1, nodes: 1 };
+    assert!(matches!(split.apply(&bad), Err(SplitError::Contradiction { .. })));
+    // A record of a key not on this frontier is ignored.
+    assert!(!split.apply(&Record { key: u128::MAX, threshold: 0, value: 0, nodes: 0 }).unwrap());
+}
+
+#[test]
+fn frontier_sizes_count_the_split_s_jobs() {
+    use triangle_war::{Geometry, Position, TriangleWar};
+    let game = TriangleWar::new(Geometry::new(4).unwrap());
+    let mut sizes = Vec::new();
+    split_solve::frontier_sizes(&game, &Position::start(), 3, |d, n| sizes.push((d, n)));
+    for &(d, n) in &sizes {
+        assert_eq!(n, split_solve::frontier_len(game.clone(), &Position::start(), d), "depth {d}");
+    }
+    // The empty side-4 board's 30 segments fall into 6 classes under the triangle's 6
+    // symmetries: counted here from the canonical keys of the 30 first moves, without the
+    // split's expansion.
+    let geometry = Geometry::new(4).unwrap();
+    let classes: std::collections::HashSet<u64> = (0..geometry.segments().len())
+        .map(|s| search_core::Game::key(&game, &Position::start().play(&geometry, s).0))
+        .collect();
+    assert_eq!(sizes[..2], [(0, 1), (1, classes.len())]);
+    assert_eq!(classes.len(), 6);
+}
