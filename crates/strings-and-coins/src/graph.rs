@@ -23,58 +23,18 @@ impl Board {
     /// save their TT: keys saved by one run are read by the next.
     #[must_use]
     pub fn graph_key(&self, drawn: u64) -> Option<u64> {
-        let mut open_coins = 0u64;
-        for (i, &t) in self.coins().iter().enumerate() {
+        // Three strings or more on a coin (an untouched triangle, a box with three or four):
+        // the graph is not a union of paths and cycles.
+        let junction = self.coins().iter().any(|&t| {
             let open = t & !drawn;
-            // Three strings or more (an untouched triangle, a box with three or four): the
-            // graph is not a union of paths and cycles.
             let rest = open & open.wrapping_sub(1);
-            if rest & rest.wrapping_sub(1) != 0 {
-                return None;
-            }
-            if open != 0 {
-                open_coins |= 1 << i;
-            }
+            rest & rest.wrapping_sub(1) != 0
+        });
+        if junction {
+            return None;
         }
-        let mut codes = [0u8; GRAPH_KEY_COMPONENTS];
-        let mut n = 0;
-        let mut left = open_coins;
-        while left != 0 {
-            if n == GRAPH_KEY_COMPONENTS {
-                return None;
-            }
-            // The component of the first coin left: its coins, strings to the ground and coins
-            // with a single string (the capturable ends of a path).
-            let (mut component, mut todo, mut ground, mut ends) =
-                (0u64, left & left.wrapping_neg(), 0u32, 0u32);
-            while todo != 0 {
-                let c = todo.trailing_zeros() as usize;
-                todo &= todo - 1;
-                component |= 1 << c;
-                let mut strings = self.coins()[c] & !drawn;
-                ends += u32::from(strings & (strings - 1) == 0);
-                while strings != 0 {
-                    let s = strings.trailing_zeros() as usize;
-                    strings &= strings - 1;
-                    let b = self.border(s);
-                    if b.masks[1] == 0 {
-                        ground += 1;
-                    } else {
-                        todo |= (b.bits[0] | b.bits[1]) & !component;
-                    }
-                }
-            }
-            left &= !component;
-            let coins = component.count_ones();
-            if coins > 63 {
-                return None;
-            }
-            let kind = if ground + ends == 0 { 3 } else { ground as u8 };
-            codes[n] = kind << 6 | coins as u8;
-            n += 1;
-        }
-        codes[..n].sort_unstable_by(|a, b| b.cmp(a));
-        Some(codes[..n].iter().enumerate().fold(GRAPH_KEY_FLAG, |key, (i, &c)| key | u64::from(c) << (8 * i)))
+        // With no junction every component is simple: the split's code names them all.
+        self.split_graph(drawn).map(|(_, code)| GRAPH_KEY_FLAG | code)
     }
 
     /// The graph split into its simple and its junction parts, for keys of positions that are
