@@ -23,10 +23,12 @@ pub struct Args {
 /// Where the browser test looks for Chromium and its driver (Debian's packages).
 const BROWSER: [&str; 2] = ["/usr/bin/chromium", "/usr/bin/chromedriver"];
 
-/// Installs the browser when missing, then runs the workspace's tests.
+/// Installs the browser when missing, then runs the workspace's tests, the Python module's
+/// (installing maturin, pytest and OpenSpiel into `target/py-venv`), and the distributed solve
+/// under MPI (`scripts/mpi-check.sh`, which installs Open MPI and libclang when missing).
 ///
 /// # Errors
-/// The browser cannot be installed (not root, no package registry), or a test fails.
+/// The browser or MPI cannot be installed (not root, no package registry), or a test fails.
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let root = crate::workspace_root();
     if !BROWSER.iter().all(|p| Path::new(p).exists()) {
@@ -47,7 +49,14 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         .status()
         .context("running cargo test")?;
     ensure!(status.success(), "cargo test --workspace failed");
-    python_tests(&root)
+    python_tests(&root)?;
+    let status = Command::new("bash")
+        .arg(root.join("scripts/mpi-check.sh"))
+        .current_dir(&root)
+        .status()
+        .context("running scripts/mpi-check.sh")?;
+    ensure!(status.success(), "scripts/mpi-check.sh failed (the distributed solve under MPI)");
+    Ok(())
 }
 
 /// The OpenSpiel release the Python tests cross-check against (`pyspiel`): its wheels for
