@@ -3,7 +3,7 @@
 
 use search_core::Analysis;
 
-use crate::{Geometry, Outcome, Position, RetrogradeTable, Solver};
+use crate::{Geometry, Outcome, Position, RetrogradeTable, Rules, Solver};
 
 /// Largest segment count answered from a [`RetrogradeTable`] (side 3: 18 segments, 2^18 sets,
 /// 256 KiB, built in a few milliseconds).
@@ -33,6 +33,7 @@ pub struct Judge {
     table: Option<RetrogradeTable>,
     solver: Option<Solver>,
     threads: usize,
+    rules: Rules,
 }
 
 impl Judge {
@@ -47,7 +48,16 @@ impl Judge {
             _ => DEFAULT_TT_BITS,
         };
         let tt_bits = tt_bits.unwrap_or(default);
-        Judge { geometry, tt_bits, table: None, solver: None, threads: 1 }
+        Judge { geometry, tt_bits, table: None, solver: None, threads: 1, rules: Rules::ALL }
+    }
+
+    /// This judge with its search engine under the pruning `rules` ([`Rules::ALL`], the
+    /// default, is the fastest; the retrograde table of small boards needs none).
+    #[must_use]
+    pub fn with_rules(mut self, rules: Rules) -> Self {
+        self.rules = rules;
+        self.solver = None;
+        self
     }
 
     /// This judge with its search engine on `threads` threads ([`Solver::with_threads`]; 1,
@@ -90,10 +100,10 @@ impl Judge {
 
     /// The search engine, built on first use.
     pub fn solver(&mut self) -> &mut Solver {
-        let (geometry, bits, threads) = (&self.geometry, self.tt_bits, self.threads);
+        let (geometry, bits, threads, rules) = (&self.geometry, self.tt_bits, self.threads, self.rules);
         self.solver.get_or_insert_with(|| {
             let options = search_core::SearchOptions { tt_bits: bits, ..search_core::SearchOptions::DEFAULT };
-            Solver::new(geometry.clone(), bits).with_threads(threads, options)
+            Solver::with_options(geometry.clone(), rules, options).with_threads(threads, options)
         })
     }
 }

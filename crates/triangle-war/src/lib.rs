@@ -42,6 +42,7 @@ mod judge;
 mod parse;
 mod position;
 mod retrograde;
+mod rules_text;
 
 pub use diagram::diagram;
 pub use front::TriangleWarFront;
@@ -53,6 +54,7 @@ pub use parse::{
 };
 pub use position::{Outcome, Position, PositionError, SegmentSet};
 pub use retrograde::RetrogradeTable;
+pub use rules_text::{parse_rules, rules_text, RulesError, RULE_NAMES};
 pub use search_core::Player;
 /// The strings-and-coins parts of the game (segment borders, the pruning rules with their
 /// proofs, graph keys), shared with any dots-and-boxes-like game.

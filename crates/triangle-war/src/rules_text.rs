@@ -1,0 +1,94 @@
+//! The pruning [`Rules`] by name, for command lines: `all`, `none`, or a comma-separated list
+//! of rule names, each optionally prefixed with `no-` (e.g. `all,no-twins`).
+
+use strings_and_coins::Rules;
+
+/// Every rule's name, in the order of [`Rules`]'s fields.
+pub const RULE_NAMES: [&str; 6] =
+    ["capture", "capture-first", "all-but-two", "fold-forced", "graph-keys", "twins"];
+
+/// A rules text that [`parse_rules`] does not read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown rule {0:?}: expected all, none or a comma-separated list of capture, capture-first, all-but-two, fold-forced, graph-keys, twins (each may be prefixed with no-, e.g. all,no-twins)")]
+pub struct RulesError(pub String);
+
+/// The field of `rules` named `name` (one of [`RULE_NAMES`]).
+fn field<'a>(rules: &'a mut Rules, name: &str) -> Option<&'a mut bool> {
+    Some(match name {
+        "capture" => &mut rules.capture,
+        "capture-first" => &mut rules.capture_first,
+        "all-but-two" => &mut rules.all_but_two,
+        "fold-forced" => &mut rules.fold_forced,
+        "graph-keys" => &mut rules.graph_keys,
+        "twins" => &mut rules.twins,
+        _ => return None,
+    })
+}
+
+/// Reads pruning rules: `all` ([`Rules::ALL`], every rule), `none` ([`Rules::NONE`], the plain
+/// game tree) or a comma-separated list applied in order from `none`: a rule name
+/// ([`RULE_NAMES`]) turns it on, `no-NAME` turns it off, `all` and `none` set every rule. Values
+/// are exact under any setting (only the work differs).
+///
+/// ```
+/// use triangle_war::{parse_rules, Rules};
+/// assert_eq!(parse_rules("all").unwrap(), Rules::ALL);
+/// assert_eq!(parse_rules("all,no-twins").unwrap(), Rules { twins: false, ..Rules::ALL });
+/// assert_eq!(parse_rules("capture, twins").unwrap(), Rules { capture: true, twins: true, ..Rules::NONE });
+/// assert!(parse_rules("captures").is_err());
+/// ```
+///
+/// # Errors
+/// [`RulesError`] naming the first word that is not a rule (an empty text or item included).
+pub fn parse_rules(text: &str) -> Result<Rules, RulesError> {
+    let mut rules = Rules::NONE;
+    for item in text.split(',').map(str::trim) {
+        match item {
+            "all" => rules = Rules::ALL,
+            "none" => rules = Rules::NONE,
+            _ => {
+                let (name, on) = match item.strip_prefix("no-") {
+                    Some(name) => (name, false),
+                    None => (item, true),
+                };
+                *field(&mut rules, name).ok_or_else(|| RulesError(item.to_string()))? = on;
+            }
+        }
+    }
+    Ok(rules)
+}
+
+/// `rules` as [`parse_rules`] reads it back: `all`, `none`, or the names of the rules on.
+#[must_use]
+pub fn rules_text(rules: Rules) -> String {
+    if rules == Rules::ALL {
+        return "all".to_string();
+    }
+    if rules == Rules::NONE {
+        return "none".to_string();
+    }
+    let mut probe = rules;
+    let on: Vec<&str> =
+        RULE_NAMES.iter().copied().filter(|name| *field(&mut probe, name).expect("a rule name")).collect();
+    on.join(",")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_setting_reads_back_from_its_text() {
+        for bits in 0u32..64 {
+            let mut rules = Rules::NONE;
+            for (i, name) in RULE_NAMES.iter().enumerate() {
+                *field(&mut rules, name).unwrap() = bits >> i & 1 == 1;
+            }
+            assert_eq!(parse_rules(&rules_text(rules)), Ok(rules), "{bits:06b}");
+        }
+        assert_eq!(parse_rules("none,twins,no-twins"), Ok(Rules::NONE));
+        for bad in ["", "all,", "on", "no-all", "Capture"] {
+            assert!(parse_rules(bad).is_err(), "{bad:?}");
+        }
+    }
+}
