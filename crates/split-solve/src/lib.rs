@@ -24,12 +24,19 @@
 //! take the next ones, and a job that a finished one made unnecessary is reported by
 //! [`Split::cancelled`]. Stored bounds are re-used by every later question.
 //!
+//! Updates are incremental, so that a frontier of millions of jobs costs little per result: a
+//! result's bounds go up its ancestors only, as far as they change; the next job is the first
+//! one a depth-first walk of the needed part of the tree meets that is not in flight (the walk
+//! stops there); whether a job is still needed is answered by walking up from its position to
+//! the questions being asked. The whole plan is walked only for [`Split::round`] and
+//! [`Split::progress`].
+//!
 //! Everything is deterministic and does no I/O: the caller runs the jobs (a closure in tests,
 //! `games-cli --store` / `--shard` / `--mpi`) and keeps the records.
 
 pub mod record;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BinaryHeap, HashMap, HashSet};
 
 use search_core::{Game, Value, INFINITY};
 
@@ -100,6 +107,34 @@ pub struct Job<P> {
 /// The identity of a job: frontier index and threshold.
 pub type JobId = (u32, Value);
 
+/// Which jobs a round of independent jobs holds ([`Split::round_of`]: what `--shard` slices,
+/// where the shards cannot see each other's results).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RoundKind {
+    /// Every job the current questions need: every child of every node whose bounds do not
+    /// answer its question ([`Split::round`]).
+    Full,
+    /// The jobs of the first alpha-beta order, as a serial search would try them if every
+    /// first move were the best: the first question's node is a PV node whose first child is
+    /// again a PV node and whose other moves are expected not to beat the threshold; a node
+    /// expected above its threshold needs only its first undecided child (expected to prove
+    /// it), a node expected not above needs all of them (each expected to fail). When a guess
+    /// is wrong, the next round (or the merge) asks the next moves.
+    #[default]
+    FirstOrder,
+}
+
+/// What a [`RoundKind::FirstOrder`] round expects of a node's question "value > t?".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Expect {
+    /// Not known: a PV node.
+    Unknown,
+    /// Yes: one child proves it.
+    Above,
+    /// No: every child must fail.
+    NotAbove,
+}
+
 /// Errors of a split solve.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SplitError {
@@ -123,32 +158,52 @@ pub enum SplitError {
     NoSuchLeaf(u32),
 }
 
-/// One edge of the frontier tree.
+/// One edge of the frontier tree (12 bytes for a one-byte move: a deep tree has tens of
+/// millions of them).
 #[derive(Clone, Copy, Debug)]
 struct Edge<M> {
     mv: M,
-    child: usize,
-    gain: Value,
+    /// The child's node index.
+    child: u32,
+    /// The points the move banks for the mover.
+    gain: i32,
     /// The mover moves again in the child.
     same: bool,
 }
 
 impl<M> Edge<M> {
+    fn child(&self) -> usize {
+        self.child as usize
+    }
+
     /// The child's threshold for the question "is the move's value > t?".
     fn child_threshold(&self, t: Value) -> Value {
+        let gain = Value::from(self.gain);
         if self.same {
-            t - self.gain
+            t - gain
         } else {
-            self.gain - t - 1
+            gain - t - 1
+        }
+    }
+
+    /// The question "is the move's value > t?" whose child question has the threshold `tc`
+    /// ([`Edge::child_threshold`] undone).
+    fn parent_threshold(&self, tc: Value) -> Value {
+        let gain = Value::from(self.gain);
+        if self.same {
+            tc + gain
+        } else {
+            gain - tc - 1
         }
     }
 
     /// Bounds on the move's value (side to move of the parent) from the child's bounds.
     fn move_bounds(&self, (lo, hi): (Value, Value)) -> (Value, Value) {
+        let gain = Value::from(self.gain);
         if self.same {
-            (self.gain + lo, self.gain + hi)
+            (gain + lo, gain + hi)
         } else {
-            (self.gain - hi, self.gain - lo)
+            (gain - hi, gain - lo)
         }
     }
 }
@@ -162,6 +217,13 @@ struct Node<P, M> {
     edges: Vec<Edge<M>>,
     /// Frontier index, for a job position.
     leaf: Option<u32>,
+}
+
+impl<P, M> Node<P, M> {
+    /// Whether the bounds answer "is the value > t?".
+    fn answers(&self, t: Value) -> bool {
+        self.lo > t || self.hi <= t
+    }
 }
 
 /// Counts for a progress line.
@@ -187,12 +249,16 @@ pub struct Split<G: Game> {
     game: G,
     options: SplitOptions,
     nodes: Vec<Node<G::Position, G::Move>>,
+    /// The parents of node `n` (each once) are `parents[parent_start[n]..parent_start[n + 1]]`.
+    parent_start: Vec<u32>,
+    parents: Vec<u32>,
     /// Node index of each frontier position.
     leaves: Vec<usize>,
     /// Frontier index by widened key.
     by_key: HashMap<u128, u32>,
     in_flight: HashSet<JobId>,
-    /// The current plan (needed jobs in order), rebuilt when bounds change.
+    /// The whole plan (needed jobs in order) for [`Split::round`] and [`Split::progress`],
+    /// rebuilt when asked for after bounds changed.
     plan: Vec<JobId>,
     plan_stale: bool,
     done: u64,
@@ -211,6 +277,8 @@ where
             game,
             options,
             nodes: Vec::new(),
+            parent_start: Vec::new(),
+            parents: Vec::new(),
             leaves: Vec::new(),
             by_key: HashMap::new(),
             in_flight: HashSet::new(),
@@ -249,7 +317,9 @@ where
                             c
                         }
                     };
-                    split.nodes[n].edges.push(Edge { mv, child: c, gain, same });
+                    let child = u32::try_from(c).expect("at most 2^32 nodes in a frontier tree");
+                    let gain = i32::try_from(gain).expect("a move's gain fits in 32 bits");
+                    split.nodes[n].edges.push(Edge { mv, child, gain, same });
                 }
             }
             level = next_level;
@@ -263,8 +333,49 @@ where
                 split.nodes[n].leaf = Some(leaf);
             }
         }
-        split.propagate();
+        split.link_parents();
+        for n in (0..split.nodes.len()).rev() {
+            split.tighten(n);
+        }
         split
+    }
+
+    /// Fills the parent lists from the edges (a parent with several edges to one child is
+    /// listed once).
+    fn link_parents(&mut self) {
+        let mut count = vec![0u32; self.nodes.len() + 1];
+        let mut last = vec![u32::MAX; self.nodes.len()];
+        for (n, node) in self.nodes.iter().enumerate() {
+            for e in &node.edges {
+                if last[e.child()] != n as u32 {
+                    last[e.child()] = n as u32;
+                    count[e.child() + 1] += 1;
+                }
+            }
+        }
+        for i in 1..count.len() {
+            count[i] += count[i - 1];
+        }
+        let mut parents = vec![0u32; count[self.nodes.len()] as usize];
+        let mut fill = count.clone();
+        last.fill(u32::MAX);
+        for (n, node) in self.nodes.iter().enumerate() {
+            for e in &node.edges {
+                if last[e.child()] != n as u32 {
+                    last[e.child()] = n as u32;
+                    parents[fill[e.child()] as usize] = n as u32;
+                    fill[e.child()] += 1;
+                }
+            }
+        }
+        self.parent_start = count;
+        self.parents = parents;
+    }
+
+    /// The parents of node `n`.
+    fn parents_of(&self, n: usize) -> impl Iterator<Item = usize> + '_ {
+        let (a, b) = (self.parent_start[n] as usize, self.parent_start[n + 1] as usize);
+        self.parents[a..b].iter().map(|&p| p as usize)
     }
 
     fn new_node(&mut self, pos: &G::Position) -> usize {
@@ -333,7 +444,7 @@ where
             .edges
             .iter()
             .map(|e| {
-                let c = &self.nodes[e.child];
+                let c = &self.nodes[e.child()];
                 let (lo, hi) = e.move_bounds((c.lo, c.hi));
                 (e.mv, lo, hi)
             })
@@ -352,8 +463,8 @@ where
         let mut t = vec![0];
         if self.options.exact_moves {
             for e in &self.nodes[0].edges {
-                if !t.contains(&e.child) {
-                    t.push(e.child);
+                if !t.contains(&e.child()) {
+                    t.push(e.child());
                 }
             }
         }
@@ -373,49 +484,80 @@ where
         }
     }
 
-    /// Recomputes every interior node's bounds from its children (children have larger indices
-    /// than their parents), keeping the tighter of old and new.
-    fn propagate(&mut self) {
-        for n in (0..self.nodes.len()).rev() {
-            if self.nodes[n].edges.is_empty() {
+    /// The questions being asked: each target node not yet exact with the driver's threshold.
+    fn questions(&self) -> Vec<(usize, Value)> {
+        self.targets()
+            .into_iter()
+            .filter(|&n| self.nodes[n].lo < self.nodes[n].hi)
+            .map(|n| (n, self.options.driver.threshold(self.nodes[n].lo, self.nodes[n].hi)))
+            .collect()
+    }
+
+    /// Recomputes interior node `n`'s bounds from its children, keeping the tighter of old and
+    /// new; returns whether they changed.
+    fn tighten(&mut self, n: usize) -> bool {
+        if self.nodes[n].edges.is_empty() {
+            return false;
+        }
+        let (mut lo, mut hi) = (-INFINITY, -INFINITY);
+        for e in &self.nodes[n].edges {
+            let c = &self.nodes[e.child()];
+            let (l, h) = e.move_bounds((c.lo, c.hi));
+            lo = lo.max(l);
+            hi = hi.max(h);
+        }
+        let node = &mut self.nodes[n];
+        let (lo, hi) = (node.lo.max(lo), node.hi.min(hi));
+        let changed = (lo, hi) != (node.lo, node.hi);
+        node.lo = lo;
+        node.hi = hi;
+        changed
+    }
+
+    /// Carries a change of node `changed`'s bounds up to its ancestors, as far as theirs
+    /// change. Nodes are recomputed deepest first (children have larger indices than their
+    /// parents), so each ancestor once, after all its changed children: the result is the
+    /// same as recomputing every node of the tree bottom-up.
+    fn propagate_from(&mut self, changed: usize) {
+        let mut heap: BinaryHeap<usize> = self.parents_of(changed).collect();
+        let mut last = usize::MAX;
+        while let Some(n) = heap.pop() {
+            if n == last {
                 continue;
             }
-            let (mut lo, mut hi) = (-INFINITY, -INFINITY);
-            for e in &self.nodes[n].edges {
-                let c = &self.nodes[e.child];
-                let (l, h) = e.move_bounds((c.lo, c.hi));
-                lo = lo.max(l);
-                hi = hi.max(h);
+            last = n;
+            if self.tighten(n) {
+                let parents: Vec<usize> = self.parents_of(n).collect();
+                heap.extend(parents);
             }
-            let node = &mut self.nodes[n];
-            node.lo = node.lo.max(lo);
-            node.hi = node.hi.min(hi);
         }
     }
 
-    /// Rebuilds the plan if bounds changed since it was made.
+    /// Rebuilds the whole plan if bounds changed since it was made.
     fn refresh_plan(&mut self) {
         if !self.plan_stale {
             return;
         }
+        self.plan = self.full_plan();
+        self.plan_stale = false;
+    }
+
+    /// Every job the current questions need, in order (each needed `(node, threshold)` visited
+    /// once).
+    fn full_plan(&self) -> Vec<JobId> {
         let mut plan = Vec::new();
         let mut seen = HashSet::new();
-        for n in self.targets() {
-            let (lo, hi) = (self.nodes[n].lo, self.nodes[n].hi);
-            if lo < hi {
-                let t = self.options.driver.threshold(lo, hi);
-                self.collect(n, t, &mut seen, &mut plan);
-            }
+        for (n, t) in self.questions() {
+            self.collect(n, t, &mut seen, &mut plan);
         }
-        self.plan = plan;
-        self.plan_stale = false;
+        plan
     }
 
     /// Appends to `plan` the leaf questions that "is the value of node `n` > `t`?" still needs,
     /// in move order (each `(node, t)` visited once).
     fn collect(&self, n: usize, t: Value, seen: &mut HashSet<(usize, Value)>, plan: &mut Vec<JobId>) {
         let node = &self.nodes[n];
-        if node.lo > t || node.hi <= t || !seen.insert((n, t)) {
+        if node.answers(t) || !seen.insert((n, t)) {
             return;
         }
         if let Some(leaf) = node.leaf {
@@ -423,8 +565,84 @@ where
             return;
         }
         for e in &node.edges {
-            self.collect(e.child, e.child_threshold(t), seen, plan);
+            self.collect(e.child(), e.child_threshold(t), seen, plan);
         }
+    }
+
+    /// Appends to `plan` the leaf questions of the first alpha-beta order below "is the value
+    /// of node `n` > `t`?", expected as `expect` says ([`RoundKind::FirstOrder`]).
+    fn collect_first(
+        &self,
+        n: usize,
+        t: Value,
+        expect: Expect,
+        seen: &mut HashSet<(usize, Value)>,
+        plan: &mut Vec<JobId>,
+    ) {
+        let node = &self.nodes[n];
+        if node.answers(t) || !seen.insert((n, t)) {
+            return;
+        }
+        if let Some(leaf) = node.leaf {
+            plan.push((leaf, t));
+            return;
+        }
+        let mut first = true;
+        for e in &node.edges {
+            let (c, tc) = (e.child(), e.child_threshold(t));
+            if self.nodes[c].answers(tc) {
+                continue;
+            }
+            // The child's question "> tc?" is the move's "> t?" when the mover moves again,
+            // its negation otherwise.
+            let (move_above, move_not_above) =
+                if e.same { (Expect::Above, Expect::NotAbove) } else { (Expect::NotAbove, Expect::Above) };
+            let child = match (expect, first) {
+                (Expect::Unknown, true) => Expect::Unknown,
+                (Expect::Above, true) => move_above,
+                (Expect::Above, false) => break,
+                _ => move_not_above,
+            };
+            self.collect_first(c, tc, child, seen, plan);
+            first = false;
+        }
+    }
+
+    /// The first job [`Split::collect`] would append for "is node `n` > `t`?" that is not in
+    /// flight (the same walk, stopped there).
+    fn first_free(&self, n: usize, t: Value, seen: &mut HashSet<(usize, Value)>) -> Option<JobId> {
+        let node = &self.nodes[n];
+        if node.answers(t) || !seen.insert((n, t)) {
+            return None;
+        }
+        if let Some(leaf) = node.leaf {
+            return Some((leaf, t)).filter(|id| !self.in_flight.contains(id));
+        }
+        node.edges.iter().find_map(|e| self.first_free(e.child(), e.child_threshold(t), seen))
+    }
+
+    /// Whether job `id` is in the whole plan: some question being asked reaches its position
+    /// with its threshold through nodes whose bounds do not answer theirs. Walks up from the
+    /// position.
+    fn needed(&self, (leaf, t): JobId) -> bool {
+        let Some(&n) = self.leaves.get(leaf as usize) else { return false };
+        let questions = self.questions();
+        let mut stack = vec![(n, t)];
+        let mut seen = HashSet::new();
+        while let Some((n, t)) = stack.pop() {
+            if self.nodes[n].answers(t) || !seen.insert((n, t)) {
+                continue;
+            }
+            if questions.contains(&(n, t)) {
+                return true;
+            }
+            for p in self.parents_of(n) {
+                for e in self.nodes[p].edges.iter().filter(|e| e.child() == n) {
+                    stack.push((p, e.parent_threshold(t)));
+                }
+            }
+        }
+        false
     }
 
     /// The job `id` as a worker needs it.
@@ -436,23 +654,36 @@ where
     /// The next job the current questions need that is not in flight, now marked in flight;
     /// `None` when every needed job is in flight (or the solve is finished).
     pub fn next_job(&mut self) -> Option<Job<G::Position>> {
-        self.refresh_plan();
-        let id = *self.plan.iter().find(|j| !self.in_flight.contains(j))?;
+        let mut seen = HashSet::new();
+        let id = self.questions().into_iter().find_map(|(n, t)| self.first_free(n, t, &mut seen))?;
         self.in_flight.insert(id);
         Some(self.job(id))
     }
 
     /// Every job the current questions need, in order, whether in flight or not: a round of
-    /// independent jobs (what `--shard` slices). Nothing is marked in flight.
+    /// independent jobs ([`RoundKind::Full`]). Nothing is marked in flight.
     pub fn round(&mut self) -> Vec<Job<G::Position>> {
         self.refresh_plan();
         self.plan.iter().map(|&id| self.job(id)).collect()
     }
 
+    /// A round of independent jobs of the current questions as `kind` chooses them, in order,
+    /// whether in flight or not (what `--shard` slices). Nothing is marked in flight.
+    pub fn round_of(&mut self, kind: RoundKind) -> Vec<Job<G::Position>> {
+        if kind == RoundKind::Full {
+            return self.round();
+        }
+        let mut plan = Vec::new();
+        let mut seen = HashSet::new();
+        for (n, t) in self.questions() {
+            self.collect_first(n, t, Expect::Unknown, &mut seen, &mut plan);
+        }
+        plan.into_iter().map(|id| self.job(id)).collect()
+    }
+
     /// Whether job `id` is one the current questions need (it is in [`Split::round`]).
     pub fn is_needed(&mut self, id: JobId) -> bool {
-        self.refresh_plan();
-        self.plan.contains(&id)
+        self.needed(id)
     }
 
     /// Whether the bounds proven on frontier position `leaf` already answer "greater than
@@ -468,9 +699,7 @@ where
     /// The jobs in flight that the current questions no longer need (a sibling answered for
     /// them, or the bounds moved), now no longer in flight: their workers can be stopped.
     pub fn cancelled(&mut self) -> Vec<JobId> {
-        self.refresh_plan();
-        let needed: HashSet<JobId> = self.plan.iter().copied().collect();
-        let mut gone: Vec<JobId> = self.in_flight.iter().filter(|j| !needed.contains(j)).copied().collect();
+        let mut gone: Vec<JobId> = self.in_flight.iter().filter(|&&j| !self.needed(j)).copied().collect();
         gone.sort_unstable();
         for j in &gone {
             self.in_flight.remove(j);
@@ -508,7 +737,8 @@ where
     /// nothing is changed).
     pub fn apply(&mut self, record: &Record) -> Result<bool, SplitError> {
         let Some(&leaf) = self.by_key.get(&record.key) else { return Ok(false) };
-        let node = &mut self.nodes[self.leaves[leaf as usize]];
+        let n = self.leaves[leaf as usize];
+        let node = &mut self.nodes[n];
         let (lo, hi) = if record.is_above() {
             (node.lo.max(record.value), node.hi)
         } else {
@@ -529,7 +759,7 @@ where
         self.done += 1;
         self.nodes_done += record.nodes;
         if changed {
-            self.propagate();
+            self.propagate_from(n);
             self.plan_stale = true;
         }
         Ok(true)
@@ -599,5 +829,140 @@ where
         }
         level = next;
         each(depth, level.len());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The incremental coordinator against a full re-plan after every result (what it did
+    //! before updates were incremental): the same bounds on every node, the same next job, the
+    //! same cancellations and the same answer to "is this job needed?", at every step.
+
+    use super::*;
+    use search_core::Engine;
+
+    /// Every node's bounds after recomputing every interior node bottom-up.
+    fn fully_propagated<G: Game>(split: &Split<G>) -> Vec<(Value, Value)>
+    where
+        G::Key: Into<u128>,
+    {
+        let mut bounds: Vec<(Value, Value)> = split.nodes.iter().map(|n| (n.lo, n.hi)).collect();
+        for n in (0..bounds.len()).rev() {
+            let edges = &split.nodes[n].edges;
+            if edges.is_empty() {
+                continue;
+            }
+            let (mut lo, mut hi) = (-INFINITY, -INFINITY);
+            for e in edges {
+                let (l, h) = e.move_bounds(bounds[e.child()]);
+                lo = lo.max(l);
+                hi = hi.max(h);
+            }
+            bounds[n] = (bounds[n].0.max(lo), bounds[n].1.min(hi));
+        }
+        bounds
+    }
+
+    /// Runs a split with `workers` workers (finishing the newest job one time in three, the
+    /// oldest otherwise, and honouring cancellations), checking every step against a full
+    /// re-plan; returns the number of jobs asked.
+    fn check<G: Game + Clone>(game: &G, root: &G::Position, options: SplitOptions, workers: usize) -> usize
+    where
+        G::Key: Into<u128>,
+    {
+        let mut engine = Engine::new(game.clone(), 16);
+        let value = engine.solve(root);
+        let mut split = Split::new(game.clone(), root, options);
+        let mut in_flight: Vec<Job<G::Position>> = Vec::new();
+        let (mut asked, mut step) = (0, 0);
+        let thresholds: Vec<Value> = (-3..=3).collect();
+        loop {
+            while in_flight.len() < workers {
+                let plan = split.full_plan();
+                let expected = plan.iter().find(|j| !split.in_flight.contains(j)).copied();
+                let got = split.next_job().map(|j| (j, (j.leaf, j.threshold)));
+                assert_eq!(got.map(|g| g.1), expected, "{options:?}, {workers} workers, step {step}");
+                let Some((job, _)) = got else { break };
+                asked += 1;
+                in_flight.push(job);
+            }
+            let Some(job) = (if step % 3 == 0 {
+                in_flight.pop()
+            } else {
+                (!in_flight.is_empty()).then(|| in_flight.remove(0))
+            }) else {
+                break;
+            };
+            step += 1;
+            let v = engine.search(&job.position, job.threshold, job.threshold + 1);
+            split.finish((job.leaf, job.threshold), v, 1).unwrap();
+            let bounds: Vec<(Value, Value)> = split.nodes.iter().map(|n| (n.lo, n.hi)).collect();
+            assert_eq!(fully_propagated(&split), bounds, "{options:?}, step {step}");
+            let plan = split.full_plan();
+            for leaf in 0..split.frontier_len() as u32 {
+                for &t in &thresholds {
+                    assert_eq!(
+                        split.is_needed((leaf, t)),
+                        plan.contains(&(leaf, t)),
+                        "{options:?}, step {step}"
+                    );
+                }
+            }
+            let mut expected: Vec<JobId> =
+                split.in_flight.iter().filter(|j| !plan.contains(j)).copied().collect();
+            expected.sort_unstable();
+            let gone = split.cancelled();
+            assert_eq!(gone, expected, "{options:?}, step {step}");
+            in_flight.retain(|j| !gone.contains(&(j.leaf, j.threshold)));
+        }
+        assert!(split.is_finished(), "{options:?}");
+        assert_eq!(split.root_bounds(), (value, value), "{options:?}");
+        asked
+    }
+
+    fn every_option(depths: &[u32]) -> Vec<SplitOptions> {
+        let mut all = Vec::new();
+        for &depth in depths {
+            for driver in [Driver::Mtdf, Driver::Bisection] {
+                for exact_moves in [false, true] {
+                    all.push(SplitOptions { depth, driver, exact_moves });
+                }
+            }
+        }
+        all
+    }
+
+    #[test]
+    fn incremental_planning_asks_what_a_full_replan_asks_on_triangle_war() {
+        use triangle_war::{Geometry, Position, TriangleWar};
+        let game = TriangleWar::new(Geometry::new(3).unwrap());
+        for options in every_option(&[1, 2, 3]) {
+            for workers in [1, 3] {
+                assert!(check(&game, &Position::start(), options, workers) > 0);
+            }
+        }
+        // A mid-game side-4 position with captures within the frontier's plies.
+        let geometry = Geometry::new(4).unwrap();
+        let mut pos = Position::start();
+        for s in [0, 1, 3, 5, 6, 8, 10, 12] {
+            pos = pos.play(&geometry, s).0;
+        }
+        for options in every_option(&[2]) {
+            check(&TriangleWar::new(geometry.clone()), &pos, options, 2);
+        }
+    }
+
+    #[test]
+    fn incremental_planning_asks_what_a_full_replan_asks_on_tic_tac_toe_and_connect_four() {
+        use tic_tac_toe::{Geometry, MnkGame, Position, Scoring};
+        let geometry = Geometry::new(3, 3, 3).unwrap();
+        let game = MnkGame::new(geometry, Scoring::EmptyPlusOne);
+        for options in every_option(&[1, 2, 3]) {
+            check(&game, &Position::empty(geometry), options, 2);
+        }
+        let game = connect_four::ConnectFour::new(connect_four::Geometry::new(4, 4).unwrap());
+        for options in every_option(&[2]) {
+            check(&game, &connect_four::Board::default(), options, 3);
+        }
     }
 }
