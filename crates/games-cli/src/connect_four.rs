@@ -21,6 +21,7 @@ use connect_four::{parse_position_line, parse_size, Column, ConnectFourFront, Ge
 use search_core::{Analysis, Interrupted, Limits};
 
 use crate::common::{Format, InputArgs, OutputArgs};
+use crate::long_solve::Stop;
 use crate::report::CaseReport;
 use game_front::Front;
 
@@ -100,12 +101,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
     if unfinished.is_empty() {
         return Ok(());
     }
-    Err(crate::common::Incomplete(format!(
-        "stopped by the time limit before finishing line{} {}",
-        if unfinished.len() == 1 { "" } else { "s" },
-        unfinished.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")
-    ))
-    .into())
+    Err(crate::long_solve::unfinished_error("line", &unfinished))
 }
 
 /// Answers the position of line `number` (flushed at once); under `--time-limit` a position
@@ -116,15 +112,20 @@ fn answer(
     number: usize,
     pos: &Position,
     out: &mut dyn Write,
-    unfinished: &mut Vec<usize>,
+    unfinished: &mut Vec<(usize, Stop)>,
 ) -> Result<()> {
     if let Some(time) = args.long.time_limit {
         solver.set_limits(Limits { time: Some(time), ..Limits::default() });
         solver.engine().restart_clock();
     }
     let limited = args.long.time_limit.is_some();
+    // What stops the solve: the time limit, or the node budget of a distributed solve.
+    let mut stop = Stop::TimeLimit;
     let rooted = match args.long.one_case() {
-        true => Some(root_solve(args, solver, pos)?),
+        true => Some(root_solve(args, solver, pos)?.map_err(|(bounds, by)| {
+            stop = by;
+            bounds
+        })),
         false => None,
     };
     let found = (|| -> Result<(i32, Option<Analysis<Column>>), Interrupted> {
@@ -175,7 +176,7 @@ fn answer(
             } else {
                 writeln!(out, "{moves} not finished: score in [{lo}, {hi}]")?;
             }
-            unfinished.push(number);
+            unfinished.push((number, stop));
         }
     }
     out.flush()?;
@@ -183,8 +184,8 @@ fn answer(
 }
 
 /// The score of `pos` by the root driver ([`crate::long_solve::solve`]) with `--checkpoint`,
-/// or the bounds proven when the time limit stops it (as the engine's values).
-fn root_solve(args: &Args, solver: &mut Solver, pos: &Position) -> Result<Result<i32, Interrupted>> {
+/// or the bounds proven and what stopped it when a limit (time, node budget) stops it (as the engine's values).
+fn root_solve(args: &Args, solver: &mut Solver, pos: &Position) -> Result<Result<i32, (Interrupted, Stop)>> {
     if pos.is_won() || pos.is_full() {
         return Ok(Ok(solver.score(pos)));
     }
@@ -215,7 +216,10 @@ fn root_solve(args: &Args, solver: &mut Solver, pos: &Position) -> Result<Result
         move_text: &move_text,
         bounds_text: &bounds_text,
     };
-    let result = crate::long_solve::solve(engine, board, &spec)?.result;
-    let (lo, hi) = result.bounds;
-    Ok(if result.finished { Ok(lo as i32) } else { Err(Interrupted { lo, hi }) })
+    let solved = crate::long_solve::solve(engine, board, &spec)?;
+    let (lo, hi) = solved.result.bounds;
+    Ok(match solved.stop {
+        None => Ok(lo as i32),
+        Some(stop) => Err((Interrupted { lo, hi }, stop)),
+    })
 }

@@ -22,7 +22,7 @@ use search_core::{Checkpoint, Engine, Game, Limits, RootMove, RootResult, Value}
 use split_solve::record::{decode_store, encode_header, RecordError};
 use split_solve::{Record, Split, SplitOptions};
 
-use crate::long_solve::{RootSolve, Solved};
+use crate::long_solve::{RootSolve, Solved, Stop};
 
 /// The distributed-solve options of a long-solve subcommand.
 #[derive(clap::Args, Debug, Clone)]
@@ -37,6 +37,12 @@ pub struct SplitArgs {
     /// command without --shard then answers from the store, solving only what is missing.
     #[arg(long, value_name = "I/N", value_parser = parse_shard, requires = "store")]
     pub shard: Option<(u32, u32)>,
+    /// With --shard: which jobs a round holds. `first`: the first alpha-beta order (a node
+    /// expected to be proven above its threshold needs only its first undecided move; the first
+    /// move of the first question's node is a PV node): far fewer jobs, and what a wrong guess
+    /// leaves goes to the next round or the merge. `full`: every job the current question needs.
+    #[arg(long, value_enum, default_value_t = ShardRound::First, requires = "shard")]
+    pub shard_round: ShardRound,
     /// With --store or --sample-jobs: plies from the root to the frontier of jobs (0 to 12).
     #[arg(long, value_name = "PLIES", default_value_t = 3, value_parser = clap::value_parser!(u32).range(0..=12))]
     pub split_depth: u32,
@@ -61,6 +67,15 @@ pub struct SplitArgs {
     /// With --sample-jobs: the node budget of each sampled job.
     #[arg(long, value_name = "N", default_value_t = 10_000_000, value_parser = clap::value_parser!(u64).range(1..), requires = "sample_jobs")]
     pub sample_nodes: u64,
+}
+
+/// Which jobs a round of shards holds (`--shard-round`): [`split_solve::RoundKind`].
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShardRound {
+    /// The first alpha-beta order ([`split_solve::RoundKind::FirstOrder`]).
+    First,
+    /// Every job the current question needs ([`split_solve::RoundKind::Full`]).
+    Full,
 }
 
 /// Reads `I/N` with `0 <= I < N`.
@@ -264,25 +279,33 @@ impl Store {
 pub struct Reporter<'a> {
     start: Instant,
     last: Option<Instant>,
+    /// The least time between two lines: 2 s, or 20 times what the last count took (counting
+    /// the jobs left walks the whole plan: seconds on a frontier of a million jobs), so that
+    /// progress costs the coordinator at most 5% of its time.
+    interval: Duration,
     bounds_text: &'a dyn Fn((Value, Value)) -> String,
 }
 
 impl<'a> Reporter<'a> {
     /// A reporter wording root bounds with `bounds_text`.
     pub fn new(bounds_text: &'a dyn Fn((Value, Value)) -> String) -> Self {
-        Reporter { start: Instant::now(), last: None, bounds_text }
+        Reporter { start: Instant::now(), last: None, interval: Duration::from_secs(2), bounds_text }
     }
 
-    /// Whether a line is due (the last one is at least 2 s old).
+    /// Whether a line is due (the last one is at least `interval` old).
     pub fn is_due(&self) -> bool {
-        self.last.map_or(true, |l| l.elapsed() >= Duration::from_secs(2))
+        self.last.map_or(true, |l| l.elapsed() >= self.interval)
     }
 
-    /// Prints `p` (with `nodes` searched by this run) if a line is due, or `force`.
-    pub fn report(&mut self, p: &split_solve::Progress, nodes: u64, force: bool) {
+    /// Prints the counts `progress` returns (with `nodes` searched by this run) if a line is
+    /// due, or `force`; `progress` (which walks the whole plan) is called only then.
+    pub fn report(&mut self, progress: impl FnOnce() -> split_solve::Progress, nodes: u64, force: bool) {
         if !(self.is_due() || force) {
             return;
         }
+        let counting = Instant::now();
+        let p = progress();
+        self.interval = Duration::from_secs(2).max(counting.elapsed() * 20);
         self.last = Some(Instant::now());
         let secs = self.start.elapsed().as_secs_f64();
         eprintln!(
@@ -365,19 +388,31 @@ where
         dir.display()
     );
     let mut run_nodes = 0u64;
-    // The fail-soft result of a job (`None` when a limit stopped it) and its nodes.
-    let mut search = |job: &split_solve::Job<G::Position>| -> (Option<Value>, u64) {
+    // The fail-soft result of a job (`Err` with what stopped it when a limit did) and its
+    // nodes. The engine counts nodes against the budget in blocks, so it may stop a little
+    // short of it: a stop before the deadline is the budget's.
+    let mut search = |job: &split_solve::Job<G::Position>| -> (std::result::Result<Value, Stop>, u64) {
         let before = engine.stats().nodes;
         let r = engine.try_search(&job.position, job.threshold, job.threshold + 1);
-        (r.ok(), engine.stats().nodes - before)
+        let r = r.map_err(|_| match (deadline, args.node_budget) {
+            (Some(d), _) if Instant::now() >= d => Stop::TimeLimit,
+            (_, Some(_)) => Stop::NodeBudget,
+            _ => Stop::TimeLimit,
+        });
+        (r, engine.stats().nodes - before)
     };
+    let mut stop = None;
     let mut part_done = None;
     if let Some((index, count)) = args.shard {
         // One slice of the round the store's bounds call for, fixed at the start; a job that
         // this slice's own results made unnecessary is skipped.
-        let mine: Vec<_> = split.round().into_iter().filter(|j| j.leaf % count == index).collect();
+        let kind = match args.shard_round {
+            ShardRound::First => split_solve::RoundKind::FirstOrder,
+            ShardRound::Full => split_solve::RoundKind::Full,
+        };
+        let mine: Vec<_> = split.round_of(kind).into_iter().filter(|j| j.leaf % count == index).collect();
         eprintln!("split: shard {index}/{count}: {} jobs in this slice of the round", mine.len());
-        let (mut skipped, mut stopped) = (0, false);
+        let mut skipped = 0;
         for job in mine {
             if !split.is_needed((job.leaf, job.threshold)) {
                 skipped += 1;
@@ -385,15 +420,18 @@ where
             }
             let (value, nodes) = search(&job);
             run_nodes += nodes;
-            let Some(value) = value else {
-                stopped = true;
-                break;
+            let value = match value {
+                Ok(v) => v,
+                Err(s) => {
+                    stop = Some(s);
+                    break;
+                }
             };
             let rec = split.finish((job.leaf, job.threshold), value, nodes)?;
             store.append(&rec)?;
-            reporter.report(&split.progress(), run_nodes, false);
+            reporter.report(|| split.progress(), run_nodes, false);
         }
-        if !stopped {
+        if stop.is_none() {
             part_done = Some(format!(
                 "shard {index}/{count} done: {} jobs solved into {}, {skipped} no longer needed; run the other shards, then the same command without --shard",
                 store.written,
@@ -404,22 +442,29 @@ where
         while let Some(job) = split.next_job() {
             let (value, nodes) = search(&job);
             run_nodes += nodes;
-            let Some(value) = value else {
-                split.abandon((job.leaf, job.threshold));
-                break;
+            let value = match value {
+                Ok(v) => v,
+                Err(s) => {
+                    split.abandon((job.leaf, job.threshold));
+                    stop = Some(s);
+                    break;
+                }
             };
             let rec = split.finish((job.leaf, job.threshold), value, nodes)?;
             store.append(&rec)?;
-            reporter.report(&split.progress(), run_nodes, false);
+            reporter.report(|| split.progress(), run_nodes, false);
             if deadline.is_some_and(|d| Instant::now() >= d) {
+                stop = Some(Stop::TimeLimit);
                 break;
             }
         }
     }
-    reporter.report(&split.progress(), run_nodes, true);
+    reporter.report(|| split.progress(), run_nodes, true);
     if let Some(message) = part_done {
         return Err(PartDone(message).into());
     }
     let result = root_result(&split, pos);
-    Ok(Solved { result, stats: engine.stats().since(&stats0), from_checkpoint: from_store })
+    // A run that ran out of jobs while a deadline passed is finished, not stopped.
+    let stop = if result.finished { None } else { stop.or(Some(Stop::TimeLimit)) };
+    Ok(Solved { result, stop, stats: engine.stats().since(&stats0), from_checkpoint: from_store })
 }

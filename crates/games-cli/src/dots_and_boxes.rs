@@ -20,6 +20,7 @@ use game_front::Front;
 use search_core::{Analysis, Interrupted, Limits};
 
 use crate::common::{Format, InputArgs, OutputArgs};
+use crate::long_solve::Stop;
 use crate::report::CaseReport;
 
 /// Arguments of `dots-and-boxes`.
@@ -83,12 +84,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
     if unfinished.is_empty() {
         return Ok(());
     }
-    Err(crate::common::Incomplete(format!(
-        "stopped by the time limit before finishing line{} {}",
-        if unfinished.len() == 1 { "" } else { "s" },
-        unfinished.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")
-    ))
-    .into())
+    Err(crate::long_solve::unfinished_error("line", &unfinished))
 }
 
 /// Answers the position of line `number` (flushed at once); under `--time-limit` a position
@@ -99,7 +95,7 @@ fn answer(
     number: usize,
     pos: &Position,
     out: &mut dyn Write,
-    unfinished: &mut Vec<usize>,
+    unfinished: &mut Vec<(usize, Stop)>,
 ) -> Result<()> {
     let geometry = judge.geometry().clone();
     let limited = args.long.time_limit.is_some();
@@ -108,8 +104,13 @@ fn answer(
         solver.set_limits(Limits { time: Some(time), ..Limits::default() });
         solver.engine().restart_clock();
     }
+    // What stops the solve: the time limit, or the node budget of a distributed solve.
+    let mut stop = Stop::TimeLimit;
     let rooted = match args.long.one_case() {
-        true => Some(root_solve(args, judge, pos)?),
+        true => Some(root_solve(args, judge, pos)?.map_err(|(bounds, by)| {
+            stop = by;
+            bounds
+        })),
         false => None,
     };
     let found = (|| -> Result<(i64, Option<Analysis<u8>>), Interrupted> {
@@ -149,7 +150,7 @@ fn answer(
             } else {
                 writeln!(out, "{dbn} not finished: value in [{lo}, {hi}]")?;
             }
-            unfinished.push(number);
+            unfinished.push((number, stop));
         }
     }
     out.flush()?;
@@ -162,8 +163,8 @@ fn open_boxes(geometry: &Geometry, pos: &Position) -> i64 {
 }
 
 /// The value of `pos` by the root driver ([`crate::long_solve::solve`]) with `--checkpoint`,
-/// or the bounds proven when the time limit stops it.
-fn root_solve(args: &Args, judge: &mut Judge, pos: &Position) -> Result<Result<i64, Interrupted>> {
+/// or the bounds proven and what stopped it when a limit (time, node budget) stops it.
+fn root_solve(args: &Args, judge: &mut Judge, pos: &Position) -> Result<Result<i64, (Interrupted, Stop)>> {
     let geometry = judge.geometry().clone();
     if pos.is_over(&geometry) {
         return Ok(Ok(0));
@@ -189,7 +190,10 @@ fn root_solve(args: &Args, judge: &mut Judge, pos: &Position) -> Result<Result<i
         move_text: &move_text,
         bounds_text: &bounds_text,
     };
-    let result = crate::long_solve::solve(judge.solver().engine(), pos, &spec)?.result;
-    let (lo, hi) = result.bounds;
-    Ok(if result.finished { Ok(lo) } else { Err(Interrupted { lo, hi }) })
+    let solved = crate::long_solve::solve(judge.solver().engine(), pos, &spec)?;
+    let (lo, hi) = solved.result.bounds;
+    Ok(match solved.stop {
+        None => Ok(lo),
+        Some(stop) => Err((Interrupted { lo, hi }, stop)),
+    })
 }

@@ -84,10 +84,30 @@ pub struct RootSolve<'a, G: Game> {
     pub bounds_text: &'a dyn Fn((Value, Value)) -> String,
 }
 
+/// What stopped a long solve before it finished.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// `--time-limit`.
+    TimeLimit,
+    /// `--node-budget` (a distributed solve).
+    NodeBudget,
+}
+
+impl std::fmt::Display for Stop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Stop::TimeLimit => "the time limit",
+            Stop::NodeBudget => "the node budget",
+        })
+    }
+}
+
 /// What [`solve`] ends with.
 pub struct Solved<M> {
     /// The root driver's result: bounds (side to move), `finished`, the bounds per move.
     pub result: RootResult<M>,
+    /// What stopped the solve when `result` is not finished.
+    pub stop: Option<Stop>,
     /// The search statistics of this run (not of earlier runs of the checkpoint).
     pub stats: Stats,
     /// Whether the answer was read from a checkpoint that already held it (nothing searched).
@@ -185,7 +205,7 @@ where
         let cp = checkpoint.expect("checked above");
         let bounds = cp.bounds();
         let result = RootResult { bounds, finished: true, checkpoint: cp };
-        return Ok(Solved { result, stats: Stats::default(), from_checkpoint: true });
+        return Ok(Solved { result, stop: None, stats: Stats::default(), from_checkpoint: true });
     }
     let tt_path = args.checkpoint.as_deref().map(snapshot_path);
     if let Some(path) = tt_path.as_ref().filter(|p| p.exists()) {
@@ -315,11 +335,29 @@ where
         time: deadline.map(|d| d.saturating_duration_since(Instant::now())),
         ..Limits::default()
     });
-    Ok(Solved { result, stats: engine.stats().since(&stats0), from_checkpoint: false })
+    // Without a store only the time limit stops the root driver.
+    let stop = (!result.finished).then_some(Stop::TimeLimit);
+    Ok(Solved { result, stop, stats: engine.stats().since(&stats0), from_checkpoint: false })
 }
 
-/// The error that ends a run whose `what` (e.g. `game 3`) the time limit stopped, with the
-/// bounds in words: exit status 3.
-pub fn stopped(what: &str, bounds: &str) -> anyhow::Error {
-    crate::common::Incomplete(format!("{what}: stopped by the time limit with {bounds}")).into()
+/// The error that ends a run whose `what` (e.g. `game 3`) `stop` stopped, with the bounds in
+/// words: exit status 3.
+pub fn stopped(what: &str, stop: Stop, bounds: &str) -> anyhow::Error {
+    crate::common::Incomplete(format!("{what}: stopped by {stop} with {bounds}")).into()
+}
+
+/// The error that ends a run whose cases `unfinished` (the number of each, in order, and what
+/// stopped it) a limit stopped, each named as a `noun` (`line`, `case`, `game`): exit status 3,
+/// e.g. `stopped by the time limit before finishing lines 2, 5`.
+pub fn unfinished_error(noun: &str, unfinished: &[(usize, Stop)]) -> anyhow::Error {
+    let mut parts = Vec::new();
+    for stop in [Stop::TimeLimit, Stop::NodeBudget] {
+        let numbers: Vec<String> =
+            unfinished.iter().filter(|u| u.1 == stop).map(|u| u.0.to_string()).collect();
+        if !numbers.is_empty() {
+            let plural = if numbers.len() == 1 { "" } else { "s" };
+            parts.push(format!("by {stop} before finishing {noun}{plural} {}", numbers.join(", ")));
+        }
+    }
+    crate::common::Incomplete(format!("stopped {}", parts.join(" and "))).into()
 }

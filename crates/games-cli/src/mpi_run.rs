@@ -178,7 +178,7 @@ mod with_mpi {
                     break m;
                 }
                 if reporter.is_due() {
-                    reporter.report(&split.progress(), run_nodes, false);
+                    reporter.report(|| split.progress(), run_nodes, false);
                 }
                 std::thread::sleep(POLL);
             };
@@ -204,15 +204,17 @@ mod with_mpi {
                 DROPPED => split.abandon(id),
                 _ => anyhow::bail!("rank {w} sent an unexpected message {m:?}"),
             }
-            reporter.report(&split.progress(), run_nodes, false);
+            reporter.report(|| split.progress(), run_nodes, false);
         }
         for w in 1..world.size() {
             world.process_at_rank(w).send(&[STOP, 0, 0][..]);
         }
-        reporter.report(&split.progress(), run_nodes, true);
+        reporter.report(|| split.progress(), run_nodes, true);
         let result = root_result(&split, pos);
         let stats = search_core::Stats { nodes: run_nodes, ..search_core::Stats::default() };
-        Ok(Solved { result, stats, from_checkpoint: from_store })
+        // Only the time limit stops a run under MPI (no node budget).
+        let stop = (!result.finished).then_some(crate::long_solve::Stop::TimeLimit);
+        Ok(Solved { result, stop, stats, from_checkpoint: from_store })
     }
 
     fn work<G: Game + Clone + Send>(

@@ -122,14 +122,17 @@ pub fn run_winning_move(args: &WinningMoveArgs, out: &mut dyn Write) -> anyhow::
         };
         if args.long.one_case() {
             anyhow::ensure!(case == 1, "case {case}: --checkpoint and --store take one case per run");
-            let Some(found) = root_solve(&args.long, pos, tt_bits)? else {
-                if args.output.format == crate::common::Format::Json {
-                    writeln!(out, "{}", serde_json::json!({ "case": case, "finished": false }))?;
-                } else {
-                    writeln!(out, "not finished")?;
+            let found = match root_solve(&args.long, pos, tt_bits)? {
+                Ok(found) => found,
+                Err(stop) => {
+                    if args.output.format == crate::common::Format::Json {
+                        writeln!(out, "{}", serde_json::json!({ "case": case, "finished": false }))?;
+                    } else {
+                        writeln!(out, "not finished")?;
+                    }
+                    unfinished.push((case, stop));
+                    return Ok(());
                 }
-                unfinished.push(case);
-                return Ok(());
             };
             return write_case(&args.output, out, |p| solver.analyze(p), case, pos, text(found), note);
         }
@@ -161,7 +164,7 @@ pub fn run_winning_move(args: &WinningMoveArgs, out: &mut dyn Write) -> anyhow::
                 } else {
                     writeln!(out, "not finished")?;
                 }
-                unfinished.push(case);
+                unfinished.push((case, crate::long_solve::Stop::TimeLimit));
                 Ok(())
             }
         }
@@ -178,26 +181,20 @@ pub fn run_winning_move(args: &WinningMoveArgs, out: &mut dyn Write) -> anyhow::
     if unfinished.is_empty() {
         return Ok(());
     }
-    let cases: Vec<String> = unfinished.iter().map(usize::to_string).collect();
-    Err(crate::common::Incomplete(format!(
-        "stopped by the time limit before finishing case{} {}",
-        if cases.len() == 1 { "" } else { "s" },
-        cases.join(", ")
-    ))
-    .into())
+    Err(crate::long_solve::unfinished_error("case", &unfinished))
 }
 
 /// The first winning cell of `pos` (row-major) by the root driver
 /// ([`crate::long_solve::solve`]) with `--checkpoint`: the win / draw / loss game, each cell
 /// in order asked "does x win after it?" until one does (the cells before it are proven not to
-/// win). `Ok(None)` when the time limit stops it first.
+/// win). `Ok(Err(stop))` when a limit (time, node budget) stops it first.
 fn root_solve(
     args: &crate::long_solve::LongSolveArgs,
     pos: &Position,
     tt_bits: u32,
-) -> Result<Option<Option<Cell>>> {
+) -> Result<Result<Option<Cell>, crate::long_solve::Stop>> {
     if pos.is_over() {
-        return Ok(Some(None));
+        return Ok(Ok(None));
     }
     let geometry = pos.geometry();
     let mut engine = Engine::new(MnkGame::new(geometry, Scoring::WinLoss), tt_bits);
@@ -228,12 +225,12 @@ fn root_solve(
         move_text: &move_text,
         bounds_text: &bounds_text,
     };
-    let result = crate::long_solve::solve(&mut engine, pos, &spec)?.result;
-    if !result.finished {
-        return Ok(None);
+    let solved = crate::long_solve::solve(&mut engine, pos, &spec)?;
+    if let Some(stop) = solved.stop {
+        return Ok(Err(stop));
     }
     // Generation order is row-major: the first move proven to win is the answer.
-    Ok(Some(result.checkpoint.moves.iter().find(|m| m.lo >= 1).map(|m| m.mv)))
+    Ok(Ok(solved.result.checkpoint.moves.iter().find(|m| m.lo >= 1).map(|m| m.mv)))
 }
 
 /// [`WinningMove::find`], with a spinner on stderr when it is a terminal and the solve runs

@@ -10,9 +10,12 @@ use std::io::{IsTerminal, Write};
 use anyhow::Result;
 use game_front::Front;
 use search_core::{Analysis, Game, Limits, Player};
-use triangle_war::{parse_games_from, Geometry, Judge, Outcome, Position, TriangleWar, TriangleWarFront};
+use triangle_war::{
+    parse_games_from, Geometry, Judge, Outcome, Position, Rules, TriangleWar, TriangleWarFront,
+};
 
 use crate::common::{AlgorithmArgs, InputArgs, OutputArgs};
+use crate::long_solve::Stop;
 use crate::report::CaseReport;
 
 /// Arguments of `triangle-war`.
@@ -44,6 +47,13 @@ pub struct Args {
     /// the memory available is smaller.
     #[arg(long, value_name = "MIB")]
     tt_mib: Option<u64>,
+    /// Pruning rules of the search: `all` (every proven rule, the default), `none` (the plain
+    /// game tree) or a comma-separated list of capture, capture-first, all-but-two,
+    /// fold-forced, graph-keys, twins, each optionally prefixed with `no-` (e.g.
+    /// `all,no-twins`). The answers do not depend on it, only the work (side 3 is answered
+    /// from a table without search unless solved at the root).
+    #[arg(long, value_name = "all|none|LIST", default_value = "all", value_parser = triangle_war::parse_rules)]
+    rules: Rules,
     #[command(flatten)]
     long: crate::long_solve::LongSolveArgs,
     /// Search threads for boards solved by search (lazy SMP over a shared TT; the answers do
@@ -67,21 +77,22 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
         None => args.tt_bits,
     };
     let threads = crate::common::thread_count(args.threads);
-    let mut judge = Judge::new(front.geometry().clone(), tt_bits).with_threads(threads);
+    let mut judge =
+        Judge::new(front.geometry().clone(), tt_bits).with_threads(threads).with_rules(args.rules);
     let searched = front.geometry().segments().len() > triangle_war::TABLE_MAX_SEGMENTS;
     let long = args.long.is_set()
         || (searched && std::io::stderr().is_terminal() && args.algorithm.algorithm.is_none());
     // The root driver answers `--analyze` too (every root move made exact), where the pruning
     // rules leave every legal move at the root (no triangle can be taken there): the analysis
     // lists every legal move.
-    let game = TriangleWar::new(front.geometry().clone());
+    let game = TriangleWar::with_rules(front.geometry().clone(), args.rules);
     let driven = |pos: &Position| {
         !args.output.analyze
             || game.candidates(pos.drawn().0) == front.geometry().all_segments().0 & !pos.drawn().0
     };
     if long && (args.empty || !args.output.analyze) && driven(&Position::start()) {
         let mut seen = 0;
-        let mut solve = |number: usize, pos: &Position, out: &mut dyn Write| -> Result<()> {
+        let mut solve = |number: usize, pos: &Position, out: &mut dyn Write| -> Result<Option<Stopped>> {
             seen += 1;
             anyhow::ensure!(
                 seen == 1 || !args.long.one_case(),
@@ -90,31 +101,26 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
             if driven(pos) {
                 long_solve(&front, args, judge.tt_bits(), threads, number, pos, out)
             } else {
-                answer(&front, &mut judge, number, pos, args, out)
+                answer(&front, &mut judge, number, pos, args, out).map(|()| None)
             }
         };
         if args.empty {
-            return solve(1, &Position::start(), out);
+            return match solve(1, &Position::start(), out)? {
+                None => Ok(()),
+                Some(Stopped { stop, bounds }) => Err(crate::long_solve::stopped("game 1", stop, &bounds)),
+            };
         }
         // The time limit is per game: a game it stops is reported, and the later games are
         // still answered; the run then ends with exit status 3 naming the unfinished ones.
         let mut unfinished = Vec::new();
         for record in parse_games_from(args.input.reader()?, front.geometry()) {
             let record = record?;
-            match solve(record.number, &record.position, out) {
-                Err(e) if e.downcast_ref::<crate::common::Incomplete>().is_some() => {
-                    unfinished.push(record.number)
-                }
-                other => other?,
+            if let Some(stopped) = solve(record.number, &record.position, out)? {
+                unfinished.push((record.number, stopped.stop));
             }
         }
         if !unfinished.is_empty() {
-            let list: Vec<String> = unfinished.iter().map(ToString::to_string).collect();
-            return Err(crate::common::Incomplete(format!(
-                "stopped by the time limit before finishing game(s) {}",
-                list.join(", ")
-            ))
-            .into());
+            return Err(crate::long_solve::unfinished_error("game", &unfinished));
         }
         return Ok(());
     }
@@ -140,7 +146,7 @@ fn answer(
     let line = |outcome: Outcome| format!("Game {number}: {}", outcome.judge_text());
     if !output.explains() {
         let outcome = if args.algorithm.algorithm.is_some() {
-            let game = TriangleWar::new(front.geometry().clone());
+            let game = TriangleWar::with_rules(front.geometry().clone(), args.rules);
             let v = args.algorithm.value(number, &game, pos, judge.tt_bits());
             Outcome::from_margin(pos.margin() + pos.to_move().sign() * v)
         } else {
@@ -155,10 +161,16 @@ fn answer(
     Ok(())
 }
 
+/// A game that a limit stopped: what stopped it and the bounds proven, in words.
+struct Stopped {
+    stop: Stop,
+    bounds: String,
+}
+
 /// Solves one game move by move at the root ([`crate::long_solve::solve`], on `threads`
 /// threads) under the time limit, with progress on a terminal and the checkpoint file; prints
-/// the judge's line, or the bounds proven when the limit stops it
-/// ([`crate::common::Incomplete`], exit status 3).
+/// the judge's line, or the bounds proven when a limit stops it (then returned as
+/// [`Stopped`]).
 fn long_solve(
     front: &TriangleWarFront,
     args: &Args,
@@ -167,11 +179,11 @@ fn long_solve(
     number: usize,
     pos: &Position,
     out: &mut dyn Write,
-) -> Result<()> {
+) -> Result<Option<Stopped>> {
     use search_core::SearchOptions;
     let geometry = front.geometry();
     let options = SearchOptions { tt_bits, principal_variation_search: true, ..SearchOptions::DEFAULT };
-    let mut solver = triangle_war::Solver::with_options(geometry.clone(), triangle_war::Rules::ALL, options)
+    let mut solver = triangle_war::Solver::with_options(geometry.clone(), args.rules, options)
         .with_threads(threads, options);
     let (margin, sign) = (pos.margin(), pos.to_move().sign());
     // Final margins (A minus B) from the root's value bounds for the side to move.
@@ -185,7 +197,7 @@ fn long_solve(
     let outcome_line = |m: i64| format!("Game {number}: {}", Outcome::from_margin(m).judge_text());
     if solver.engine().game().terminal_value(pos).is_some() {
         writeln!(out, "{}", outcome_line(margin))?;
-        return Ok(());
+        return Ok(None);
     }
     // A TT entry is trusted as a proven bound: its value must be a margin the board allows and
     // its move a segment of the board.
@@ -225,11 +237,13 @@ fn long_solve(
                 break;
             }
             let best = step.checkpoint.moves.iter().find(|m| m.lo == step.bounds.0).expect("a best move");
-            // The engine folds forced captures into the move that allows them: expand them.
+            // The engine folds forced captures into the move that allows them (unless the
+            // rules say otherwise): expand them.
             p = p.play(geometry, usize::from(best.mv)).0;
             pv.push(best.mv);
             let game = solver.engine().game();
-            while let Some(s) = game.folded_move(p.drawn().0) {
+            let fold = game.rules().fold_forced;
+            while let Some(s) = game.folded_move(p.drawn().0).filter(|_| fold) {
                 pv.push(s as u8);
                 p = p.play(geometry, s).0;
             }
@@ -246,7 +260,7 @@ fn long_solve(
             let analysis = Analysis { to_move: pos.to_move(), value: lo, moves, pv, stats };
             let report = CaseReport::new(front, number, outcome_line(lo), &analysis);
             report.write(&args.output, out, &front.draw(pos), &front.score_text(pos), front.value_note())?;
-            return Ok(());
+            return Ok(None);
         }
     }
     let finished = lo == hi && !exact_all;
@@ -267,12 +281,11 @@ fn long_solve(
         writeln!(out, "Game {number}: not finished: final margin (A minus B) in [{lo:+}, {hi:+}]")?;
     }
     if finished {
-        return Ok(());
+        return Ok(None);
     }
-    Err(crate::long_solve::stopped(
-        &format!("game {number}"),
-        &format!("the final margin in [{lo:+}, {hi:+}]"),
-    ))
+    // A finished split whose principal variation the time limit cut short is stopped by it.
+    let stop = solved.stop.unwrap_or(Stop::TimeLimit);
+    Ok(Some(Stopped { stop, bounds: format!("the final margin in [{lo:+}, {hi:+}]") }))
 }
 
 /// What a checkpoint of `pos` on `geometry` belongs to: a file of another board or position

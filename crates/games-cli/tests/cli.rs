@@ -336,7 +336,8 @@ fn a_time_limit_on_a_batch_stops_each_game_not_the_batch() {
     assert_eq!(lines.len(), 3, "{stdout}");
     assert!(lines[0].starts_with("Game 1: not finished") && lines[1].starts_with("Game 2: not finished"));
     assert!(lines[2] == "Game 3: A wins." || lines[2] == "Game 3: B wins.", "{stdout}");
-    assert!(String::from_utf8_lossy(&out.stderr).contains("game(s) 1, 2"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("stopped by the time limit before finishing games 1, 2"), "{stderr}");
     let _ = std::fs::remove_file(&path);
 }
 

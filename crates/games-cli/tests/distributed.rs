@@ -1,8 +1,8 @@
 //! Distributed solves through `--store`: side-4 Triangle War by 4 shards and a merge against
 //! the one-machine answer (value and every first move's value); a run stopped mid-way by its
 //! node budget and relaunched finishes with the same answer without solving a finished job
-//! again (counted from the store's records); damaged records, stores of another solve and bad
-//! options are reported, never a panic.
+//! again (counted from the store's records), and says what stopped it; damaged records, stores
+//! of another solve and bad options are reported, never a panic.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -85,6 +85,11 @@ fn a_run_stopped_mid_way_and_relaunched_finishes_without_solving_a_finished_job_
     assert_eq!(first.status.code(), Some(3), "{}", stderr(&first));
     let stdout = String::from_utf8_lossy(&first.stdout);
     assert!(stdout.starts_with("Game 1: not finished: final margin (A minus B) in ["), "{stdout}");
+    assert!(
+        stderr(&first).contains("games-cli: game 1: stopped by the node budget with the final margin in ["),
+        "{}",
+        stderr(&first)
+    );
     let done = records(&dir).len();
     assert!(done > 0, "the first run finished some jobs");
     let second = games_cli().args(SIDE4).args(["--store", store, "--format", "json"]).output().unwrap();
@@ -206,4 +211,71 @@ fn every_long_solve_subcommand_takes_a_store() {
         assert!(!records(&dir).is_empty());
         let _ = std::fs::remove_dir_all(&dir);
     }
+}
+
+#[test]
+fn a_stopped_run_says_what_stopped_it() {
+    // The node budget and the time limit, through a store, on every kind of subcommand's
+    // message; each run exits with status 3 after printing the bounds.
+    let cases: [(&[&str], &[&str], &str); 4] = [
+        (&SIDE4, &["--node-budget", "1000"], "games-cli: game 1: stopped by the node budget with "),
+        (&SIDE4, &["--time-limit", "0.001"], "games-cli: game 1: stopped by the time limit with "),
+        (
+            &["dots-and-boxes", "--size", "3x3", "--empty"],
+            &["--node-budget", "1000"],
+            "games-cli: stopped by the node budget before finishing line 1\n",
+        ),
+        (
+            &["winning-move", "--empty"],
+            &["--node-budget", "10"],
+            "games-cli: stopped by the node budget before finishing case 1\n",
+        ),
+    ];
+    for (i, (game, limit, message)) in cases.into_iter().enumerate() {
+        let dir = fresh_dir(&format!("stopped-{i}"));
+        let o = games_cli().args(game).args(["--store", dir.to_str().unwrap()]).args(limit).output().unwrap();
+        assert_eq!(o.status.code(), Some(3), "{game:?} {limit:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(message), "{game:?} {limit:?}: {}", stderr(&o));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+#[test]
+fn every_rules_setting_gives_the_same_value_by_one_machine_and_through_a_store() {
+    // Side 3 (B wins by 3; a retrograde table answers without --time-limit, the root driver
+    // searches with it) under every one of the 64 settings, side 4 (B wins by 2) under all,
+    // none (16.8 M nodes) and every rule but one: the root driver on one machine and a split
+    // solve through a store.
+    let mut side3: Vec<String> = Vec::new();
+    for bits in 0..64u32 {
+        let on: Vec<&str> = triangle_war::RULE_NAMES
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| bits >> i & 1 == 1)
+            .map(|(_, n)| *n)
+            .collect();
+        side3.push(if on.is_empty() { "none".to_string() } else { on.join(",") });
+    }
+    let mut side4 = vec!["all".to_string(), "none".to_string()];
+    side4.extend(triangle_war::RULE_NAMES.iter().map(|n| format!("all,no-{n}")));
+    for (side, settings, depth, value) in [("3", side3, "2", -3), ("4", side4, "3", -2)] {
+        for rules in &settings {
+            let game = ["triangle-war", "--side", side, "--empty", "--format", "json", "--rules", rules];
+            let one = json(&games_cli().args(game).args(["--time-limit", "600"]).output().unwrap());
+            assert_eq!(one["value"], value, "side {side}, --rules {rules}, one machine");
+            let dir = fresh_dir(&format!("rules-{side}-{rules}"));
+            let store = dir.to_str().unwrap();
+            let split = json(
+                &games_cli().args(game).args(["--store", store, "--split-depth", depth]).output().unwrap(),
+            );
+            assert_eq!(split["value"], value, "side {side}, --rules {rules}, --store");
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+    }
+    // The judge's search (no root driver) under other rules.
+    let o = games_cli().args(SIDE4).args(["--rules", "all,no-capture"]).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "Game 1: B wins.\n", "{}", stderr(&o));
+    let o = games_cli().args(SIDE4).args(["--rules", "all,captures"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("unknown rule \"captures\""), "{}", stderr(&o));
 }
