@@ -75,6 +75,23 @@ fn four_shards_and_a_merge_give_the_one_machine_value_and_first_move_values() {
     assert_eq!(String::from_utf8_lossy(&again.stdout), "Game 1: B wins.\n", "{}", stderr(&again));
     assert!(records(&dir).len() > from_shards);
     let _ = std::fs::remove_dir_all(&dir);
+
+    // Full rounds (every job the question needs) give the same answer.
+    let dir = fresh_dir("shards-full");
+    let store = dir.to_str().unwrap();
+    for i in 0..4 {
+        let shard = format!("{i}/4");
+        let o = games_cli()
+            .args(SIDE4)
+            .args(["--store", store, "--shard", &shard, "--shard-round", "full"])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+    assert!(!records(&dir).is_empty());
+    let merged = games_cli().args(SIDE4).args(["--store", store]).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&merged.stdout), "Game 1: B wins.\n", "{}", stderr(&merged));
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -471,7 +471,9 @@ where
         t
     }
 
-    /// Counts for a progress line.
+    /// Counts for a progress line. Counting the jobs left walks the whole plan (when bounds
+    /// changed since the last count): seconds on a frontier of a million jobs, so callers ask
+    /// for it only when they print it.
     pub fn progress(&mut self) -> Progress {
         self.refresh_plan();
         let left = self.plan.iter().filter(|j| !self.in_flight.contains(j)).count();

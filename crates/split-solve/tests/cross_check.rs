@@ -187,6 +187,45 @@ fn a_round_is_the_independent_jobs_of_one_question() {
 }
 
 #[test]
+fn first_order_rounds_are_part_of_the_full_round_and_finish_the_solve() {
+    // `round_of(FirstOrder)` is a non-empty part of `round` (the first alpha-beta order of the
+    // jobs the question needs), much smaller on side 4 at depth 3; solving round after round
+    // of it finishes the solve with the engine's value.
+    use split_solve::RoundKind;
+    use triangle_war::{Geometry, Position, TriangleWar};
+    let game = TriangleWar::new(Geometry::new(4).unwrap());
+    let root = Position::start();
+    let value = Engine::new(game.clone(), 18).solve(&root);
+    let mut engine = Engine::new(game.clone(), 16);
+    for exact_moves in [false, true] {
+        let options = SplitOptions { depth: 3, exact_moves, ..SplitOptions::default() };
+        let mut split = Split::new(game.clone(), &root, options);
+        let mut rounds = 0;
+        while !split.is_finished() {
+            let full: Vec<_> = split.round().iter().map(|j| (j.leaf, j.threshold)).collect();
+            let first = split.round_of(RoundKind::FirstOrder);
+            assert!(!first.is_empty());
+            assert!(first.len() <= full.len());
+            if rounds == 0 && !exact_moves {
+                // 72 of 472 jobs.
+                assert!(4 * first.len() < full.len(), "{} of {}", first.len(), full.len());
+            }
+            for job in first {
+                let id = (job.leaf, job.threshold);
+                assert!(full.contains(&id));
+                if split.is_needed(id) {
+                    let v = engine.search(&job.position, job.threshold, job.threshold + 1);
+                    split.finish(id, v, 1).unwrap();
+                }
+            }
+            rounds += 1;
+        }
+        assert_eq!(split.root_bounds(), (value, value));
+        assert!(rounds > 1);
+    }
+}
+
+#[test]
 fn a_contradicting_record_is_refused() {
     use triangle_war::{Geometry, Position, TriangleWar};
     let game = TriangleWar::new(Geometry::new(3).unwrap());
