@@ -261,10 +261,7 @@ impl Game for ConnectFour {
 
     #[inline]
     fn key(&self, pos: &Board) -> u64 {
-        // Dead stones (`Geometry::dead_stones`) count as the mover's: positions differing only
-        // in their colour share a key and an entry.
-        let dead = self.geom.dead_stones(pos.current(), pos.mask());
-        let code = (pos.current() | dead).wrapping_add(pos.mask());
+        let code = pos.code();
         code.min(self.geom.mirror(code))
     }
 

@@ -225,37 +225,6 @@ impl Geometry {
         r
     }
 
-    /// Stones that can never again matter, with `mine` the stones of one player and `mask` all
-    /// stones (four in a row only; 0 otherwise): a stone is *dead* when no empty cell is one
-    /// or two cells away from it along any direction, and every line of four through it that
-    /// holds an empty cell (then three cells away, at the line's other end) has stones of both
-    /// colours on its two middle cells. Those middle cells are next to the empty cell, so they
-    /// are never dead themselves: every line with an empty cell through a dead stone stays
-    /// blocked for both players whatever the dead stones' colours. Giving every dead stone to
-    /// one player therefore keeps the value of the position (the same lines are open to each
-    /// player, the same cells empty); C. Steininger's `c4` keys its table this way.
-    #[inline]
-    #[must_use]
-    pub fn dead_stones(&self, mine: u64, mask: u64) -> u64 {
-        let h = u32::from(self.height);
-        if self.k != 4 || 3 * (h + 2) >= 64 {
-            return 0;
-        }
-        let empty = self.board & !mask;
-        let theirs = mask ^ mine;
-        let mut alive = 0;
-        for d in [1, h + 1, h, h + 2] {
-            // An empty cell one or two cells away.
-            alive |= (empty >> d) | (empty << d) | (empty >> (2 * d)) | (empty << (2 * d));
-            // An empty cell three away whose line's middle cells are not of both colours
-            // (including middle cells off the board: counted as alive, which is safe).
-            let mixed_up = ((mine >> d) & (theirs >> (2 * d))) | ((theirs >> d) & (mine >> (2 * d)));
-            let mixed_down = ((mine << d) & (theirs << (2 * d))) | ((theirs << d) & (mine << (2 * d)));
-            alive |= ((empty >> (3 * d)) & !mixed_up) | ((empty << (3 * d)) & !mixed_down);
-        }
-        mask & !alive
-    }
-
     /// Whether `stones` contain `k` in a row.
     #[must_use]
     pub fn has_line(&self, stones: u64) -> bool {
@@ -341,52 +310,6 @@ mod tests {
                 assert_eq!(g.winning_spots(stones, mask), generic, "{w}x{h}");
             }
         }
-    }
-
-    /// Recolouring the dead stones (all to one player) leaves every line of four that holds an
-    /// empty cell as open or as blocked for each player as it was, on random gravity boards
-    /// (lines found by walking the grid), and dead stones do occur.
-    #[test]
-    fn dead_stones_never_change_an_open_line() {
-        use rand::{Rng, SeedableRng};
-        let mut rng = rand::rngs::SmallRng::seed_from_u64(11);
-        let mut dead_seen = 0u32;
-        for (w, h) in [(7, 6), (4, 4), (5, 4), (8, 7), (9, 5), (6, 9), (4, 9)] {
-            let g = Geometry::new(w, h).unwrap();
-            let mut lines = Vec::new();
-            for c in 0..w as i32 {
-                for r in 0..h as i32 {
-                    for (dc, dr) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
-                        let cells: Vec<(i32, i32)> = (0..4).map(|i| (c + i * dc, r + i * dr)).collect();
-                        if cells.iter().all(|&(x, y)| x >= 0 && y >= 0 && x < w as i32 && y < h as i32) {
-                            lines.push(
-                                cells.iter().fold(0, |m, &(x, y)| m | g.cell_bit(x as usize, y as usize)),
-                            );
-                        }
-                    }
-                }
-            }
-            for _ in 0..20_000 {
-                let mask = (0..w).fold(0, |m, c| {
-                    let height = if rng.gen_bool(0.3) { h } else { rng.gen_range(0..=h) };
-                    m | (((1u64 << height) - 1) << (c * (h + 1)))
-                });
-                let mine = rng.gen::<u64>() & mask;
-                let dead = g.dead_stones(mine, mask);
-                assert_eq!(dead & !mask, 0);
-                dead_seen += dead.count_ones();
-                for other in [mine | dead, mine & !dead] {
-                    for &line in &lines {
-                        if line & !mask == 0 {
-                            continue;
-                        }
-                        let status = |m: u64| (line & m != 0, line & (mask ^ m) != 0);
-                        assert_eq!(status(mine), status(other), "{w}x{h} mask {mask:x} mine {mine:x}");
-                    }
-                }
-            }
-        }
-        assert!(dead_seen > 10_000, "dead stones found: {dead_seen}");
     }
 
     #[test]
