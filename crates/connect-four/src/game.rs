@@ -132,8 +132,14 @@ impl ConnectFour {
         if (self.geom.cells() - b.moves() as usize) % 2 != 0 {
             return None;
         }
-        let mask = b.mask();
-        let claimed = b.opponent() | (self.high_cells & !mask & !self.geom.playable(mask));
+        self.claimeven_of(b.opponent(), b.mask())
+    }
+
+    /// [`ConnectFour::claimeven_bound`] of the position with stones `mask` where `last` are
+    /// the stones of the player who moved last (an even number of cells empty).
+    #[inline]
+    fn claimeven_of(&self, last: u64, mask: u64) -> Option<Value> {
+        let claimed = last | (self.high_cells & !mask & !self.geom.playable(mask));
         if self.geom.has_line(self.geom.board() & !claimed) {
             return None;
         }
@@ -163,7 +169,8 @@ impl ConnectFour {
         while cells != 0 {
             let cell = cells & cells.wrapping_neg();
             cells ^= cell;
-            if let Some(v) = self.claimeven_bound(&b.play_cell(&self.geom, cell)) {
+            // The child after a stone on `cell` (its winning spots are not needed here).
+            if let Some(v) = self.claimeven_of(b.current() | cell, mask | cell) {
                 if v < 0 {
                     return Some(-v);
                 }

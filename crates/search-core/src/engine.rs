@@ -189,6 +189,13 @@ pub enum Driver {
     /// Bisection leaning towards 0, so that the sign (who wins) is settled first (P. Pons'
     /// Connect Four solver).
     BisectionTowardZero,
+    /// MTD(f) whose first guess is the midpoint of [`Game::value_bounds`] (C. Steininger's
+    /// `c4`): each fail-soft result is the next test.
+    MtdfMidpoint,
+    /// Two MTD(f) steps from 0 (is the value above 0? then: is it beyond the bound that search
+    /// proved?), then [`Driver::BisectionTowardZero`] on what is left: a value next to 0 takes
+    /// two searches, a large one a few more than bisection.
+    ZeroThenBisection,
 }
 
 /// Nodes a search runs on one thread before the helpers start (see [`Engine::set_solo_nodes`]).
@@ -455,6 +462,12 @@ impl<G: Game> Engine<G> {
     #[must_use]
     pub fn options(&self) -> SearchOptions {
         self.options
+    }
+
+    /// Sets the driver of [`Engine::solve`] and the searches built on it (the TT and every
+    /// other option are kept).
+    pub fn set_driver(&mut self, driver: Driver) {
+        self.options.driver = driver;
     }
 
     /// Number of search threads.

@@ -95,7 +95,11 @@ impl<G: Game> Engine<G> {
                 let v = self.search_as(pos, window.0, window.1, limited)?;
                 Ok(v.clamp(lo, hi))
             }
-            Driver::Mtdf { guess } => {
+            Driver::Mtdf { .. } | Driver::MtdfMidpoint => {
+                let guess = match driver {
+                    Driver::Mtdf { guess } => guess,
+                    _ => lo + (hi - lo) / 2,
+                };
                 let mut g = guess.clamp(lo, hi);
                 while lo < hi {
                     // Test "value > beta - 1": beta is g, unless g is already the proven lower
@@ -110,11 +114,29 @@ impl<G: Game> Engine<G> {
                 }
                 Ok(lo)
             }
-            Driver::Bisection | Driver::BisectionTowardZero => {
+            Driver::Bisection | Driver::BisectionTowardZero | Driver::ZeroThenBisection => {
+                if driver == Driver::ZeroThenBisection {
+                    // "value > 0?", then the test next to the bound it proved.
+                    let mut t = 0;
+                    for _ in 0..2 {
+                        if lo >= hi {
+                            break;
+                        }
+                        t = t.clamp(lo, hi - 1);
+                        let r = self.search_as(pos, t, t + 1, limited)?;
+                        if r > t {
+                            lo = r.min(hi);
+                            t = lo;
+                        } else {
+                            hi = r.max(lo);
+                            t = hi - 1;
+                        }
+                    }
+                }
                 while lo < hi {
                     // The midpoint, rounded towards lo; the test is "value > mid".
                     let mut mid = lo + (hi - lo) / 2;
-                    if driver == Driver::BisectionTowardZero {
+                    if driver != Driver::Bisection {
                         if mid <= 0 && lo / 2 < mid {
                             mid = lo / 2;
                         } else if mid >= 0 && hi / 2 > mid {

@@ -642,6 +642,8 @@ fn every_driver_and_clamp_gives_the_exact_value() {
             Driver::Mtdf { guess: rng.gen_range(-9..9) },
             Driver::Bisection,
             Driver::BisectionTowardZero,
+            Driver::MtdfMidpoint,
+            Driver::ZeroThenBisection,
         ] {
             for threads in [1, 2] {
                 let options = SearchOptions { tt_bits: 10, threads, driver, ..SearchOptions::DEFAULT };
