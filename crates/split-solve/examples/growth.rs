@@ -1,0 +1,148 @@
+//! How the work of a strings-and-coins board grows with the strings left, for sizing a solve
+//! too large for one machine: random safe openings (strings drawn at random among those that
+//! leave every coin at least two undrawn strings, so nothing is offered) with `L` strings left,
+//! each solved exactly with a fresh TT under a node budget; the median nodes per `L`, the growth
+//! factor per string between the two largest `L` solved, and the empty board extrapolated.
+//!
+//! `cargo run --release -p split-solve --example growth -- GAME BOARD [--left L1,L2,..]
+//! [--samples N] [--tt-bits B] [--budget NODES] [--seed S]`, with `GAME BOARD` either
+//! `triangle-war SIDE` or `dots-and-boxes RxC`.
+//!
+//! Calibration: the empty board, with its symmetry and transpositions, is cheaper than the
+//! extrapolation of random openings (3x4 dots-and-boxes: 10.0 M nodes against about 38 M; side-5
+//! Triangle War: see `crates/triangle-war/DISTRIBUTED.md`), so run a board that is solved too.
+
+use std::time::Instant;
+
+use rand::{rngs::SmallRng, Rng, SeedableRng};
+use search_core::{Limits, INFINITY};
+use strings_and_coins::Board;
+
+/// A safe opening of `board` with `left` strings undrawn, or `None` when the safe strings run out
+/// first.
+fn opening(board: &Board, rng: &mut SmallRng, left: usize) -> Option<u64> {
+    let mut drawn = 0u64;
+    while board.strings() - drawn.count_ones() as usize > left {
+        let safe: Vec<usize> = (0..board.strings())
+            .filter(|&s| drawn >> s & 1 == 0)
+            .filter(|&s| {
+                let masks = board.border(s).masks;
+                masks.iter().all(|&m| m == 0 || (m & drawn).count_ones() + 3 <= m.count_ones())
+            })
+            .collect();
+        if safe.is_empty() {
+            return None;
+        }
+        drawn |= 1 << safe[rng.gen_range(0..safe.len())];
+    }
+    Some(drawn)
+}
+
+/// One game's solver behind the sampler: the board, and "solve this drawn set exactly under a
+/// node budget with a fresh TT of 2^bits entries" giving the nodes, or `None` over budget.
+enum Game {
+    TriangleWar(triangle_war::Geometry),
+    DotsAndBoxes(dots_and_boxes::Geometry),
+}
+
+impl Game {
+    fn board(&self) -> &Board {
+        match self {
+            Game::TriangleWar(g) => g.board(),
+            Game::DotsAndBoxes(g) => g.board(),
+        }
+    }
+
+    fn solve(&self, drawn: u64, tt_bits: u32, budget: u64) -> Option<u64> {
+        let limits = Limits { max_nodes: Some(budget), ..Limits::default() };
+        match self {
+            Game::TriangleWar(g) => {
+                let mut solver = triangle_war::Solver::new(g.clone(), tt_bits);
+                solver.set_limits(limits);
+                let pos = triangle_war::Position::from_parts(
+                    g,
+                    triangle_war::SegmentSet(drawn),
+                    search_core::Player::First,
+                    0,
+                )
+                .expect("a safe opening completes no triangle");
+                solver.engine().try_search(&pos, -INFINITY, INFINITY).ok()?;
+                Some(solver.stats().nodes)
+            }
+            Game::DotsAndBoxes(g) => {
+                let mut solver = dots_and_boxes::Solver::new(g.clone(), tt_bits);
+                solver.set_limits(limits);
+                let pos = dots_and_boxes::Position::from_drawn(g, drawn).expect("a line set of the board");
+                solver.try_value(&pos).ok()?;
+                Some(solver.stats().nodes)
+            }
+        }
+    }
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let usage = "usage: growth triangle-war SIDE | dots-and-boxes RxC [--left L1,L2,..] [--samples N] [--tt-bits B] [--budget NODES] [--seed S]";
+    let (game_name, board_name) = (args.next().expect(usage), args.next().expect(usage));
+    let game = match game_name.as_str() {
+        "triangle-war" => {
+            let side = board_name.parse().expect("a side 1 to 6");
+            Game::TriangleWar(triangle_war::Geometry::new(side).expect("a side 1 to 6"))
+        }
+        "dots-and-boxes" => {
+            let (r, c) = dots_and_boxes::parse_size(&board_name).expect("a size RxC");
+            Game::DotsAndBoxes(dots_and_boxes::Geometry::new(r, c).expect("a board of at most 64 lines"))
+        }
+        _ => panic!("{usage}"),
+    };
+    let mut lefts: Vec<usize> = Vec::new();
+    let (mut samples, mut tt_bits, mut budget, mut seed) = (8usize, 22u32, 200_000_000u64, 1u64);
+    while let Some(a) = args.next() {
+        let mut value = || args.next().expect("a value after the option");
+        match a.as_str() {
+            "--left" => lefts = value().split(',').map(|l| l.parse().expect("a number")).collect(),
+            "--samples" => samples = value().parse().expect("a number"),
+            "--tt-bits" => tt_bits = value().parse().expect("a number"),
+            "--budget" => budget = value().parse().expect("a number"),
+            "--seed" => seed = value().parse().expect("a number"),
+            other => panic!("unknown option {other}"),
+        }
+    }
+    let strings = game.board().strings();
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut medians = Vec::new();
+    println!("{game_name} {board_name}: {strings} strings; {samples} safe openings per row, TT 2^{tt_bits}, budget {budget} nodes");
+    println!(
+        "{:>5} {:>8} {:>14} {:>14} {:>14} {:>9}",
+        "left", "solved", "min nodes", "median nodes", "max nodes", "seconds"
+    );
+    for &left in &lefts {
+        let t = Instant::now();
+        let openings: Vec<u64> = (0..samples)
+            .filter_map(|_| (0..100).find_map(|_| opening(game.board(), &mut rng, left)))
+            .collect();
+        let mut nodes: Vec<u64> = openings.iter().filter_map(|&d| game.solve(d, tt_bits, budget)).collect();
+        let solved = format!("{}/{}", nodes.len(), openings.len());
+        if nodes.is_empty() || nodes.len() < openings.len() {
+            println!(
+                "{left:>5} {solved:>8} {:>14}",
+                if openings.is_empty() { "no opening" } else { "over budget" }
+            );
+            continue;
+        }
+        nodes.sort_unstable();
+        let median = nodes[nodes.len() / 2];
+        let (min, max, secs) = (nodes[0], nodes[nodes.len() - 1], t.elapsed().as_secs_f64());
+        println!("{left:>5} {solved:>8} {min:>14} {median:>14} {max:>14} {secs:>9.1}");
+        medians.push((left, median as f64));
+    }
+    if let [.., (l0, n0), (l1, n1)] = medians[..] {
+        if l1 > l0 {
+            let factor = (n1 / n0).powf(1.0 / (l1 - l0) as f64);
+            let estimate = n1 * factor.powi((strings - l1) as i32);
+            println!(
+                "growth {factor:.2}x per string; empty board ({strings} strings): about {estimate:.2e} nodes"
+            );
+        }
+    }
+}
