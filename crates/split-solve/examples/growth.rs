@@ -5,8 +5,9 @@
 //! factor per string between the two largest `L` solved, and the empty board extrapolated.
 //!
 //! `cargo run --release -p split-solve --example growth -- GAME BOARD [--left L1,L2,..]
-//! [--samples N] [--tt-bits B] [--budget NODES] [--seed S]`, with `GAME BOARD` either
-//! `triangle-war SIDE` or `dots-and-boxes RxC`.
+//! [--samples N] [--tt-bits B] [--budget NODES] [--seed S] [--rules RULES]`, with `GAME BOARD` either
+//! `triangle-war SIDE` or `dots-and-boxes RxC`, and `RULES` the pruning rules as
+//! `games-cli triangle-war --rules` reads them (`all`, the default, or `none`: the plain game tree).
 //!
 //! Calibration: the empty board, with its symmetry and transpositions, is cheaper than the
 //! extrapolation of random openings (3x4 dots-and-boxes: 10.0 M nodes against about 38 M; side-5
@@ -15,8 +16,8 @@
 use std::time::Instant;
 
 use rand::{rngs::SmallRng, Rng, SeedableRng};
-use search_core::{Limits, INFINITY};
-use strings_and_coins::Board;
+use search_core::{Limits, SearchOptions, INFINITY};
+use strings_and_coins::{Board, Rules};
 
 /// A safe opening of `board` with `left` strings undrawn, or `None` when the safe strings run out
 /// first.
@@ -38,26 +39,28 @@ fn opening(board: &Board, rng: &mut SmallRng, left: usize) -> Option<u64> {
     Some(drawn)
 }
 
-/// One game's solver behind the sampler: the board, and "solve this drawn set exactly under a
-/// node budget with a fresh TT of 2^bits entries" giving the nodes, or `None` over budget.
+/// One game's solver behind the sampler: the board and its pruning rules, and "solve this drawn
+/// set exactly under a node budget with a fresh TT of 2^bits entries" giving the nodes, or
+/// `None` over budget.
 enum Game {
-    TriangleWar(triangle_war::Geometry),
-    DotsAndBoxes(dots_and_boxes::Geometry),
+    TriangleWar(triangle_war::Geometry, Rules),
+    DotsAndBoxes(dots_and_boxes::Geometry, Rules),
 }
 
 impl Game {
     fn board(&self) -> &Board {
         match self {
-            Game::TriangleWar(g) => g.board(),
-            Game::DotsAndBoxes(g) => g.board(),
+            Game::TriangleWar(g, _) => g.board(),
+            Game::DotsAndBoxes(g, _) => g.board(),
         }
     }
 
     fn solve(&self, drawn: u64, tt_bits: u32, budget: u64) -> Option<u64> {
         let limits = Limits { max_nodes: Some(budget), ..Limits::default() };
+        let options = SearchOptions { tt_bits, ..SearchOptions::DEFAULT };
         match self {
-            Game::TriangleWar(g) => {
-                let mut solver = triangle_war::Solver::new(g.clone(), tt_bits);
+            Game::TriangleWar(g, rules) => {
+                let mut solver = triangle_war::Solver::with_options(g.clone(), *rules, options);
                 solver.set_limits(limits);
                 let pos = triangle_war::Position::from_parts(
                     g,
@@ -69,8 +72,8 @@ impl Game {
                 solver.engine().try_search(&pos, -INFINITY, INFINITY).ok()?;
                 Some(solver.stats().nodes)
             }
-            Game::DotsAndBoxes(g) => {
-                let mut solver = dots_and_boxes::Solver::new(g.clone(), tt_bits);
+            Game::DotsAndBoxes(g, rules) => {
+                let mut solver = dots_and_boxes::Solver::with_options(g.clone(), *rules, options);
                 solver.set_limits(limits);
                 let pos = dots_and_boxes::Position::from_drawn(g, drawn).expect("a line set of the board");
                 solver.try_value(&pos).ok()?;
@@ -82,20 +85,10 @@ impl Game {
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let usage = "usage: growth triangle-war SIDE | dots-and-boxes RxC [--left L1,L2,..] [--samples N] [--tt-bits B] [--budget NODES] [--seed S]";
+    let usage = "usage: growth triangle-war SIDE | dots-and-boxes RxC [--left L1,L2,..] [--samples N] [--tt-bits B] [--budget NODES] [--seed S] [--rules all|none|LIST]";
     let (game_name, board_name) = (args.next().expect(usage), args.next().expect(usage));
-    let game = match game_name.as_str() {
-        "triangle-war" => {
-            let side = board_name.parse().expect("a side 1 to 6");
-            Game::TriangleWar(triangle_war::Geometry::new(side).expect("a side 1 to 6"))
-        }
-        "dots-and-boxes" => {
-            let (r, c) = dots_and_boxes::parse_size(&board_name).expect("a size RxC");
-            Game::DotsAndBoxes(dots_and_boxes::Geometry::new(r, c).expect("a board of at most 64 lines"))
-        }
-        _ => panic!("{usage}"),
-    };
     let mut lefts: Vec<usize> = Vec::new();
+    let mut rules = Rules::ALL;
     let (mut samples, mut tt_bits, mut budget, mut seed) = (8usize, 22u32, 200_000_000u64, 1u64);
     while let Some(a) = args.next() {
         let mut value = || args.next().expect("a value after the option");
@@ -105,9 +98,22 @@ fn main() {
             "--tt-bits" => tt_bits = value().parse().expect("a number"),
             "--budget" => budget = value().parse().expect("a number"),
             "--seed" => seed = value().parse().expect("a number"),
+            "--rules" => rules = triangle_war::parse_rules(&value()).unwrap_or_else(|e| panic!("{e}")),
             other => panic!("unknown option {other}"),
         }
     }
+    let game = match game_name.as_str() {
+        "triangle-war" => {
+            let side = board_name.parse().expect("a side 1 to 6");
+            Game::TriangleWar(triangle_war::Geometry::new(side).expect("a side 1 to 6"), rules)
+        }
+        "dots-and-boxes" => {
+            let (r, c) = dots_and_boxes::parse_size(&board_name).expect("a size RxC");
+            let g = dots_and_boxes::Geometry::new(r, c).expect("a board of at most 64 lines");
+            Game::DotsAndBoxes(g, rules)
+        }
+        _ => panic!("{usage}"),
+    };
     let strings = game.board().strings();
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut medians = Vec::new();
