@@ -81,27 +81,12 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
     let mut unfinished = Vec::new();
     if args.empty {
         answer(args, &mut solver, 1, &Position::empty(geom), out, &mut unfinished)?;
-    } else {
-        let mut lines = judge_text::LineReader::new(args.input.reader()?);
-        let mut answered = 0;
-        while let Some(line) = lines.next_line()? {
-            if line.is_blank() {
-                continue;
-            }
-            let number = line.number;
-            answered += 1;
-            anyhow::ensure!(
-                answered == 1 || !args.long.one_case(),
-                "line {number}: --checkpoint and --store take one position per run"
-            );
-            let pos = parse_position_line(geom, line.text).map_err(|e| anyhow!("line {number}, {e}"))?;
-            answer(args, &mut solver, number, &pos, out, &mut unfinished)?;
-        }
     }
-    if unfinished.is_empty() {
-        return Ok(());
-    }
-    Err(crate::long_solve::unfinished_error("line", &unfinished))
+    let reader = if args.empty { None } else { Some(args.input.reader()?) };
+    crate::long_solve::answer_lines(&args.long, reader, unfinished, |number, text, unfinished| {
+        let pos = parse_position_line(geom, text).map_err(|e| anyhow!("line {number}, {e}"))?;
+        answer(args, &mut solver, number, &pos, out, unfinished)
+    })
 }
 
 /// Answers the position of line `number` (flushed at once); under `--time-limit` a position

@@ -346,6 +346,43 @@ pub fn stopped(what: &str, stop: Stop, bounds: &str) -> anyhow::Error {
     crate::common::Incomplete(format!("{what}: stopped by {stop} with {bounds}")).into()
 }
 
+/// Answers one position per line of `reader` (blank lines skipped) with `answer(number, text,
+/// unfinished)`, each answered before the next is read so that the answers before a bad line
+/// stay printed; `--checkpoint` and `--store` (`long.one_case()`) take one position per run.
+/// Then the run's end: `Ok` when no position was stopped, else [`unfinished_error`] over the
+/// lines that `answer` (or the caller before, e.g. for `--empty`) added to `unfinished`.
+///
+/// # Errors
+/// The first error of reading, of `answer`, a second position under `one_case`, or the
+/// unfinished lines.
+pub fn answer_lines(
+    long: &LongSolveArgs,
+    reader: Option<Box<dyn std::io::BufRead>>,
+    mut unfinished: Vec<(usize, Stop)>,
+    mut answer: impl FnMut(usize, &str, &mut Vec<(usize, Stop)>) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    if let Some(reader) = reader {
+        let mut lines = judge_text::LineReader::new(reader);
+        let mut answered = 0;
+        while let Some(line) = lines.next_line()? {
+            if line.is_blank() {
+                continue;
+            }
+            let number = line.number;
+            answered += 1;
+            anyhow::ensure!(
+                answered == 1 || !long.one_case(),
+                "line {number}: --checkpoint and --store take one position per run"
+            );
+            answer(number, line.text, &mut unfinished)?;
+        }
+    }
+    if unfinished.is_empty() {
+        return Ok(());
+    }
+    Err(unfinished_error("line", &unfinished))
+}
+
 /// The error that ends a run whose cases `unfinished` (the number of each, in order, and what
 /// stopped it) a limit stopped, each named as a `noun` (`line`, `case`, `game`): exit status 3,
 /// e.g. `stopped by the time limit before finishing lines 2, 5`.
