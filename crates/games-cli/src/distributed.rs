@@ -64,6 +64,16 @@ pub struct SplitArgs {
     /// and stop, without solving: for sizing a solve.
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=100_000), conflicts_with_all = ["store", "checkpoint", "count_frontier"])]
     pub sample_jobs: Option<u32>,
+    /// With --store: re-solve K records of the store drawn at random (seed 20) among those
+    /// whose position is a frontier job at --split-depth and whose search took at most
+    /// --recheck-max-nodes nodes, with this run's engine (its --rules, TT and threads), print
+    /// whether each answer agrees with the stored one, and stop: a check of a store by another
+    /// configuration or machine. Exit status 0 when all agree, 2 otherwise.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..), requires = "store", conflicts_with_all = ["shard", "mpi"])]
+    pub recheck: Option<u32>,
+    /// With --recheck: draw only among records whose stored search took at most N nodes.
+    #[arg(long, value_name = "N", default_value_t = u64::MAX, value_parser = clap::value_parser!(u64).range(1..), requires = "recheck")]
+    pub recheck_max_nodes: u64,
     /// With --sample-jobs: the node budget of each sampled job.
     #[arg(long, value_name = "N", default_value_t = 10_000_000, value_parser = clap::value_parser!(u64).range(1..), requires = "sample_jobs")]
     pub sample_nodes: u64,
@@ -160,6 +170,91 @@ where
         "finished {finished} of {k} within the budget (mean {:.0} nodes each); {all_nodes} nodes in all",
         finished_nodes as f64 / finished.max(1) as f64
     );
+    Err(PartDone(String::new()).into())
+}
+
+/// `--recheck`: re-solves `k` random records of the store `spec.args.split.store` whose
+/// positions are frontier jobs of the split of `pos` at `--split-depth` (and whose stored
+/// search took at most `--recheck-max-nodes`) with `engine`, and prints on stdout one line per
+/// record (threshold, stored and new fail-soft results and nodes, and whether they agree: the
+/// same side of the threshold) and a summary.
+///
+/// # Errors
+/// Store errors; no record to check; an error naming the records that disagree; otherwise
+/// [`PartDone`].
+pub fn recheck<G: Game + Clone>(
+    engine: &mut Engine<G>,
+    pos: &G::Position,
+    spec: &RootSolve<'_, G>,
+    k: u32,
+) -> Result<()>
+where
+    G::Key: Into<u128>,
+{
+    use rand::seq::SliceRandom;
+    use rand::SeedableRng;
+    let args = &spec.args.split;
+    let dir = args.store.as_deref().expect("called with --store");
+    // Read only: the run's own file name is one no run writes.
+    let (_, records) = Store::open(dir, &spec.identity, "recheck.rec")?;
+    let split = Split::new(
+        engine.game().clone(),
+        pos,
+        SplitOptions { depth: args.split_depth, ..SplitOptions::default() },
+    );
+    let leaves: std::collections::HashMap<u128, u32> =
+        (0..split.frontier_len() as u32).map(|leaf| (split.leaf(leaf).1, leaf)).collect();
+    let mut eligible: Vec<(&Record, u32)> = records
+        .iter()
+        .filter(|r| r.nodes <= args.recheck_max_nodes)
+        .filter_map(|r| leaves.get(&r.key).map(|&leaf| (r, leaf)))
+        .collect();
+    println!(
+        "{} records in {}, {} of them frontier jobs at depth {} within the node limit; {k} drawn at random",
+        records.len(),
+        dir.display(),
+        eligible.len(),
+        args.split_depth
+    );
+    if eligible.is_empty() {
+        bail!(
+            "--recheck: no record of {} is a frontier job at --split-depth {} within --recheck-max-nodes (give the depth the store was written at)",
+            dir.display(),
+            args.split_depth
+        );
+    }
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(20);
+    eligible.shuffle(&mut rng);
+    let mut disagree = Vec::new();
+    let (mut stored_nodes, mut new_nodes) = (0u64, 0u64);
+    for (i, (record, leaf)) in eligible.iter().take(k as usize).enumerate() {
+        let (job_pos, _) = split.leaf(*leaf);
+        let t = record.threshold;
+        let before = engine.stats().nodes;
+        let start = Instant::now();
+        let r = engine.search(&job_pos, t, t + 1);
+        let nodes = engine.stats().nodes - before;
+        let agrees = (r > t) == (record.value > t);
+        let side = |v: Value| if v > t { format!("> {t} ({v})") } else { format!("<= {t} ({v})") };
+        println!(
+            "record {i} (frontier {leaf}): stored {} in {} nodes; now {} in {nodes} nodes, {:.1} s: {}",
+            side(record.value),
+            record.nodes,
+            side(r),
+            start.elapsed().as_secs_f64(),
+            if agrees { "agrees" } else { "DISAGREES" }
+        );
+        stored_nodes += record.nodes;
+        new_nodes += nodes;
+        if !agrees {
+            disagree.push(i);
+        }
+    }
+    let n = eligible.len().min(k as usize);
+    println!("{} of {n} agree; {stored_nodes} nodes stored, {new_nodes} nodes now", n - disagree.len());
+    if !disagree.is_empty() {
+        bail!("--recheck: records {disagree:?} of the store disagree with this run's answers");
+    }
     Err(PartDone(String::new()).into())
 }
 

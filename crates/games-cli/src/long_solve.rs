@@ -179,6 +179,9 @@ where
         let split = &spec.args.split;
         crate::distributed::sample_jobs(engine, pos, split.split_depth, k, split.sample_nodes)?;
     }
+    if let Some(k) = spec.args.split.recheck {
+        crate::distributed::recheck(engine, pos, spec, k)?;
+    }
     if spec.args.split.store.is_some() {
         return crate::distributed::solve(engine, pos, spec);
     }

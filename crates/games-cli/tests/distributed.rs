@@ -162,6 +162,49 @@ fn a_damaged_record_is_named_and_skipped_and_a_cut_record_is_cut_off() {
 }
 
 #[test]
+fn recheck_re_solves_records_under_other_rules_and_names_forged_ones() {
+    let dir = fresh_dir("recheck");
+    let store = dir.to_str().unwrap();
+    let o = games_cli().args(SIDE4).args(["--store", store]).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "Game 1: B wins.\n");
+    let recheck = |extra: &[&str]| {
+        games_cli()
+            .args(SIDE4)
+            .args(["--store", store, "--rules", "none", "--recheck", "6"])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let o = recheck(&[]);
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert_eq!(o.status.code(), Some(0), "{out}{}", stderr(&o));
+    assert!(out.contains("6 of 6 agree"), "{out}");
+    assert_eq!(out.matches(": agrees").count(), 6, "{out}");
+    // The same records with every answer moved to the other side of its threshold (checksums
+    // made anew): each one now disagrees.
+    let file = dir.join("main.rec");
+    let bytes = std::fs::read(&file).unwrap();
+    let read = decode_store(&bytes).unwrap();
+    let mut forged = bytes[..bytes.len() - read.records.len() * 44].to_vec();
+    for r in read.records {
+        let mut r = r.unwrap();
+        r.value = if r.value > r.threshold { r.threshold } else { r.threshold + 1 };
+        forged.extend_from_slice(&r.encode());
+    }
+    std::fs::write(&file, &forged).unwrap();
+    let o = recheck(&[]);
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert_eq!(o.status.code(), Some(2), "{out}");
+    assert!(out.contains("0 of 6 agree"), "{out}");
+    assert!(stderr(&o).contains("records [0, 1, 2, 3, 4, 5] of the store disagree"), "{}", stderr(&o));
+    // No record at another depth: said, not a silent pass.
+    let o = recheck(&["--split-depth", "2"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no record of"), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn a_store_of_another_solve_and_bad_options_are_refused() {
     let dir = fresh_dir("other");
     let store = dir.to_str().unwrap();
