@@ -1,7 +1,8 @@
 //! Solves one position given as a move string (empty for the empty board) and prints the score
 //! (or the outcome with `--weak`), the nodes and the time.
 //!
-//! Usage: `solve_position [--weak] [--tt-bits N] [--size WxH] [MOVES]`.
+//! Usage: `solve_position [--weak] [--tt-bits N] [--threads N] [--size WxH] [MOVES]` (threads:
+//! lazy SMP over the shared TT, 1 by default).
 
 use std::time::Instant;
 
@@ -12,6 +13,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let weak = args.iter().any(|a| a == "--weak");
     let value_of = |flag: &str| args.iter().position(|a| a == flag).and_then(|i| args.get(i + 1)).cloned();
     let bits = value_of("--tt-bits").map_or(Ok(connect_four::DEFAULT_TT_BITS), |v| v.parse())?;
+    let threads: usize = value_of("--threads").map_or(Ok(1), |v| v.parse())?;
     let geom = match value_of("--size") {
         Some(s) => {
             let (w, h) = s.split_once('x').ok_or("--size WxH")?;
@@ -19,7 +21,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         None => Geometry::STANDARD,
     };
-    let flags_with_values = ["--tt-bits", "--size"];
+    let flags_with_values = ["--tt-bits", "--size", "--threads"];
     let moves = args
         .iter()
         .enumerate()
@@ -30,12 +32,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .next()
         .unwrap_or_default();
     let pos = Position::parse(geom, &moves)?;
-    let mut solver = Solver::with_tt_bits(geom, bits);
+    let mut solver = Solver::with_threads(geom, bits, threads);
     let t = Instant::now();
     let answer = if weak { format!("{:?}", solver.weak(&pos)) } else { solver.score(&pos).to_string() };
     let s = solver.stats();
     println!(
-        "{}x{} \"{moves}\" {} {answer} nodes {} time {:.2} s tt 2^{bits}",
+        "{}x{} \"{moves}\" {} {answer} nodes {} time {:.2} s tt 2^{bits} threads {threads}",
         geom.width(),
         geom.height(),
         if weak { "weak" } else { "score" },
