@@ -439,3 +439,104 @@ fn loony_values_equal_the_plain_search_on_random_endgames() {
     assert!((1..=4).all(|k| components.get(&k).is_some_and(|&n| n >= 20)), "components {components:?}");
     assert_eq!(valued, 3000);
 }
+
+/// The independent solver for positions with many lines left: the value of every subset of the
+/// undrawn lines of a base position, in a dense table indexed by the subset (bit `j`: the
+/// `j`-th undrawn line drawn), filled from the full set down (a drawn set's successors have
+/// larger indices). Built on `memo`'s tables (its own numbering), nothing from the crates.
+/// Returns the value of the base position; `table` is reused (2^left bytes).
+fn dense_value(memo: &Memo, base: u64, table: &mut Vec<i8>) -> i8 {
+    let undrawn: Vec<usize> = (0..memo.lines()).filter(|&l| base >> l & 1 == 0).collect();
+    let left = undrawn.len();
+    assert!(left <= 26, "{left} lines left: too many for a dense table");
+    // For each undrawn line, the one or two boxes it borders as masks of their undrawn lines,
+    // in subset bits (0: no second box): drawing line j in subset m completes a box with mask b
+    // when m | 1 << j covers b.
+    let local = |l: usize| 1u32 << undrawn.iter().position(|&u| u == l).unwrap();
+    let boxes_of: Vec<[u32; 2]> = undrawn
+        .iter()
+        .map(|&l| {
+            let mut masks = [0; 2];
+            for (k, &b) in memo.sides[l].iter().enumerate() {
+                masks[k] =
+                    memo.boxes[b].iter().filter(|&&x| base >> x & 1 == 0).fold(0, |m, &x| m | local(x));
+            }
+            masks
+        })
+        .collect();
+    table.clear();
+    table.resize(1 << left, 0);
+    let full = (1u32 << left) - 1;
+    for m in (0..full).rev() {
+        let mut best = i8::MIN;
+        let mut free = full & !m;
+        while free != 0 {
+            let j = free.trailing_zeros() as usize;
+            free &= free - 1;
+            let next = m | 1 << j;
+            let [b0, b1] = boxes_of[j];
+            let won = i8::from(next & b0 == b0) + i8::from(b1 != 0 && next & b1 == b1);
+            let child = table[next as usize];
+            best = best.max(if won > 0 { won + child } else { -child });
+        }
+        table[m as usize] = best;
+    }
+    table[0]
+}
+
+/// How many positions per board [`the_engine_equals_the_dense_solver_with_24_lines_left`]
+/// checks: `BOXES_DENSE_CASES` (default 2; the bigger sweep: `BOXES_DENSE_CASES=50 cargo test
+/// --release -p dots-and-boxes --test solvers_agree dense`).
+fn dense_cases() -> usize {
+    std::env::var("BOXES_DENSE_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(2)
+}
+
+#[test]
+fn the_dense_solver_equals_the_memoised_solver() {
+    // Positions of 3x3 and 4x4 with up to 14 lines left: the two independent solvers agree.
+    let mut table = Vec::new();
+    let mut rng = SmallRng::seed_from_u64(24);
+    for (r, c) in [(3, 3), (4, 4)] {
+        let mut memo = Memo::new(r, c);
+        let n = memo.lines();
+        for _ in 0..40 {
+            let left = rng.gen_range(1..=14);
+            let drawn = random_set(&mut rng, n, n - left);
+            assert_eq!(dense_value(&memo, drawn, &mut table), memo.value(drawn), "{r}x{c} drawn {drawn:#x}");
+        }
+    }
+}
+
+#[test]
+fn the_engine_equals_the_dense_solver_with_24_lines_left() {
+    const LEFT: usize = 24;
+    let cases = dense_cases();
+    let mut table = Vec::new();
+    let mut hard_seen = 0;
+    for (r, c) in [(4, 4), (4, 5), (5, 5)] {
+        let g = Geometry::new(r, c).unwrap();
+        let memo = Memo::new(r, c);
+        let mut solver = engine(&g, Rules::ALL);
+        let mut rng = SmallRng::seed_from_u64(2400 + (r * 10 + c) as u64);
+        let n = g.line_count();
+        for i in 0..cases {
+            let drawn = if i % 2 == 0 {
+                random_set(&mut rng, n, n - LEFT)
+            } else {
+                // A hard position, with random lines added until LEFT are left.
+                let mut drawn = hard_set(&mut rng, &memo);
+                hard_seen += usize::from(n - drawn.count_ones() as usize <= LEFT);
+                while n - drawn.count_ones() as usize > LEFT {
+                    drawn |= 1 << rng.gen_range(0..n);
+                }
+                drawn
+            };
+            let pos = Position::from_drawn(&g, drawn).unwrap();
+            let want = dense_value(&memo, drawn, &mut table);
+            assert_eq!(solver.value(&pos), i64::from(want), "{r}x{c} drawn {drawn:#x}");
+        }
+    }
+    // 4x4 hard positions (about 20 lines left when the safe lines run out) were searched as
+    // they came, with nothing added.
+    assert!(hard_seen > 0, "no hard position within {LEFT} lines left");
+}
