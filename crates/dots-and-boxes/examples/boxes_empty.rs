@@ -1,8 +1,10 @@
 //! Solves the empty board of each size given and prints its value (first player's net boxes),
 //! the engine's nodes and the time: `cargo run --release -p dots-and-boxes --example
 //! boxes_empty -- [--driver full|bisection|zero|mtdf] [--no-pvs] [--tt-bits N] [--threads N]
-//! [--etc SPAN] [--no-twins] 3x3 3x4 ...` (`--etc`: enhanced transposition cutoff at nodes
-//! with at least SPAN boxes left; `--no-twins`: without the twin-strings rule).
+//! [--etc SPAN] [--no-twins] [--no-split] [--no-loony] 3x3 3x4 ...` (`--etc`: enhanced
+//! transposition cutoff at nodes with at least SPAN boxes left; `--no-twins`: without the
+//! twin-strings rule; `--no-split`: without graph and split keys; `--no-loony`: without the
+//! values of simple loony endgames).
 
 use std::time::Instant;
 
@@ -30,6 +32,8 @@ fn main() {
             }
             "--no-pvs" => pvs = false,
             "--no-twins" => rules.twins = false,
+            "--no-split" => rules.graph_keys = false,
+            "--no-loony" => rules.loony_values = false,
             "--threads" => threads = args.next().and_then(|t| t.parse().ok()).expect("--threads N"),
             "--etc" => etc = Some(args.next().and_then(|t| t.parse().ok()).expect("--etc SPAN")),
             "--tt-bits" => tt_bits = args.next().and_then(|t| t.parse().ok()).expect("--tt-bits N"),
@@ -47,10 +51,12 @@ fn main() {
                 let v = solver.value(&Position::start());
                 let s = solver.stats();
                 println!(
-                    "{r}x{c} value {v:+} nodes {} time {:.2} s ({driver:?}, pvs {pvs}, tt_bits {tt_bits}, threads {threads}, etc {etc:?}, twins {})",
+                    "{r}x{c} value {v:+} nodes {} time {:.2} s ({driver:?}, pvs {pvs}, tt_bits {tt_bits}, threads {threads}, etc {etc:?}, twins {}, graph keys {}, loony values {})",
                     s.nodes,
                     t.elapsed().as_secs_f64(),
-                    rules.twins
+                    rules.twins,
+                    rules.graph_keys,
+                    rules.loony_values
                 );
             }
         }

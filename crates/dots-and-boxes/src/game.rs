@@ -171,8 +171,16 @@ impl Game for DotsAndBoxes {
         self.symmetries.inverse(symmetry, mv)
     }
 
+    /// ± the boxes still open; under [`Rules::loony_values`] the value itself, as both bounds,
+    /// in a simple loony endgame ([`strings_and_coins::Board::loony_value`]).
     fn value_bounds(&self, pos: &Position) -> (Value, Value) {
-        let open = Value::from(self.geometry.board().open_coins(pos.drawn()).count_ones());
+        let board = self.geometry.board();
+        if self.rules.loony_values {
+            if let Some(v) = board.loony_value(pos.drawn()) {
+                return (Value::from(v), Value::from(v));
+            }
+        }
+        let open = Value::from(board.open_coins(pos.drawn()).count_ones());
         (-open, open)
     }
 

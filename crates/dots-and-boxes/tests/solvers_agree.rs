@@ -2,8 +2,9 @@
 //! memoised solver written here from the rules (its own line numbering arithmetic, no
 //! strings-and-coins) and against plain minimax; the engine, with every pruning rule and with
 //! each rule alone, against the table; the engine against the memoised solver on random and
-//! "hard" positions of 4x4, 4x5 and 5x5 with up to 18 lines left; the known values of the
-//! empty boards.
+//! "hard" positions of 4x4, 4x5 and 5x5 with up to 18 lines left; the values of simple loony
+//! endgames (`strings_and_coins::Board::loony_value`) against the plain search on random ones
+//! of 3x3, 3x4 and 4x4; the known values of the empty boards.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -151,6 +152,7 @@ fn every_pruning_rule_alone_equals_the_unpruned_search() {
         Rules { fold_forced: true, capture: true, ..Rules::NONE },
         Rules { graph_keys: true, ..Rules::NONE },
         Rules { twins: true, ..Rules::NONE },
+        Rules { loony_values: true, ..Rules::NONE },
         Rules::ALL,
     ];
     let mut unpruned = engine(&g, Rules::NONE);
@@ -273,4 +275,268 @@ fn the_engine_equals_the_memoised_solver_on_large_boards() {
     }
     // Some hard positions were searched as they came, with nothing added.
     assert!(hard_seen > 0, "no hard position within {MAX_LEFT} lines left");
+}
+
+/// Whether every open box of `drawn` has exactly two undrawn sides (at least one box open): a
+/// simple loony endgame of chains and loops, read from `memo`'s own tables.
+fn simple_loony(memo: &Memo, drawn: u64) -> bool {
+    let open: Vec<usize> = memo
+        .boxes
+        .iter()
+        .map(|b| b.iter().filter(|&&x| drawn >> x & 1 == 0).count())
+        .filter(|&k| k > 0)
+        .collect();
+    !open.is_empty() && open.iter().all(|&k| k == 2)
+}
+
+/// A simple loony endgame built on `memo`'s board: every line drawn, then components carved
+/// out of the untouched boxes by undrawing lines along them: chains by random walks from a rim
+/// line of a rim box through unused neighbours until a rim line out, loops as the rings of
+/// random rectangles of at least 2x2 boxes. `None` if nothing was carved.
+fn carved_endgame(rng: &mut SmallRng, memo: &Memo) -> Option<u64> {
+    let (rows, cols) = (memo.rows, memo.cols);
+    let mut drawn = (1u64 << memo.lines()) - 1;
+    let mut used = vec![false; rows * cols];
+    // The line between boxes a and b (neighbours), or a's rim lines.
+    let shared = |a: usize, b: usize| memo.boxes[a].iter().copied().find(|l| memo.boxes[b].contains(l));
+    let rim = |b: usize| -> Vec<usize> {
+        memo.boxes[b].iter().copied().filter(|&l| memo.sides[l].len() == 1).collect()
+    };
+    let neighbours = |b: usize| -> Vec<usize> {
+        memo.boxes[b]
+            .iter()
+            .filter(|&&l| memo.sides[l].len() == 2)
+            .map(|&l| memo.sides[l][0] + memo.sides[l][1] - b)
+            .collect()
+    };
+    for _ in 0..rng.gen_range(1..=8) {
+        if rng.gen_bool(0.25) && rows >= 2 && cols >= 2 {
+            // A loop: the ring of boxes around a rectangle of h x w boxes.
+            let (h, w) = (rng.gen_range(2..=rows), rng.gen_range(2..=cols));
+            let (r0, c0) = (rng.gen_range(0..=rows - h), rng.gen_range(0..=cols - w));
+            let mut ring = Vec::new();
+            for c in c0..c0 + w {
+                ring.push(r0 * cols + c);
+            }
+            for r in r0 + 1..r0 + h {
+                ring.push(r * cols + c0 + w - 1);
+            }
+            for c in (c0..c0 + w - 1).rev() {
+                ring.push((r0 + h - 1) * cols + c);
+            }
+            for r in (r0 + 1..r0 + h - 1).rev() {
+                ring.push(r * cols + c0);
+            }
+            if ring.iter().any(|&b| used[b]) {
+                continue;
+            }
+            for (i, &b) in ring.iter().enumerate() {
+                used[b] = true;
+                drawn &= !(1 << shared(b, ring[(i + 1) % ring.len()]).unwrap());
+            }
+        } else {
+            // A chain: in by a rim line, a walk, out by another rim line.
+            let starts: Vec<usize> = (0..rows * cols).filter(|&b| !used[b] && !rim(b).is_empty()).collect();
+            let Some(&start) = starts.get(rng.gen_range(0..starts.len().max(1))) else { continue };
+            let entry = rim(start)[rng.gen_range(0..rim(start).len())];
+            let mut path = vec![start];
+            let mut lines = vec![entry];
+            let mut taken = used.clone();
+            taken[start] = true;
+            let exit = loop {
+                let b = *path.last().unwrap();
+                let outs: Vec<usize> = rim(b).into_iter().filter(|l| !lines.contains(l)).collect();
+                let next: Vec<usize> = neighbours(b).into_iter().filter(|&n| !taken[n]).collect();
+                if !outs.is_empty() && (next.is_empty() || rng.gen_bool(0.3)) {
+                    break Some(outs[rng.gen_range(0..outs.len())]);
+                }
+                if next.is_empty() {
+                    break None;
+                }
+                let n = next[rng.gen_range(0..next.len())];
+                lines.push(shared(b, n).unwrap());
+                taken[n] = true;
+                path.push(n);
+            };
+            if let Some(exit) = exit {
+                lines.push(exit);
+                used = taken;
+                for l in lines {
+                    drawn &= !(1 << l);
+                }
+            }
+        }
+    }
+    (drawn != (1u64 << memo.lines()) - 1).then_some(drawn)
+}
+
+/// A simple loony endgame reached in play on `memo`'s board: random safe lines until none is
+/// left, then random lines until every open box has two undrawn sides. `None` if the game ends
+/// first.
+fn played_endgame(rng: &mut SmallRng, memo: &Memo) -> Option<u64> {
+    let mut drawn = hard_set(rng, memo);
+    let n = memo.lines();
+    while drawn.count_ones() < n as u32 {
+        if simple_loony(memo, drawn) {
+            return Some(drawn);
+        }
+        let free: Vec<usize> = (0..n).filter(|&l| drawn >> l & 1 == 0).collect();
+        drawn |= 1 << free[rng.gen_range(0..free.len())];
+    }
+    None
+}
+
+#[test]
+fn loony_values_equal_the_plain_search_on_random_endgames() {
+    let mut valued = 0;
+    let mut components = std::collections::BTreeMap::<usize, usize>::new();
+    for (r, c, cases) in [(3, 3, 1500), (3, 4, 1000), (4, 4, 500)] {
+        let g = Geometry::new(r, c).unwrap();
+        let memo = Memo::new(r, c);
+        let mut plain = engine(&g, Rules::NONE);
+        let mut pruned = engine(&g, Rules::ALL);
+        let mut rng = SmallRng::seed_from_u64(2014);
+        let mut done = 0;
+        while done < cases {
+            let drawn =
+                if done % 2 == 0 { carved_endgame(&mut rng, &memo) } else { played_endgame(&mut rng, &memo) };
+            let Some(drawn) = drawn else { continue };
+            assert!(simple_loony(&memo, drawn), "{r}x{c} drawn {drawn:#x}");
+            let pos = Position::from_drawn(&g, drawn).unwrap();
+            let want = plain.value(&pos);
+            let v = g
+                .board()
+                .loony_value(drawn)
+                .unwrap_or_else(|| panic!("{r}x{c} drawn {drawn:#x}: not valued"));
+            assert_eq!(i64::from(v), want, "{r}x{c} drawn {drawn:#x}");
+            assert_eq!(pruned.value(&pos), want, "{r}x{c} drawn {drawn:#x}");
+            let mut parts = 0;
+            let mut left: Vec<usize> =
+                (0..r * c).filter(|&b| memo.boxes[b].iter().any(|&x| drawn >> x & 1 == 0)).collect();
+            while let Some(b) = left.pop() {
+                // Count components: flood through undrawn shared lines.
+                parts += 1;
+                let mut todo = vec![b];
+                while let Some(x) = todo.pop() {
+                    for &l in &memo.boxes[x] {
+                        if drawn >> l & 1 == 0 {
+                            for &y in &memo.sides[l] {
+                                if let Some(i) = left.iter().position(|&z| z == y) {
+                                    left.swap_remove(i);
+                                    todo.push(y);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            *components.entry(parts).or_default() += 1;
+            valued += 1;
+            done += 1;
+        }
+    }
+    // Endgames of one to four components or more were all met.
+    assert!((1..=4).all(|k| components.get(&k).is_some_and(|&n| n >= 20)), "components {components:?}");
+    assert_eq!(valued, 3000);
+}
+
+/// The independent solver for positions with many lines left: the value of every subset of the
+/// undrawn lines of a base position, in a dense table indexed by the subset (bit `j`: the
+/// `j`-th undrawn line drawn), filled from the full set down (a drawn set's successors have
+/// larger indices). Built on `memo`'s tables (its own numbering), nothing from the crates.
+/// Returns the value of the base position; `table` is reused (2^left bytes).
+fn dense_value(memo: &Memo, base: u64, table: &mut Vec<i8>) -> i8 {
+    let undrawn: Vec<usize> = (0..memo.lines()).filter(|&l| base >> l & 1 == 0).collect();
+    let left = undrawn.len();
+    assert!(left <= 26, "{left} lines left: too many for a dense table");
+    // For each undrawn line, the one or two boxes it borders as masks of their undrawn lines,
+    // in subset bits (0: no second box): drawing line j in subset m completes a box with mask b
+    // when m | 1 << j covers b.
+    let local = |l: usize| 1u32 << undrawn.iter().position(|&u| u == l).unwrap();
+    let boxes_of: Vec<[u32; 2]> = undrawn
+        .iter()
+        .map(|&l| {
+            let mut masks = [0; 2];
+            for (k, &b) in memo.sides[l].iter().enumerate() {
+                masks[k] =
+                    memo.boxes[b].iter().filter(|&&x| base >> x & 1 == 0).fold(0, |m, &x| m | local(x));
+            }
+            masks
+        })
+        .collect();
+    table.clear();
+    table.resize(1 << left, 0);
+    let full = (1u32 << left) - 1;
+    for m in (0..full).rev() {
+        let mut best = i8::MIN;
+        let mut free = full & !m;
+        while free != 0 {
+            let j = free.trailing_zeros() as usize;
+            free &= free - 1;
+            let next = m | 1 << j;
+            let [b0, b1] = boxes_of[j];
+            let won = i8::from(next & b0 == b0) + i8::from(b1 != 0 && next & b1 == b1);
+            let child = table[next as usize];
+            best = best.max(if won > 0 { won + child } else { -child });
+        }
+        table[m as usize] = best;
+    }
+    table[0]
+}
+
+/// How many positions per board [`the_engine_equals_the_dense_solver_with_24_lines_left`]
+/// checks: `BOXES_DENSE_CASES` (default 2; the bigger sweep: `BOXES_DENSE_CASES=50 cargo test
+/// --release -p dots-and-boxes --test solvers_agree dense`).
+fn dense_cases() -> usize {
+    std::env::var("BOXES_DENSE_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(2)
+}
+
+#[test]
+fn the_dense_solver_equals_the_memoised_solver() {
+    // Positions of 3x3 and 4x4 with up to 14 lines left: the two independent solvers agree.
+    let mut table = Vec::new();
+    let mut rng = SmallRng::seed_from_u64(24);
+    for (r, c) in [(3, 3), (4, 4)] {
+        let mut memo = Memo::new(r, c);
+        let n = memo.lines();
+        for _ in 0..40 {
+            let left = rng.gen_range(1..=14);
+            let drawn = random_set(&mut rng, n, n - left);
+            assert_eq!(dense_value(&memo, drawn, &mut table), memo.value(drawn), "{r}x{c} drawn {drawn:#x}");
+        }
+    }
+}
+
+#[test]
+fn the_engine_equals_the_dense_solver_with_24_lines_left() {
+    const LEFT: usize = 24;
+    let cases = dense_cases();
+    let mut table = Vec::new();
+    let mut hard_seen = 0;
+    for (r, c) in [(4, 4), (4, 5), (5, 5)] {
+        let g = Geometry::new(r, c).unwrap();
+        let memo = Memo::new(r, c);
+        let mut solver = engine(&g, Rules::ALL);
+        let mut rng = SmallRng::seed_from_u64(2400 + (r * 10 + c) as u64);
+        let n = g.line_count();
+        for i in 0..cases {
+            let drawn = if i % 2 == 0 {
+                random_set(&mut rng, n, n - LEFT)
+            } else {
+                // A hard position, with random lines added until LEFT are left.
+                let mut drawn = hard_set(&mut rng, &memo);
+                hard_seen += usize::from(n - drawn.count_ones() as usize <= LEFT);
+                while n - drawn.count_ones() as usize > LEFT {
+                    drawn |= 1 << rng.gen_range(0..n);
+                }
+                drawn
+            };
+            let pos = Position::from_drawn(&g, drawn).unwrap();
+            let want = dense_value(&memo, drawn, &mut table);
+            assert_eq!(solver.value(&pos), i64::from(want), "{r}x{c} drawn {drawn:#x}");
+        }
+    }
+    // 4x4 hard positions (about 20 lines left when the safe lines run out) were searched as
+    // they came, with nothing added.
+    assert!(hard_seen > 0, "no hard position within {LEFT} lines left");
 }

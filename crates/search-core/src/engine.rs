@@ -789,6 +789,11 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug> Worker<M, P> {
         if lo >= beta {
             return lo;
         }
+        if lo == hi {
+            // Bounds that meet are the value (a game that values some positions outright,
+            // e.g. dots-and-boxes' loony endgames): nothing to search.
+            return lo;
+        }
         // Narrowing the window to the known bounds keeps results exact: a fail-high at `hi` or a
         // fail-low at `lo` then pins the value.
         alpha = alpha.max(lo - 1);

@@ -16,6 +16,8 @@
 //!   be folded into the move before it ([`Board::folded_move`]);
 //! - the graph key ([`Board::graph_key`]): once no coin is untouched, the multiset of the
 //!   graph's paths and cycles, which determines the value of the remaining play;
+//! - the value of a simple loony endgame, chains and loops with no capturable coin, without a
+//!   search ([`Board::loony_value`]);
 //! - the value of every string set of a small board, by retrograde analysis
 //!   ([`RetrogradeTable`]).
 //!
@@ -40,12 +42,14 @@
 
 mod board;
 mod graph;
+mod loony;
 mod retrograde;
 mod rules;
 mod symmetry;
 
 pub use board::{Board, BoardError, Border, MAX_COINS, MAX_STRINGS};
 pub use graph::{GRAPH_KEY_COMPONENTS, GRAPH_KEY_FLAG};
+pub use loony::LOONY_COMPONENTS;
 pub use retrograde::RetrogradeTable;
 pub use rules::{Hang, Rules};
 pub use symmetry::Symmetries;

@@ -13,9 +13,10 @@ use crate::Board;
 /// coins it leaves with no string, which the mover banks before moving again. The value of the
 /// remaining play depends on this graph alone.
 ///
-/// [`Board::candidates`] applies `capture`, `capture_first` and `all_but_two`; `fold_forced`
-/// and `graph_keys` are for the game's `play` and key ([`Board::folded_move`],
-/// [`Board::graph_key`]).
+/// [`Board::candidates`] applies `capture`, `capture_first` and `all_but_two`; `fold_forced`,
+/// `graph_keys`, `twins` and `loony_values` are for the game's `play`, key and bounds
+/// ([`Board::folded_move`], [`Board::graph_key`], [`Board::normalise_twins`],
+/// [`Board::loony_value`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rules {
     /// Forced capture: when a capturable coin `C` hangs by its string `s` from the ground, from
@@ -79,6 +80,12 @@ pub struct Rules {
     /// itself (an automorphism of the strings-and-coins graph), so it maps every drawn set to
     /// one of the same value.
     pub twins: bool,
+    /// Loony values: a simple loony endgame (every open coin has exactly two strings: chains
+    /// and loops, no capturable coin, no safe move) is valued by [`Board::loony_value`], a
+    /// recursion over the multiset of its components, instead of being searched. A valuing
+    /// technique, not a move rule: the game reports the value as both of its bounds
+    /// (`search_core::Game::value_bounds`), which ends the node.
+    pub loony_values: bool,
 }
 
 impl Rules {
@@ -90,6 +97,7 @@ impl Rules {
         fold_forced: true,
         graph_keys: true,
         twins: true,
+        loony_values: true,
     };
     /// No rule: the plain game tree.
     pub const NONE: Rules = Rules {
@@ -99,6 +107,7 @@ impl Rules {
         fold_forced: false,
         graph_keys: false,
         twins: false,
+        loony_values: false,
     };
 }
 

@@ -4,7 +4,8 @@
 //! only [`Board::candidates`], folds [`Board::folded_move`] into the move before and memoises
 //! on [`Board::graph_key`] where there is one must give the same values, and positions with
 //! one graph key have one value and isomorphic graphs, as do positions with one split key
-//! ([`Board::split_graph`]) and the twin-normalised sets ([`Board::normalise_twins`]).
+//! ([`Board::split_graph`]) and the twin-normalised sets ([`Board::normalise_twins`]); the
+//! values of simple loony endgames ([`Board::loony_value`]) are the brute-force values.
 
 use std::collections::HashMap;
 
@@ -315,6 +316,48 @@ fn components(coins: &[u64], drawn: u64) -> Vec<(u32, u32)> {
     let mut parts: Vec<(u32, u32)> = parts.into_values().collect();
     parts.sort_unstable();
     parts
+}
+
+/// Every position of `board` that [`Board::loony_value`] values has that brute-force value,
+/// and it values exactly the positions where every open coin has two strings (at least one
+/// coin open) and every loop (a component with no string to the ground) has four coins or
+/// more. Returns how many it valued.
+fn check_loony_values(coins: &[u64], board: &Board) -> usize {
+    let mut brute = Brute::new(coins, board.strings());
+    let mut valued = 0;
+    for drawn in 0..1u64 << board.strings() {
+        let open: Vec<u32> = coins.iter().map(|&c| (c & !drawn).count_ones()).filter(|&k| k > 0).collect();
+        let simple = !open.is_empty()
+            && open.iter().all(|&k| k == 2)
+            && components(coins, drawn).iter().all(|&(n, ground)| ground > 0 || n >= 4);
+        let value = board.loony_value(drawn);
+        assert_eq!(value.is_some(), simple, "{coins:x?}: {drawn:#x}");
+        if let Some(v) = value {
+            assert_eq!(v, brute.value(drawn), "{coins:x?}: {drawn:#x}");
+            valued += 1;
+        }
+    }
+    valued
+}
+
+#[test]
+fn loony_values_equal_the_brute_force() {
+    let mut valued = 0;
+    for (rows, cols) in [(1, 1), (1, 2), (1, 3), (2, 2), (1, 4), (1, 5), (2, 3)] {
+        let (coins, strings) = boxes(rows, cols);
+        let board = Board::new(&coins, strings).unwrap();
+        valued += check_loony_values(&coins, &board);
+    }
+    assert!(valued > 1000, "only {valued} loony endgames on the boxes boards");
+    let mut rng = SmallRng::seed_from_u64(3);
+    let (mut boards, mut valued) = (0, 0);
+    while boards < 300 {
+        let strings = rng.gen_range(2..=14);
+        let Some((coins, board)) = random_board(&mut rng, 9, strings) else { continue };
+        valued += check_loony_values(&coins, &board);
+        boards += 1;
+    }
+    assert!(valued > 1000, "only {valued} loony endgames on the random boards");
 }
 
 #[test]

@@ -152,7 +152,14 @@ impl Game for TriangleWar {
         self.symmetries.inverse(symmetry, mv)
     }
 
+    /// ± the triangles still open; under [`Rules::loony_values`] the value itself, as both
+    /// bounds, in a simple loony endgame ([`strings_and_coins::Board::loony_value`]).
     fn value_bounds(&self, pos: &Position) -> (Value, Value) {
+        if self.rules.loony_values {
+            if let Some(v) = self.geometry.board().loony_value(pos.drawn().0) {
+                return (Value::from(v), Value::from(v));
+            }
+        }
         let open = self.open_triangles(pos);
         (-open, open)
     }

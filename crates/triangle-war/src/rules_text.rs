@@ -4,12 +4,12 @@
 use strings_and_coins::Rules;
 
 /// Every rule's name, in the order of [`Rules`]'s fields.
-pub const RULE_NAMES: [&str; 6] =
-    ["capture", "capture-first", "all-but-two", "fold-forced", "graph-keys", "twins"];
+pub const RULE_NAMES: [&str; 7] =
+    ["capture", "capture-first", "all-but-two", "fold-forced", "graph-keys", "twins", "loony-values"];
 
 /// A rules text that [`parse_rules`] does not read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown rule {0:?}: expected all, none or a comma-separated list of capture, capture-first, all-but-two, fold-forced, graph-keys, twins (each may be prefixed with no-, e.g. all,no-twins)")]
+#[error("unknown rule {0:?}: expected all, none or a comma-separated list of capture, capture-first, all-but-two, fold-forced, graph-keys, twins, loony-values (each may be prefixed with no-, e.g. all,no-twins)")]
 pub struct RulesError(pub String);
 
 /// The field of `rules` named `name` (one of [`RULE_NAMES`]).
@@ -21,6 +21,7 @@ fn field<'a>(rules: &'a mut Rules, name: &str) -> Option<&'a mut bool> {
         "fold-forced" => &mut rules.fold_forced,
         "graph-keys" => &mut rules.graph_keys,
         "twins" => &mut rules.twins,
+        "loony-values" => &mut rules.loony_values,
         _ => return None,
     })
 }
@@ -79,12 +80,12 @@ mod tests {
 
     #[test]
     fn every_setting_reads_back_from_its_text() {
-        for bits in 0u32..64 {
+        for bits in 0u32..1 << RULE_NAMES.len() {
             let mut rules = Rules::NONE;
             for (i, name) in RULE_NAMES.iter().enumerate() {
                 *field(&mut rules, name).unwrap() = bits >> i & 1 == 1;
             }
-            assert_eq!(parse_rules(&rules_text(rules)), Ok(rules), "{bits:06b}");
+            assert_eq!(parse_rules(&rules_text(rules)), Ok(rules), "{bits:07b}");
         }
         assert_eq!(parse_rules("none,twins,no-twins"), Ok(Rules::NONE));
         for bad in ["", "all,", "on", "no-all", "Capture"] {
