@@ -294,28 +294,24 @@ impl Game for ConnectFour {
 
     #[inline]
     fn order_moves(&self, pos: &Board, moves: &mut [Column]) {
-        let mut scored = [(0u32, Column(0)); 64];
-        let n = moves.len();
-        for (i, &m) in moves.iter().enumerate() {
+        // Insertion sort by score, most threats first, stable; the scores in a small array
+        // beside the moves (a board has at most 32 columns).
+        let mut scores = [0u8; 64];
+        for i in 0..moves.len() {
+            let m = moves[i];
             let cell = pos.landing_cell(&self.geom, m.index());
             // A stone just below one's own winning spot lets the opponent block it: count it
             // as one threat fewer (L1_R3: 21.6M -> 18.4M nodes on the first 6 positions).
             let below_own = u32::from((cell << 1) & pos.my_spots() != 0);
-            let t = self.threats_after(pos, cell) + 1 - below_own;
-            scored[i] = (t, m);
-        }
-        // Stable insertion sort, most threats first.
-        for i in 1..n {
-            let x = scored[i];
+            let t = (self.threats_after(pos, cell) + 1 - below_own) as u8;
             let mut j = i;
-            while j > 0 && scored[j - 1].0 < x.0 {
-                scored[j] = scored[j - 1];
+            while j > 0 && scores[j - 1] < t {
+                moves[j] = moves[j - 1];
+                scores[j] = scores[j - 1];
                 j -= 1;
             }
-            scored[j] = x;
-        }
-        for (m, s) in moves.iter_mut().zip(&scored[..n]) {
-            *m = s.1;
+            moves[j] = m;
+            scores[j] = t;
         }
     }
 }
