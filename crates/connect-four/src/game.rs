@@ -42,6 +42,8 @@ pub struct ConnectFour {
     geom: Geometry,
     /// Columns from the centre outwards (`3 4 2 5 1 6 0` on 7 columns, left of centre first).
     order: Vec<u8>,
+    /// The cells of each column of `order`, in that order.
+    order_masks: Vec<u64>,
     /// The *high* cells, those with an even number of cells above them in their column (the
     /// top row, the one two below, ...), for the claimeven bound.
     high_cells: u64,
@@ -52,14 +54,15 @@ impl ConnectFour {
     #[must_use]
     pub fn new(geom: Geometry) -> Self {
         let w = geom.width() as i32;
-        let order = (0..w).map(|i| (w / 2 + (1 - 2 * (i % 2)) * (i + 1) / 2) as u8).collect();
+        let order: Vec<u8> = (0..w).map(|i| (w / 2 + (1 - 2 * (i % 2)) * (i + 1) / 2) as u8).collect();
+        let order_masks = order.iter().map(|&c| geom.column_mask(c as usize)).collect();
         let mut high_cells = 0;
         for c in 0..geom.width() {
             for r in (0..geom.height()).rev().step_by(2) {
                 high_cells |= geom.cell_bit(c, r);
             }
         }
-        ConnectFour { geom, order, high_cells }
+        ConnectFour { geom, order, order_masks, high_cells }
     }
 
     /// The geometry.
@@ -232,6 +235,64 @@ impl Game for ConnectFour {
     #[inline]
     fn terminal_value(&self, pos: &Board) -> Option<Value> {
         self.resolved(pos)
+    }
+
+    const EXPANDS_WITH_TERMINAL_TEST: bool = true;
+
+    /// [`ConnectFour::resolved`], and the moves of a position it does not resolve, ordered as
+    /// by [`Game::order_moves`]: the win-in-two test computes the winning spots after every
+    /// move that does not lose at once, which are all the moves, and the ordering counts them
+    /// (computed once instead of twice).
+    #[inline]
+    fn terminal_or_moves(&self, b: &Board, moves: &mut Vec<Column>) -> Option<Value> {
+        let mask = b.mask();
+        let playable = self.geom.playable(mask);
+        if b.my_spots() & playable != 0 {
+            return Some(self.win_now(b.moves()));
+        }
+        let nl = self.non_losing(b);
+        if nl == 0 {
+            return Some(-self.win_now(b.moves() + 1));
+        }
+        if b.moves() as usize + 2 >= self.geom.cells() {
+            return Some(0);
+        }
+        let mine = b.my_spots();
+        let above_theirs = b.their_spots() << 1;
+        let mut scores = [0u8; 64];
+        let mut n = 0;
+        for (&c, &col) in self.order.iter().zip(&self.order_masks) {
+            let cell = nl & col;
+            if cell == 0 {
+                continue;
+            }
+            // The win-in-two test of `wins_in_two` for this move.
+            let child_mask = mask | cell;
+            let spots = self.geom.winning_spots(b.current() | cell, child_mask);
+            let child_playable = self.geom.playable(child_mask);
+            let forced = child_playable & spots;
+            if forced & forced.wrapping_sub(1) != 0 {
+                return Some(self.win_now(b.moves() + 2));
+            }
+            let allowed = if forced != 0 { forced } else { child_playable };
+            if allowed & !(spots >> 1) == 0 {
+                return Some(self.win_now(b.moves() + 2));
+            }
+            // The score of `order_moves`, inserted stably, most threats first.
+            let below_own = u32::from((cell << 1) & mine != 0);
+            let t = ((spots & !above_theirs).count_ones() + 1 - below_own) as u8;
+            moves.push(Column(c));
+            let mut j = n;
+            while j > 0 && scores[j - 1] < t {
+                moves[j] = moves[j - 1];
+                scores[j] = scores[j - 1];
+                j -= 1;
+            }
+            moves[j] = Column(c);
+            scores[j] = t;
+            n += 1;
+        }
+        None
     }
 
     #[inline]

@@ -779,15 +779,29 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug> Worker<M, P> {
             return 0;
         }
         let game = ctx.game;
-        if let Some(v) = game.terminal_value(pos) {
+        // With `EXPANDS_WITH_TERMINAL_TEST` the moves come with the terminal test; the buffer
+        // goes back to the ply's stack on every return before the moves are searched.
+        let fused = G::EXPANDS_WITH_TERMINAL_TEST;
+        let mut moves = Vec::new();
+        if fused {
+            if self.move_stack.len() <= ply {
+                self.move_stack.resize_with(ply + 1, Vec::new);
+            }
+            moves = std::mem::take(&mut self.move_stack[ply]);
+            moves.clear();
+            if let Some(v) = game.terminal_or_moves(pos, &mut moves) {
+                self.move_stack[ply] = moves;
+                return v;
+            }
+        } else if let Some(v) = game.terminal_value(pos) {
             return v;
         }
         let (lo, hi) = game.value_bounds(pos);
-        if hi <= alpha {
-            return hi;
-        }
-        if lo >= beta {
-            return lo;
+        if hi <= alpha || lo >= beta {
+            if fused {
+                self.move_stack[ply] = moves;
+            }
+            return if hi <= alpha { hi } else { lo };
         }
         // Narrowing the window to the known bounds keeps results exact: a fail-high at `hi` or a
         // fail-low at `lo` then pins the value.
@@ -799,12 +813,20 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug> Worker<M, P> {
         let mut hint = None;
         if let Some(e) = tt.probe(key) {
             self.stats.tt_hits += 1;
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => e.value >= beta,
+                Bound::Upper => e.value <= alpha,
+            };
+            if cut {
+                if fused {
+                    self.move_stack[ply] = moves;
+                }
+                return e.value;
+            }
             match e.bound {
-                Bound::Exact => return e.value,
-                Bound::Lower if e.value >= beta => return e.value,
-                Bound::Upper if e.value <= alpha => return e.value,
                 Bound::Lower => alpha = alpha.max(e.value),
-                Bound::Upper => beta = beta.min(e.value),
+                _ => beta = beta.min(e.value),
             }
             hint = match symmetry {
                 Symmetry::Map(s) => e.best.map(|m| game.move_from_canonical(m, s)),
@@ -815,14 +837,16 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug> Worker<M, P> {
         let nodes0 = self.stats.nodes;
         let me = game.to_move(pos);
 
-        if self.move_stack.len() <= ply {
-            self.move_stack.resize_with(ply + 1, Vec::new);
+        if !fused {
+            if self.move_stack.len() <= ply {
+                self.move_stack.resize_with(ply + 1, Vec::new);
+            }
+            moves = std::mem::take(&mut self.move_stack[ply]);
+            moves.clear();
+            game.generate_moves(pos, &mut moves);
+            game.order_moves(pos, &mut moves);
         }
-        let mut moves = std::mem::take(&mut self.move_stack[ply]);
-        moves.clear();
-        game.generate_moves(pos, &mut moves);
         debug_assert!(!moves.is_empty(), "non-terminal position without moves: {pos:?}");
-        game.order_moves(pos, &mut moves);
         if let Some(h) = hint {
             if let Some(i) = moves.iter().position(|&m| m == h) {
                 moves[..=i].rotate_right(1);
