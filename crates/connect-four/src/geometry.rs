@@ -229,13 +229,20 @@ impl Geometry {
     }
 
     /// Whether `stones` contain `k` in a row.
-    #[inline]
+    #[inline(always)]
     #[must_use]
     pub fn has_line(&self, stones: u64) -> bool {
-        let h = self.height as u32;
-        if self.k == 4 && h == 6 {
+        // The standard board inline with constant shifts, the other boards in a call.
+        if self.k == 4 && self.height == 6 {
             return has_line4(stones, 6);
         }
+        self.has_line_other(stones)
+    }
+
+    /// [`Geometry::has_line`] off the standard board.
+    #[inline(never)]
+    fn has_line_other(&self, stones: u64) -> bool {
+        let h = self.height as u32;
         if self.k == 4 && 3 * (h + 2) < 64 {
             return has_line4(stones, h);
         }
