@@ -13,6 +13,10 @@
 //!   side to move has exactly one move that does not lose at once, so forced sequences cost no
 //!   node and no TT probe (L1_R3 first 6: 15.5M -> 12.0M nodes). The next player to move may
 //!   then be the same one, which the engine handles as a move that keeps the turn.
+//! - The terminal test, move generation and ordering are one call at each node
+//!   ([`search_core::Game::terminal_or_moves`]): the win-in-two test computes the winning spots
+//!   after every move, which the ordering counts and [`search_core::Game::play_memo`] reuses
+//!   for the child, so they are computed once per move instead of three times.
 //! - Move ordering: the centre columns first, then stably by the number of winning spots the
 //!   move leaves its player (threats; not counting those just above an opponent's spot), one
 //!   fewer for a stone just below one's own winning spot.
@@ -207,6 +211,28 @@ impl ConnectFour {
         false
     }
 
+    /// The position after a move, `b`, with the forced replies that follow it played.
+    #[inline]
+    fn settle(&self, mut b: Board) -> Board {
+        // Forced replies are played at once: while the side to move cannot win at once and
+        // has exactly one move that does not lose at once, that move is at least as good as any
+        // other (the others lose with the opponent's next stone, the worst score there is), so
+        // it is part of this move and costs no node or TT probe. The engine sees the same or
+        // the other player to move next, as after a move that keeps the turn.
+        loop {
+            if b.my_spots() & self.geom.playable(b.mask()) != 0 || b.moves() as usize + 2 >= self.geom.cells()
+            {
+                break;
+            }
+            let nl = self.non_losing(&b);
+            if nl == 0 || nl & (nl - 1) != 0 {
+                break;
+            }
+            b = b.play_cell(&self.geom, nl);
+        }
+        b
+    }
+
     /// Number of winning spots the side to move has after dropping a stone on `cell`, not
     /// counting spots just above an opponent's spot.
     #[inline]
@@ -244,7 +270,7 @@ impl Game for ConnectFour {
     /// move that does not lose at once, which are all the moves, and the ordering counts them
     /// (computed once instead of twice).
     #[inline]
-    fn terminal_or_moves(&self, b: &Board, moves: &mut Vec<Column>) -> Option<Value> {
+    fn terminal_or_moves(&self, b: &Board, moves: &mut Vec<Column>, memo: &mut Vec<u64>) -> Option<Value> {
         let mask = b.mask();
         let playable = self.geom.playable(mask);
         if b.my_spots() & playable != 0 {
@@ -259,6 +285,11 @@ impl Game for ConnectFour {
         }
         let mine = b.my_spots();
         let above_theirs = b.their_spots() << 1;
+        // The memo: the mover's winning spots after a stone in column `c` at `memo[c]`, for
+        // `play_memo`.
+        if memo.len() < self.geom.width() {
+            memo.resize(self.geom.width(), 0);
+        }
         let mut scores = [0u8; 64];
         let mut n = 0;
         for (&c, &col) in self.order.iter().zip(&self.order_masks) {
@@ -278,6 +309,7 @@ impl Game for ConnectFour {
             if allowed & !(spots >> 1) == 0 {
                 return Some(self.win_now(b.moves() + 2));
             }
+            memo[c as usize] = spots;
             // The score of `order_moves`, inserted stably, most threats first.
             let below_own = u32::from((cell << 1) & mine != 0);
             let t = ((spots & !above_theirs).count_ones() + 1 - below_own) as u8;
@@ -307,24 +339,17 @@ impl Game for ConnectFour {
 
     #[inline]
     fn play(&self, pos: &Board, mv: Column) -> (Board, Value) {
-        let mut b = pos.play(&self.geom, mv.index());
-        // Forced replies are played at once: while the side to move cannot win at once and
-        // has exactly one move that does not lose at once, that move is at least as good as any
-        // other (the others lose with the opponent's next stone, the worst score there is), so
-        // it is part of this move and costs no node or TT probe. The engine sees the same or
-        // the other player to move next, as after a move that keeps the turn.
-        loop {
-            if b.my_spots() & self.geom.playable(b.mask()) != 0 || b.moves() as usize + 2 >= self.geom.cells()
-            {
-                break;
-            }
-            let nl = self.non_losing(&b);
-            if nl == 0 || nl & (nl - 1) != 0 {
-                break;
-            }
-            b = b.play_cell(&self.geom, nl);
-        }
-        (b, 0)
+        (self.settle(pos.play(&self.geom, mv.index())), 0)
+    }
+
+    /// [`Game::play`] with the winning spots after the move that `terminal_or_moves` left in
+    /// `memo` (not computed again).
+    #[inline]
+    fn play_memo(&self, pos: &Board, mv: Column, memo: &[u64]) -> (Board, Value) {
+        let cell = pos.landing_cell(&self.geom, mv.index());
+        let spots = memo[mv.index()];
+        debug_assert_eq!(spots, self.geom.winning_spots(pos.current() | cell, pos.mask() | cell));
+        (self.settle(pos.play_cell_with_spots(cell, spots)), 0)
     }
 
     #[inline]

@@ -296,6 +296,9 @@ struct Worker<M, P> {
     /// Per ply, the children of the node's moves (position, points banked), when enhanced
     /// transposition cutoff played them before the search.
     child_stack: Vec<Vec<(P, Value)>>,
+    /// Per ply, the words a game with [`Game::EXPANDS_WITH_TERMINAL_TEST`] keeps for its moves
+    /// between [`Game::terminal_or_moves`] and [`Game::play_memo`].
+    memo_stack: Vec<Vec<u64>>,
     stats: Stats,
     /// Stop once `stats.nodes` reaches this (checked with the limits).
     budget: u64,
@@ -412,6 +415,7 @@ impl<G: Game> Engine<G> {
                 move_stack: Vec::new(),
                 defer_stack: Vec::new(),
                 child_stack: Vec::new(),
+                memo_stack: Vec::new(),
                 stats: Stats::default(),
                 budget: u64::MAX,
                 stopped: false,
@@ -786,10 +790,11 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug> Worker<M, P> {
         if fused {
             if self.move_stack.len() <= ply {
                 self.move_stack.resize_with(ply + 1, Vec::new);
+                self.memo_stack.resize_with(ply + 1, Vec::new);
             }
             moves = std::mem::take(&mut self.move_stack[ply]);
             moves.clear();
-            if let Some(v) = game.terminal_or_moves(pos, &mut moves) {
+            if let Some(v) = game.terminal_or_moves(pos, &mut moves, &mut self.memo_stack[ply]) {
                 self.move_stack[ply] = moves;
                 return v;
             }
@@ -872,7 +877,8 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug> Worker<M, P> {
             children = std::mem::take(&mut self.child_stack[ply]);
             children.clear();
             for &m in &moves {
-                let (child, gain) = game.play(pos, m);
+                let (child, gain) =
+                    if fused { game.play_memo(pos, m, &self.memo_stack[ply]) } else { game.play(pos, m) };
                 children.push((child, gain));
                 let v = self.etc_bound(game, tt, &child, gain, me);
                 if v > best {
@@ -905,7 +911,13 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug> Worker<M, P> {
             let count = if pass == 0 { moves.len() } else { deferred.len() };
             for i in 0..count {
                 let m = if pass == 0 { moves[i] } else { deferred[i] };
-                let (child, gain) = if etc && pass == 0 { children[i] } else { game.play(pos, m) };
+                let (child, gain) = if etc && pass == 0 {
+                    children[i]
+                } else if fused {
+                    game.play_memo(pos, m, &self.memo_stack[ply])
+                } else {
+                    game.play(pos, m)
+                };
                 let child_key = busy.map(|b| (b, game.key(&child).hash64()));
                 if let Some((b, k)) = child_key {
                     if pass == 0 && i > 0 && b.is_busy(k) {
