@@ -46,8 +46,9 @@ pub struct ConnectFour {
     geom: Geometry,
     /// Columns from the centre outwards (`3 4 2 5 1 6 0` on 7 columns, left of centre first).
     order: Vec<u8>,
-    /// The cells of each column of `order`, in that order.
-    order_masks: Vec<u64>,
+    /// For each bit of the board (64), its column and that column's place in `order` (0 for
+    /// the centre).
+    bit_column: [(u8, u8); 64],
     /// The *high* cells, those with an even number of cells above them in their column (the
     /// top row, the one two below, ...), for the claimeven bound.
     high_cells: u64,
@@ -59,14 +60,21 @@ impl ConnectFour {
     pub fn new(geom: Geometry) -> Self {
         let w = geom.width() as i32;
         let order: Vec<u8> = (0..w).map(|i| (w / 2 + (1 - 2 * (i % 2)) * (i + 1) / 2) as u8).collect();
-        let order_masks = order.iter().map(|&c| geom.column_mask(c as usize)).collect();
+        let mut bit_column = [(0, 0); 64];
+        for (rank, &c) in order.iter().enumerate() {
+            let mut bits = geom.column_mask(c as usize);
+            while bits != 0 {
+                bit_column[bits.trailing_zeros() as usize] = (c, rank as u8);
+                bits &= bits - 1;
+            }
+        }
         let mut high_cells = 0;
         for c in 0..geom.width() {
             for r in (0..geom.height()).rev().step_by(2) {
                 high_cells |= geom.cell_bit(c, r);
             }
         }
-        ConnectFour { geom, order, order_masks, high_cells }
+        ConnectFour { geom, order, bit_column, high_cells }
     }
 
     /// The geometry.
@@ -290,13 +298,16 @@ impl Game for ConnectFour {
         if memo.len() < self.geom.width() {
             memo.resize(self.geom.width(), 0);
         }
-        let mut scores = [0u8; 64];
+        // Sort keys: the score of `order_moves` above the place in the centre-first order, so
+        // that sorting them (most threats first) gives `order_moves`' stable order whatever
+        // the order the moves are found in.
+        let mut keys = [0u16; 64];
         let mut n = 0;
-        for (&c, &col) in self.order.iter().zip(&self.order_masks) {
-            let cell = nl & col;
-            if cell == 0 {
-                continue;
-            }
+        let mut rest = nl;
+        while rest != 0 {
+            let cell = rest & rest.wrapping_neg();
+            rest ^= cell;
+            let (c, rank) = self.bit_column[cell.trailing_zeros() as usize];
             // The win-in-two test of `wins_in_two` for this move.
             let child_mask = mask | cell;
             let spots = self.geom.winning_spots(b.current() | cell, child_mask);
@@ -312,16 +323,17 @@ impl Game for ConnectFour {
             memo[c as usize] = spots;
             // The score of `order_moves`, inserted stably, most threats first.
             let below_own = u32::from((cell << 1) & mine != 0);
-            let t = ((spots & !above_theirs).count_ones() + 1 - below_own) as u8;
+            let t = (spots & !above_theirs).count_ones() + 1 - below_own;
+            let key = (t << 6 | (63 - u32::from(rank))) as u16;
             moves.push(Column(c));
             let mut j = n;
-            while j > 0 && scores[j - 1] < t {
+            while j > 0 && keys[j - 1] < key {
                 moves[j] = moves[j - 1];
-                scores[j] = scores[j - 1];
+                keys[j] = keys[j - 1];
                 j -= 1;
             }
             moves[j] = Column(c);
-            scores[j] = t;
+            keys[j] = key;
             n += 1;
         }
         None
