@@ -13,6 +13,10 @@
 //!   side to move has exactly one move that does not lose at once, so forced sequences cost no
 //!   node and no TT probe (L1_R3 first 6: 15.5M -> 12.0M nodes). The next player to move may
 //!   then be the same one, which the engine handles as a move that keeps the turn.
+//! - The terminal test, move generation and ordering are one call at each node
+//!   ([`search_core::Game::terminal_or_moves`]): the win-in-two test computes the winning spots
+//!   after every move, which the ordering counts and [`search_core::Game::play_memo`] reuses
+//!   for the child, so they are computed once per move instead of three times.
 //! - Move ordering: the centre columns first, then stably by the number of winning spots the
 //!   move leaves its player (threats; not counting those just above an opponent's spot), one
 //!   fewer for a stone just below one's own winning spot.
@@ -42,6 +46,9 @@ pub struct ConnectFour {
     geom: Geometry,
     /// Columns from the centre outwards (`3 4 2 5 1 6 0` on 7 columns, left of centre first).
     order: Vec<u8>,
+    /// For each bit of the board (64), its column and that column's place in `order` (0 for
+    /// the centre).
+    bit_column: [(u8, u8); 64],
     /// The *high* cells, those with an even number of cells above them in their column (the
     /// top row, the one two below, ...), for the claimeven bound.
     high_cells: u64,
@@ -52,14 +59,22 @@ impl ConnectFour {
     #[must_use]
     pub fn new(geom: Geometry) -> Self {
         let w = geom.width() as i32;
-        let order = (0..w).map(|i| (w / 2 + (1 - 2 * (i % 2)) * (i + 1) / 2) as u8).collect();
+        let order: Vec<u8> = (0..w).map(|i| (w / 2 + (1 - 2 * (i % 2)) * (i + 1) / 2) as u8).collect();
+        let mut bit_column = [(0, 0); 64];
+        for (rank, &c) in order.iter().enumerate() {
+            let mut bits = geom.column_mask(c as usize);
+            while bits != 0 {
+                bit_column[bits.trailing_zeros() as usize] = (c, rank as u8);
+                bits &= bits - 1;
+            }
+        }
         let mut high_cells = 0;
         for c in 0..geom.width() {
             for r in (0..geom.height()).rev().step_by(2) {
                 high_cells |= geom.cell_bit(c, r);
             }
         }
-        ConnectFour { geom, order, high_cells }
+        ConnectFour { geom, order, bit_column, high_cells }
     }
 
     /// The geometry.
@@ -204,6 +219,28 @@ impl ConnectFour {
         false
     }
 
+    /// The position after a move, `b`, with the forced replies that follow it played.
+    #[inline]
+    fn settle(&self, mut b: Board) -> Board {
+        // Forced replies are played at once: while the side to move cannot win at once and
+        // has exactly one move that does not lose at once, that move is at least as good as any
+        // other (the others lose with the opponent's next stone, the worst score there is), so
+        // it is part of this move and costs no node or TT probe. The engine sees the same or
+        // the other player to move next, as after a move that keeps the turn.
+        loop {
+            if b.my_spots() & self.geom.playable(b.mask()) != 0 || b.moves() as usize + 2 >= self.geom.cells()
+            {
+                break;
+            }
+            let nl = self.non_losing(&b);
+            if nl == 0 || nl & (nl - 1) != 0 {
+                break;
+            }
+            b = b.play_cell(&self.geom, nl);
+        }
+        b
+    }
+
     /// Number of winning spots the side to move has after dropping a stone on `cell`, not
     /// counting spots just above an opponent's spot.
     #[inline]
@@ -234,6 +271,74 @@ impl Game for ConnectFour {
         self.resolved(pos)
     }
 
+    const EXPANDS_WITH_TERMINAL_TEST: bool = true;
+
+    /// [`ConnectFour::resolved`], and the moves of a position it does not resolve, ordered as
+    /// by [`Game::order_moves`]: the win-in-two test computes the winning spots after every
+    /// move that does not lose at once, which are all the moves, and the ordering counts them
+    /// (computed once instead of twice).
+    #[inline]
+    fn terminal_or_moves(&self, b: &Board, moves: &mut Vec<Column>, memo: &mut Vec<u64>) -> Option<Value> {
+        let mask = b.mask();
+        let playable = self.geom.playable(mask);
+        if b.my_spots() & playable != 0 {
+            return Some(self.win_now(b.moves()));
+        }
+        let nl = self.non_losing(b);
+        if nl == 0 {
+            return Some(-self.win_now(b.moves() + 1));
+        }
+        if b.moves() as usize + 2 >= self.geom.cells() {
+            return Some(0);
+        }
+        let mine = b.my_spots();
+        let above_theirs = b.their_spots() << 1;
+        // The memo: the mover's winning spots after a stone in column `c` at `memo[c]`, for
+        // `play_memo`.
+        if memo.len() < self.geom.width() {
+            memo.resize(self.geom.width(), 0);
+        }
+        // Sort keys: the score of `order_moves` above the place in the centre-first order, so
+        // that sorting them (most threats first) gives `order_moves`' stable order whatever
+        // the order the moves are found in.
+        let mut keys = [0u16; 64];
+        let mut n = 0;
+        let mut rest = nl;
+        while rest != 0 {
+            let cell = rest & rest.wrapping_neg();
+            rest ^= cell;
+            let (c, rank) = self.bit_column[cell.trailing_zeros() as usize];
+            // The win-in-two test of `wins_in_two` for this move.
+            let child_mask = mask | cell;
+            let spots = self.geom.winning_spots(b.current() | cell, child_mask);
+            let child_playable = self.geom.playable(child_mask);
+            let forced = child_playable & spots;
+            if forced & forced.wrapping_sub(1) != 0 {
+                return Some(self.win_now(b.moves() + 2));
+            }
+            let allowed = if forced != 0 { forced } else { child_playable };
+            if allowed & !(spots >> 1) == 0 {
+                return Some(self.win_now(b.moves() + 2));
+            }
+            memo[c as usize] = spots;
+            // The score of `order_moves`, inserted stably, most threats first.
+            let below_own = u32::from((cell << 1) & mine != 0);
+            let t = (spots & !above_theirs).count_ones() + 1 - below_own;
+            let key = (t << 6 | (63 - u32::from(rank))) as u16;
+            moves.push(Column(c));
+            let mut j = n;
+            while j > 0 && keys[j - 1] < key {
+                moves[j] = moves[j - 1];
+                keys[j] = keys[j - 1];
+                j -= 1;
+            }
+            moves[j] = Column(c);
+            keys[j] = key;
+            n += 1;
+        }
+        None
+    }
+
     #[inline]
     fn generate_moves(&self, pos: &Board, moves: &mut Vec<Column>) {
         let nl = self.non_losing(pos);
@@ -246,24 +351,17 @@ impl Game for ConnectFour {
 
     #[inline]
     fn play(&self, pos: &Board, mv: Column) -> (Board, Value) {
-        let mut b = pos.play(&self.geom, mv.index());
-        // Forced replies are played at once: while the side to move cannot win at once and
-        // has exactly one move that does not lose at once, that move is at least as good as any
-        // other (the others lose with the opponent's next stone, the worst score there is), so
-        // it is part of this move and costs no node or TT probe. The engine sees the same or
-        // the other player to move next, as after a move that keeps the turn.
-        loop {
-            if b.my_spots() & self.geom.playable(b.mask()) != 0 || b.moves() as usize + 2 >= self.geom.cells()
-            {
-                break;
-            }
-            let nl = self.non_losing(&b);
-            if nl == 0 || nl & (nl - 1) != 0 {
-                break;
-            }
-            b = b.play_cell(&self.geom, nl);
-        }
-        (b, 0)
+        (self.settle(pos.play(&self.geom, mv.index())), 0)
+    }
+
+    /// [`Game::play`] with the winning spots after the move that `terminal_or_moves` left in
+    /// `memo` (not computed again).
+    #[inline]
+    fn play_memo(&self, pos: &Board, mv: Column, memo: &[u64]) -> (Board, Value) {
+        let cell = pos.landing_cell(&self.geom, mv.index());
+        let spots = memo[mv.index()];
+        debug_assert_eq!(spots, self.geom.winning_spots(pos.current() | cell, pos.mask() | cell));
+        (self.settle(pos.play_cell_with_spots(cell, spots)), 0)
     }
 
     #[inline]
@@ -294,28 +392,24 @@ impl Game for ConnectFour {
 
     #[inline]
     fn order_moves(&self, pos: &Board, moves: &mut [Column]) {
-        let mut scored = [(0u32, Column(0)); 64];
-        let n = moves.len();
-        for (i, &m) in moves.iter().enumerate() {
+        // Insertion sort by score, most threats first, stable; the scores in a small array
+        // beside the moves (a board has at most 32 columns).
+        let mut scores = [0u8; 64];
+        for i in 0..moves.len() {
+            let m = moves[i];
             let cell = pos.landing_cell(&self.geom, m.index());
             // A stone just below one's own winning spot lets the opponent block it: count it
             // as one threat fewer (L1_R3: 21.6M -> 18.4M nodes on the first 6 positions).
             let below_own = u32::from((cell << 1) & pos.my_spots() != 0);
-            let t = self.threats_after(pos, cell) + 1 - below_own;
-            scored[i] = (t, m);
-        }
-        // Stable insertion sort, most threats first.
-        for i in 1..n {
-            let x = scored[i];
+            let t = (self.threats_after(pos, cell) + 1 - below_own) as u8;
             let mut j = i;
-            while j > 0 && scored[j - 1].0 < x.0 {
-                scored[j] = scored[j - 1];
+            while j > 0 && scores[j - 1] < t {
+                moves[j] = moves[j - 1];
+                scores[j] = scores[j - 1];
                 j -= 1;
             }
-            scored[j] = x;
-        }
-        for (m, s) in moves.iter_mut().zip(&scored[..n]) {
-            *m = s.1;
+            moves[j] = m;
+            scores[j] = t;
         }
     }
 }

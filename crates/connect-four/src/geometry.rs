@@ -196,7 +196,10 @@ impl Geometry {
     #[must_use]
     pub fn winning_spots(&self, stones: u64, mask: u64) -> u64 {
         let h = u32::from(self.height);
-        let r = if self.k == 4 && 3 * (h + 2) < 64 {
+        // The standard height by itself: its shifts are then constants.
+        let r = if self.k == 4 && h == 6 {
+            spots4(stones, 6)
+        } else if self.k == 4 && 3 * (h + 2) < 64 {
             spots4(stones, h)
         } else {
             let mut r = 0;
@@ -226,15 +229,22 @@ impl Geometry {
     }
 
     /// Whether `stones` contain `k` in a row.
+    #[inline(always)]
     #[must_use]
     pub fn has_line(&self, stones: u64) -> bool {
+        // The standard board inline with constant shifts, the other boards in a call.
+        if self.k == 4 && self.height == 6 {
+            return has_line4(stones, 6);
+        }
+        self.has_line_other(stones)
+    }
+
+    /// [`Geometry::has_line`] off the standard board.
+    #[inline(never)]
+    fn has_line_other(&self, stones: u64) -> bool {
         let h = self.height as u32;
         if self.k == 4 && 3 * (h + 2) < 64 {
-            // Pairs two apart along each direction: eight shifts and masks.
-            return [1, h + 1, h, h + 2].into_iter().any(|d| {
-                let m = stones & (stones >> d);
-                m & (m >> (2 * d)) != 0
-            });
+            return has_line4(stones, h);
         }
         [1, h + 1, h, h + 2].into_iter().any(|d| {
             let mut m = stones;
@@ -249,16 +259,34 @@ impl Geometry {
     #[inline]
     #[must_use]
     pub fn mirror(&self, bits: u64) -> u64 {
-        let s = u32::from(self.height) + 1;
-        // One column of 63 rows fills all 64 bits (s = 64): its mask is every bit.
-        let col = shl(1, s).wrapping_sub(1);
-        let w = u32::from(self.width);
-        let mut m = 0;
-        for c in 0..w {
-            m |= ((bits >> (c * s)) & col) << ((w - 1 - c) * s);
+        if self.width == 7 && self.height == 6 {
+            // The standard board by itself: the loop unrolled with constant shifts.
+            return mirror_columns(bits, 7, 7);
         }
-        m
+        mirror_columns(bits, u32::from(self.width), u32::from(self.height) + 1)
     }
+}
+
+/// `bits` with its `w` columns of `s` bits each (`s * w <= 64`) in reverse order.
+#[inline(always)]
+fn mirror_columns(bits: u64, w: u32, s: u32) -> u64 {
+    // One column of 63 rows fills all 64 bits (s = 64): its mask is every bit.
+    let col = shl(1, s).wrapping_sub(1);
+    let mut m = 0;
+    for c in 0..w {
+        m |= ((bits >> (c * s)) & col) << ((w - 1 - c) * s);
+    }
+    m
+}
+
+/// Whether `stones` hold four in a row, every shift below 64 bits (`h` rows): pairs two apart
+/// along each direction, eight shifts and masks.
+#[inline(always)]
+fn has_line4(stones: u64, h: u32) -> bool {
+    [1, h + 1, h, h + 2].into_iter().any(|d| {
+        let m = stones & (stones >> d);
+        m & (m >> (2 * d)) != 0
+    })
 }
 
 /// Four in a row with every shift below 64 bits: J. Tromp's and P. Pons' formula (three stones
@@ -308,6 +336,34 @@ mod tests {
                     & g.board
                     & !mask;
                 assert_eq!(g.winning_spots(stones, mask), generic, "{w}x{h}");
+            }
+        }
+    }
+
+    /// The standard board's constant-shift paths (`mirror`, `has_line`) agree with a cell by
+    /// cell mirror and with the generic k-in-a-row loop on random bitboards, as do the other
+    /// heights' paths.
+    #[test]
+    fn mirror_and_has_line_agree_with_plain_code() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(11);
+        for (w, h) in [(7, 6), (7, 5), (6, 7), (4, 4), (8, 7), (9, 5)] {
+            let g = Geometry::new(w, h).unwrap();
+            for _ in 0..5000 {
+                let bits = rng.gen::<u64>() & rng.gen::<u64>() & g.board;
+                let mut plain = 0;
+                for c in 0..w {
+                    for r in 0..h {
+                        if bits & g.cell_bit(c, r) != 0 {
+                            plain |= g.cell_bit(w - 1 - c, r);
+                        }
+                    }
+                }
+                assert_eq!(g.mirror(bits), plain, "{w}x{h}");
+                let generic = [1, h as u32 + 1, h as u32, h as u32 + 2]
+                    .into_iter()
+                    .any(|d| (1..4).fold(bits, |m, j| m & shr(bits, j * d)) != 0);
+                assert_eq!(g.has_line(bits), generic, "{w}x{h}");
             }
         }
     }

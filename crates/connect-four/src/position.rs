@@ -148,15 +148,21 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn play_cell(&self, geom: &Geometry, cell: u64) -> Board {
-        let mask = self.mask | cell;
-        let mover = self.current | cell;
+        self.play_cell_with_spots(cell, geom.winning_spots(self.current | cell, self.mask | cell))
+    }
+
+    /// [`Board::play_cell`] given the mover's winning spots after the stone, `spots`
+    /// (`geom.winning_spots(current | cell, mask | cell)`, computed by the caller).
+    #[inline]
+    #[must_use]
+    pub(crate) fn play_cell_with_spots(&self, cell: u64, spots: u64) -> Board {
         Board {
             current: self.current ^ self.mask,
-            mask,
+            mask: self.mask | cell,
             moves: self.moves + 1,
             // The opponent's spots only lose the cell just filled.
             mine: self.theirs & !cell,
-            theirs: geom.winning_spots(mover, mask),
+            theirs: spots,
         }
     }
 }

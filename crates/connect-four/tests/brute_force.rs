@@ -254,3 +254,47 @@ fn static_values_and_bounds_hold_on_random_positions() {
         assert!(k == 3 || tightened >= count / 40, "{w}x{h}: claimeven tightened only {tightened} positions");
     }
 }
+
+/// [`ConnectFour`]'s fused terminal test and move ordering (`terminal_or_moves`, what the
+/// engine calls at every node) gives the same value, or the same moves in the same order, as
+/// `terminal_value`, `generate_moves` and `order_moves` called one after the other, and every
+/// move played with the memo it leaves (`play_memo`) gives the child of `play`, on many random
+/// positions of several boards (the standard one by its constant-shift path); the memo buffer
+/// is reused from position to position, as the engine does at one depth.
+#[test]
+fn fused_terminal_test_and_ordering_match_the_separate_calls() {
+    use connect_four::ConnectFour;
+    use search_core::Game;
+
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(31);
+    for (w, h, k) in [(7, 6, 4), (6, 5, 4), (5, 4, 4), (8, 7, 4), (6, 7, 4), (4, 4, 3), (8, 5, 5)] {
+        let geom = Geometry::with_k(w, h, k).unwrap();
+        let game = ConnectFour::new(geom);
+        let (mut terminal, mut open) = (0, 0);
+        let mut memo = Vec::new();
+        for _ in 0..4000 {
+            let n = rng.gen_range(0..geom.cells() * 2 / 3);
+            let (pos, _) = random_prefix(&mut rng, geom, n);
+            if pos.is_over() {
+                continue;
+            }
+            let b = pos.board();
+            let mut fused = Vec::new();
+            let got = game.terminal_or_moves(b, &mut fused, &mut memo);
+            assert_eq!(got, game.terminal_value(b), "{w}x{h} k={k} {pos:?}");
+            if got.is_some() {
+                terminal += 1;
+                continue;
+            }
+            open += 1;
+            let mut separate = Vec::new();
+            game.generate_moves(b, &mut separate);
+            game.order_moves(b, &mut separate);
+            assert_eq!(fused, separate, "{w}x{h} k={k} {pos:?}");
+            for &m in &fused {
+                assert_eq!(game.play_memo(b, m, &memo), game.play(b, m), "{w}x{h} k={k} {pos:?} {m}");
+            }
+        }
+        assert!(terminal > 100 && open > 100, "{w}x{h}: {terminal} terminal, {open} open positions");
+    }
+}

@@ -296,6 +296,9 @@ struct Worker<M, P> {
     /// Per ply, the children of the node's moves (position, points banked), when enhanced
     /// transposition cutoff played them before the search.
     child_stack: Vec<Vec<(P, Value)>>,
+    /// Per ply, the words a game with [`Game::EXPANDS_WITH_TERMINAL_TEST`] keeps for its moves
+    /// between [`Game::terminal_or_moves`] and [`Game::play_memo`].
+    memo_stack: Vec<Vec<u64>>,
     stats: Stats,
     /// Stop once `stats.nodes` reaches this (checked with the limits).
     budget: u64,
@@ -412,6 +415,7 @@ impl<G: Game> Engine<G> {
                 move_stack: Vec::new(),
                 defer_stack: Vec::new(),
                 child_stack: Vec::new(),
+                memo_stack: Vec::new(),
                 stats: Stats::default(),
                 budget: u64::MAX,
                 stopped: false,
@@ -779,15 +783,30 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug> Worker<M, P> {
             return 0;
         }
         let game = ctx.game;
-        if let Some(v) = game.terminal_value(pos) {
+        // With `EXPANDS_WITH_TERMINAL_TEST` the moves come with the terminal test; the buffer
+        // goes back to the ply's stack on every return before the moves are searched.
+        let fused = G::EXPANDS_WITH_TERMINAL_TEST;
+        let mut moves = Vec::new();
+        if fused {
+            if self.move_stack.len() <= ply {
+                self.move_stack.resize_with(ply + 1, Vec::new);
+                self.memo_stack.resize_with(ply + 1, Vec::new);
+            }
+            moves = std::mem::take(&mut self.move_stack[ply]);
+            moves.clear();
+            if let Some(v) = game.terminal_or_moves(pos, &mut moves, &mut self.memo_stack[ply]) {
+                self.move_stack[ply] = moves;
+                return v;
+            }
+        } else if let Some(v) = game.terminal_value(pos) {
             return v;
         }
         let (lo, hi) = game.value_bounds(pos);
-        if hi <= alpha {
-            return hi;
-        }
-        if lo >= beta {
-            return lo;
+        if hi <= alpha || lo >= beta {
+            if fused {
+                self.move_stack[ply] = moves;
+            }
+            return if hi <= alpha { hi } else { lo };
         }
         if lo == hi {
             // Bounds that meet are the value (a game that values some positions outright,
@@ -804,12 +823,20 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug> Worker<M, P> {
         let mut hint = None;
         if let Some(e) = tt.probe(key) {
             self.stats.tt_hits += 1;
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => e.value >= beta,
+                Bound::Upper => e.value <= alpha,
+            };
+            if cut {
+                if fused {
+                    self.move_stack[ply] = moves;
+                }
+                return e.value;
+            }
             match e.bound {
-                Bound::Exact => return e.value,
-                Bound::Lower if e.value >= beta => return e.value,
-                Bound::Upper if e.value <= alpha => return e.value,
                 Bound::Lower => alpha = alpha.max(e.value),
-                Bound::Upper => beta = beta.min(e.value),
+                _ => beta = beta.min(e.value),
             }
             hint = match symmetry {
                 Symmetry::Map(s) => e.best.map(|m| game.move_from_canonical(m, s)),
@@ -820,14 +847,16 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug> Worker<M, P> {
         let nodes0 = self.stats.nodes;
         let me = game.to_move(pos);
 
-        if self.move_stack.len() <= ply {
-            self.move_stack.resize_with(ply + 1, Vec::new);
+        if !fused {
+            if self.move_stack.len() <= ply {
+                self.move_stack.resize_with(ply + 1, Vec::new);
+            }
+            moves = std::mem::take(&mut self.move_stack[ply]);
+            moves.clear();
+            game.generate_moves(pos, &mut moves);
+            game.order_moves(pos, &mut moves);
         }
-        let mut moves = std::mem::take(&mut self.move_stack[ply]);
-        moves.clear();
-        game.generate_moves(pos, &mut moves);
         debug_assert!(!moves.is_empty(), "non-terminal position without moves: {pos:?}");
-        game.order_moves(pos, &mut moves);
         if let Some(h) = hint {
             if let Some(i) = moves.iter().position(|&m| m == h) {
                 moves[..=i].rotate_right(1);
@@ -853,7 +882,8 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug> Worker<M, P> {
             children = std::mem::take(&mut self.child_stack[ply]);
             children.clear();
             for &m in &moves {
-                let (child, gain) = game.play(pos, m);
+                let (child, gain) =
+                    if fused { game.play_memo(pos, m, &self.memo_stack[ply]) } else { game.play(pos, m) };
                 children.push((child, gain));
                 let v = self.etc_bound(game, tt, &child, gain, me);
                 if v > best {
@@ -886,7 +916,13 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug> Worker<M, P> {
             let count = if pass == 0 { moves.len() } else { deferred.len() };
             for i in 0..count {
                 let m = if pass == 0 { moves[i] } else { deferred[i] };
-                let (child, gain) = if etc && pass == 0 { children[i] } else { game.play(pos, m) };
+                let (child, gain) = if etc && pass == 0 {
+                    children[i]
+                } else if fused {
+                    game.play_memo(pos, m, &self.memo_stack[ply])
+                } else {
+                    game.play(pos, m)
+                };
                 let child_key = busy.map(|b| (b, game.key(&child).hash64()));
                 if let Some((b, k)) = child_key {
                     if pass == 0 && i > 0 && b.is_busy(k) {

@@ -127,6 +127,43 @@ pub trait Game: Sync {
     /// remembered best move, when there is one, is tried before all of them. Default: keep order.
     fn order_moves(&self, _pos: &Self::Position, _moves: &mut [Self::Move]) {}
 
+    /// Whether the engine's search asks [`Game::terminal_or_moves`] for a node's terminal value
+    /// and its ordered moves in one call, instead of [`Game::terminal_value`] first and
+    /// [`Game::generate_moves`] and [`Game::order_moves`] after the bounds and the TT probe.
+    /// Worth it for games whose terminal test computes most of what ordering needs (Connect
+    /// Four's winning spots after each move), although the moves are then made at nodes that
+    /// the bounds or the TT cut. Default: false.
+    const EXPANDS_WITH_TERMINAL_TEST: bool = false;
+
+    /// [`Game::terminal_value`] of `pos`; for a position that is not terminal, also writes its
+    /// legal moves into `moves` (cleared by the caller) in the order to search them, as
+    /// [`Game::generate_moves`] then [`Game::order_moves`] would. The game may also leave in
+    /// `memo` (a buffer of the search's for this node, in whatever state the game left it at
+    /// an earlier node of the same depth) what it computed for the moves, which
+    /// [`Game::play_memo`] then reads back when the search plays them. The search calls it when
+    /// [`Game::EXPANDS_WITH_TERMINAL_TEST`] is true. Default: those three calls, no memo.
+    fn terminal_or_moves(
+        &self,
+        pos: &Self::Position,
+        moves: &mut Vec<Self::Move>,
+        _memo: &mut Vec<u64>,
+    ) -> Option<Value> {
+        if let Some(v) = self.terminal_value(pos) {
+            return Some(v);
+        }
+        self.generate_moves(pos, moves);
+        self.order_moves(pos, moves);
+        None
+    }
+
+    /// [`Game::play`] of `mv`, one of the moves that [`Game::terminal_or_moves`] wrote for `pos`,
+    /// with the `memo` it left: the search plays a node's moves through this when
+    /// [`Game::EXPANDS_WITH_TERMINAL_TEST`] is true. Must return what `play` does. Default:
+    /// `play`.
+    fn play_memo(&self, pos: &Self::Position, mv: Self::Move, _memo: &[u64]) -> (Self::Position, Value) {
+        self.play(pos, mv)
+    }
+
     /// Points already banked before `pos`, from the first player's side (e.g. A's triangles minus
     /// B's). Only used when reporting values ([`crate::Analysis`]); never by the search. Default 0.
     fn banked(&self, _pos: &Self::Position) -> Value {
