@@ -811,6 +811,9 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug> Worker<M, P> {
         if lo == hi {
             // Bounds that meet are the value (a game that values some positions outright,
             // e.g. dots-and-boxes' loony endgames): nothing to search.
+            if fused {
+                self.move_stack[ply] = moves;
+            }
             return lo;
         }
         // Narrowing the window to the known bounds keeps results exact: a fail-high at `hi` or a
