@@ -1,10 +1,13 @@
 //! Solves the empty board of each size given and prints its value (first player's net boxes),
 //! the engine's nodes and the time: `cargo run --release -p dots-and-boxes --example
 //! boxes_empty -- [--driver full|bisection|zero|mtdf] [--no-pvs] [--tt-bits N] [--threads N]
-//! [--etc SPAN] [--no-twins] [--no-split] [--no-loony] 3x3 3x4 ...` (`--etc`: enhanced
-//! transposition cutoff at nodes with at least SPAN boxes left; `--no-twins`: without the
+//! [--etc SPAN] [--etc-moves N] [--no-twins] [--no-split] [--no-loony] [--no-openings] [--window LO,HI] [--time-limit SECONDS] 3x3 3x4 ...` (`--etc`: enhanced
+//! transposition cutoff at nodes with at least SPAN boxes left (`--etc 0`: any) and, with
+//! `--etc-moves`, at least N moves; `--no-twins`: without the
 //! twin-strings rule; `--no-split`: without graph and split keys; `--no-loony`: without the
-//! values of simple loony endgames).
+//! values of simple loony endgames; `--no-openings`: without the simple-openings rule; `--window`: one search with
+//! that window instead of the driver, the value exact when strictly inside it; `--time-limit`:
+//! stop after that long and print the nodes and the bounds proven).
 
 use std::time::Instant;
 
@@ -17,7 +20,10 @@ fn main() {
     let mut pvs = true;
     let mut threads = 1;
     let mut etc = None;
+    let mut etc_moves = 0;
     let mut rules = Rules::ALL;
+    let mut window = None;
+    let mut time_limit = None;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -34,8 +40,21 @@ fn main() {
             "--no-twins" => rules.twins = false,
             "--no-split" => rules.graph_keys = false,
             "--no-loony" => rules.loony_values = false,
+            "--no-openings" => rules.simple_openings = false,
             "--threads" => threads = args.next().and_then(|t| t.parse().ok()).expect("--threads N"),
             "--etc" => etc = Some(args.next().and_then(|t| t.parse().ok()).expect("--etc SPAN")),
+            "--etc-moves" => {
+                etc_moves = args.next().and_then(|t| t.parse().ok()).expect("--etc-moves N");
+            }
+            "--window" => {
+                let w = args.next().expect("--window LO,HI");
+                let (lo, hi) = w.split_once(',').expect("--window LO,HI");
+                window = Some((lo.parse::<i64>().expect("LO"), hi.parse::<i64>().expect("HI")));
+            }
+            "--time-limit" => {
+                let secs: f64 = args.next().and_then(|t| t.parse().ok()).expect("--time-limit SECONDS");
+                time_limit = Some(std::time::Duration::from_secs_f64(secs));
+            }
             "--tt-bits" => tt_bits = args.next().and_then(|t| t.parse().ok()).expect("--tt-bits N"),
             size => {
                 let (r, c) = dots_and_boxes::parse_size(size).expect("a size RxC");
@@ -45,18 +64,38 @@ fn main() {
                     principal_variation_search: pvs,
                     threads,
                     enhanced_transposition_cutoff: etc,
+                    etc_min_moves: etc_moves,
                 };
                 let mut solver = Solver::with_options(Geometry::new(r, c).unwrap(), rules, options);
+                solver.set_limits(search_core::Limits { time: time_limit, ..search_core::Limits::default() });
                 let t = Instant::now();
-                let v = solver.value(&Position::start());
+                // A window search whose fail-soft result lies strictly inside the window is the
+                // exact value; one at or beyond an end bounds it.
+                let result = match window {
+                    Some((lo, hi)) => solver.engine().try_search(&Position::start(), lo, hi).map(|v| {
+                        if v <= lo {
+                            format!("at most {v:+} (window {lo},{hi})")
+                        } else if v >= hi {
+                            format!("at least {v:+} (window {lo},{hi})")
+                        } else {
+                            format!("{v:+}")
+                        }
+                    }),
+                    None => solver.try_value(&Position::start()).map(|v| format!("{v:+}")),
+                };
+                let v = match result {
+                    Ok(v) => v,
+                    Err(e) => format!("unknown, stopped by the time limit (proven in [{}, {}])", e.lo, e.hi),
+                };
                 let s = solver.stats();
                 println!(
-                    "{r}x{c} value {v:+} nodes {} time {:.2} s ({driver:?}, pvs {pvs}, tt_bits {tt_bits}, threads {threads}, etc {etc:?}, twins {}, graph keys {}, loony values {})",
+                    "{r}x{c} value {v} nodes {} time {:.2} s ({driver:?}, pvs {pvs}, tt_bits {tt_bits}, threads {threads}, etc {etc:?} from {etc_moves} moves, twins {}, graph keys {}, loony values {}, simple openings {})",
                     s.nodes,
                     t.elapsed().as_secs_f64(),
                     rules.twins,
                     rules.graph_keys,
-                    rules.loony_values
+                    rules.loony_values,
+                    rules.simple_openings
                 );
             }
         }

@@ -151,6 +151,12 @@ pub struct SearchOptions {
     /// the best bound they give raises alpha. `None` (the default) never: it pays where the
     /// children's TT hits are frequent and the node's own subtree large (Connect Four).
     pub enhanced_transposition_cutoff: Option<Value>,
+    /// With [`SearchOptions::enhanced_transposition_cutoff`], ETC only at nodes with at least
+    /// this many moves (after [`Game::generate_moves`]): a second gate for games whose bounds
+    /// narrow late (dots-and-boxes: boxes stay open through most of the middle game, while
+    /// its moves, the undrawn lines, measure how far the leaves are). 0 (the default): the
+    /// span alone decides.
+    pub etc_min_moves: usize,
 }
 
 impl SearchOptions {
@@ -161,6 +167,7 @@ impl SearchOptions {
         threads: 1,
         driver: Driver::FullWindow,
         enhanced_transposition_cutoff: None,
+        etc_min_moves: 0,
     };
 }
 
@@ -315,6 +322,8 @@ struct Ctx<'a, G: Game> {
     pvs: bool,
     /// [`SearchOptions::enhanced_transposition_cutoff`].
     etc: Option<Value>,
+    /// [`SearchOptions::etc_min_moves`].
+    etc_min_moves: usize,
     /// Positions being searched by some thread (ABDADA's "exclusive" marks); `None` while one
     /// thread searches alone.
     busy: Option<&'a BusyTable>,
@@ -647,6 +656,7 @@ impl<G: Game> Engine<G> {
             stop: &stop,
             pvs: self.options.principal_variation_search,
             etc: self.options.enhanced_transposition_cutoff,
+            etc_min_moves: self.options.etc_min_moves,
             busy: None,
             defer_plies: 0,
             check,
@@ -876,7 +886,9 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug> Worker<M, P> {
         // at least `beta` ends the node before any search (not stored: the children's entries
         // hold it); the best raises alpha (a value found equal to it is then exact: every move
         // is searched, none beat it, and one is worth at least that much).
-        let etc = moves.len() > 1 && ctx.etc.is_some_and(|span| hi - lo >= span);
+        let etc = moves.len() > 1
+            && moves.len() >= ctx.etc_min_moves
+            && ctx.etc.is_some_and(|span| hi - lo >= span);
         let mut children = Vec::new();
         if etc {
             if self.child_stack.len() <= ply {
@@ -1125,11 +1137,12 @@ mod tests {
         let mut child_hits = 0;
         for n in [5u8, 12, 19] {
             let exact = greedy_value(n);
-            for (bits, pvs) in [(2, true), (12, false), (12, true)] {
+            for (bits, pvs, min_moves) in [(2, true, 0), (12, false, 0), (12, true, 0), (12, true, 3)] {
                 let options = SearchOptions {
                     tt_bits: bits,
                     principal_variation_search: pvs,
                     enhanced_transposition_cutoff: Some(0),
+                    etc_min_moves: min_moves,
                     ..SearchOptions::DEFAULT
                 };
                 for a in -30..30 {

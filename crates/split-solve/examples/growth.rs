@@ -5,9 +5,12 @@
 //! factor per string between the two largest `L` solved, and the empty board extrapolated.
 //!
 //! `cargo run --release -p split-solve --example growth -- GAME BOARD [--left L1,L2,..]
-//! [--samples N] [--tt-bits B] [--budget NODES] [--seed S] [--rules RULES]`, with `GAME BOARD` either
+//! [--samples N] [--tt-bits B] [--budget NODES] [--seed S] [--rules RULES] [--etc SPAN]
+//! [--etc-moves N]`, with `GAME BOARD` either
 //! `triangle-war SIDE` or `dots-and-boxes RxC`, and `RULES` the pruning rules as
-//! `games-cli triangle-war --rules` reads them (`all`, the default, or `none`: the plain game tree).
+//! `games-cli triangle-war --rules` reads them (`all`, the default, or `none`: the plain game tree),
+//! and `--etc` / `--etc-moves` the engine's enhanced transposition cutoff
+//! (`SearchOptions::enhanced_transposition_cutoff`, `SearchOptions::etc_min_moves`).
 //!
 //! Calibration: the empty board, with its symmetry and transpositions, is cheaper than the
 //! extrapolation of random openings (3x4 dots-and-boxes: 10.0 M nodes against about 38 M; side-5
@@ -55,9 +58,8 @@ impl Game {
         }
     }
 
-    fn solve(&self, drawn: u64, tt_bits: u32, budget: u64) -> Option<u64> {
+    fn solve(&self, drawn: u64, options: SearchOptions, budget: u64) -> Option<u64> {
         let limits = Limits { max_nodes: Some(budget), ..Limits::default() };
-        let options = SearchOptions { tt_bits, ..SearchOptions::DEFAULT };
         match self {
             Game::TriangleWar(g, rules) => {
                 let mut solver = triangle_war::Solver::with_options(g.clone(), *rules, options);
@@ -85,11 +87,12 @@ impl Game {
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let usage = "usage: growth triangle-war SIDE | dots-and-boxes RxC [--left L1,L2,..] [--samples N] [--tt-bits B] [--budget NODES] [--seed S] [--rules all|none|LIST]";
+    let usage = "usage: growth triangle-war SIDE | dots-and-boxes RxC [--left L1,L2,..] [--samples N] [--tt-bits B] [--budget NODES] [--seed S] [--rules all|none|LIST] [--etc SPAN] [--etc-moves N]";
     let (game_name, board_name) = (args.next().expect(usage), args.next().expect(usage));
     let mut lefts: Vec<usize> = Vec::new();
     let mut rules = Rules::ALL;
     let (mut samples, mut tt_bits, mut budget, mut seed) = (8usize, 22u32, 200_000_000u64, 1u64);
+    let (mut etc, mut etc_moves) = (None, 0usize);
     while let Some(a) = args.next() {
         let mut value = || args.next().expect("a value after the option");
         match a.as_str() {
@@ -97,6 +100,8 @@ fn main() {
             "--samples" => samples = value().parse().expect("a number"),
             "--tt-bits" => tt_bits = value().parse().expect("a number"),
             "--budget" => budget = value().parse().expect("a number"),
+            "--etc" => etc = Some(value().parse().expect("a number")),
+            "--etc-moves" => etc_moves = value().parse().expect("a number"),
             "--seed" => seed = value().parse().expect("a number"),
             "--rules" => rules = triangle_war::parse_rules(&value()).unwrap_or_else(|e| panic!("{e}")),
             other => panic!("unknown option {other}"),
@@ -115,9 +120,15 @@ fn main() {
         _ => panic!("{usage}"),
     };
     let strings = game.board().strings();
+    let options = SearchOptions {
+        tt_bits,
+        enhanced_transposition_cutoff: etc,
+        etc_min_moves: etc_moves,
+        ..SearchOptions::DEFAULT
+    };
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut medians = Vec::new();
-    println!("{game_name} {board_name}: {strings} strings; {samples} safe openings per row, TT 2^{tt_bits}, budget {budget} nodes");
+    println!("{game_name} {board_name}: {strings} strings; {samples} safe openings per row, TT 2^{tt_bits}, budget {budget} nodes, ETC {etc:?} from {etc_moves} moves");
     println!(
         "{:>5} {:>8} {:>14} {:>14} {:>14} {:>9}",
         "left", "solved", "min nodes", "median nodes", "max nodes", "seconds"
@@ -127,7 +138,7 @@ fn main() {
         let openings: Vec<u64> = (0..samples)
             .filter_map(|_| (0..100).find_map(|_| opening(game.board(), &mut rng, left)))
             .collect();
-        let mut nodes: Vec<u64> = openings.iter().filter_map(|&d| game.solve(d, tt_bits, budget)).collect();
+        let mut nodes: Vec<u64> = openings.iter().filter_map(|&d| game.solve(d, options, budget)).collect();
         let solved = format!("{}/{}", nodes.len(), openings.len());
         if nodes.is_empty() || nodes.len() < openings.len() {
             println!(

@@ -108,4 +108,77 @@ impl Board {
         let code = codes[..n].iter().enumerate().fold(0u64, |key, (i, &c)| key | u64::from(c) << (8 * i));
         Some((drawn | hidden, code))
     }
+
+    /// The strings that [`crate::Rules::simple_openings`] leaves out in `drawn`, a position
+    /// with no capturable coin: every string of the independent chains (paths of open coins
+    /// with two strings each, both ends on the ground) and loops (cycles of such coins), except
+    /// one per isomorphism class (kind and number of coins): for a chain of two coins its
+    /// middle string, for another chain its lowest string to the ground, for a loop its lowest
+    /// string. 0 when there is no such component.
+    #[must_use]
+    pub fn simple_openings(&self, drawn: u64) -> u64 {
+        // Open coins with exactly two strings.
+        let mut two = 0u64;
+        for (i, &t) in self.coins().iter().enumerate() {
+            let open = t & !drawn;
+            let rest = open & open.wrapping_sub(1);
+            if rest != 0 && rest & rest.wrapping_sub(1) == 0 {
+                two |= 1 << i;
+            }
+        }
+        // Classes seen: `ground << 6 | coins` (ground 2 for a chain, 0 for a loop).
+        let mut seen = [0u8; 64];
+        let mut n_seen = 0;
+        let mut dropped = 0u64;
+        let mut left = two;
+        while left != 0 {
+            let (mut component, mut todo, mut ground, mut strings_of) =
+                (0u64, left & left.wrapping_neg(), 0u64, 0u64);
+            let mut junction = false;
+            while todo != 0 {
+                let c = todo.trailing_zeros() as usize;
+                todo &= todo - 1;
+                component |= 1 << c;
+                let mut strings = self.coins()[c] & !drawn;
+                strings_of |= strings;
+                while strings != 0 {
+                    let s = strings.trailing_zeros() as usize;
+                    strings &= strings - 1;
+                    let b = self.border(s);
+                    if b.masks[1] == 0 {
+                        ground |= 1 << s;
+                    } else {
+                        let next = (b.bits[0] | b.bits[1]) & !component;
+                        junction |= next & !two != 0;
+                        todo |= next & two;
+                    }
+                }
+            }
+            left &= !component;
+            let coins = component.count_ones();
+            let grounds = ground.count_ones();
+            // A component reaching a coin with three strings or more, or (on boards where a
+            // coin has several strings to the ground) a path with another number of ends on
+            // the ground, is searched in full.
+            if junction || coins > 63 || (grounds != 0 && grounds != 2) {
+                continue;
+            }
+            let class = (grounds as u8) << 6 | coins as u8;
+            if seen[..n_seen].contains(&class) || n_seen == seen.len() {
+                dropped |= strings_of;
+                continue;
+            }
+            seen[n_seen] = class;
+            n_seen += 1;
+            let keep = if grounds == 0 {
+                strings_of & strings_of.wrapping_neg()
+            } else if coins == 2 {
+                strings_of & !ground
+            } else {
+                ground & ground.wrapping_neg()
+            };
+            dropped |= strings_of & !keep;
+        }
+        dropped
+    }
 }

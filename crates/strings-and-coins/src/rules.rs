@@ -86,6 +86,31 @@ pub struct Rules {
     /// technique, not a move rule: the game reports the value as both of its bounds
     /// (`search_core::Game::value_bounds`), which ends the node.
     pub loony_values: bool,
+    /// Simple openings: where no coin is capturable, of the strings of the independent chains
+    /// (components of the graph of open coins that are paths with both ends on the ground,
+    /// every coin with two strings) and loops (cycles, likewise) only one string per
+    /// isomorphism class of component (its kind and number of coins) is searched: an end
+    /// string of a chain of one coin or of three or more, the middle string of a chain of
+    /// two, any string of a loop ([`Board::simple_openings`]). A move rule: the moves of a
+    /// position with such a component (also at the root of a search) are fewer than the legal
+    /// ones; [`Board::folded_move`] ignores it (it folds captures only).
+    ///
+    /// Proof (`P` the position, `R` the rest of the graph beside the component, `v` the value
+    /// for the side to move). Every string of the component completes nothing and offers a
+    /// coin, so the opponent moves next. Isomorphic components give isomorphic positions, and
+    /// so do the strings of a loop (its rotations) and the two ends of a chain (its
+    /// reflection). A chain of `n >= 3` opened at an end leaves the opponent worth exactly
+    /// `max(n + v(R), n - 2 - v(R + D))`, `D` a domino (two coins tied by one string, both
+    /// taken by it): by [`Rules::capture_first`] and [`Rules::all_but_two`] he takes the coins
+    /// one by one and can only stop to double-deal the last two. Cut inside, it leaves two
+    /// pieces of `a` and `b` coins, each hanging from the cut with its other end on the
+    /// ground: the opponent can take both (`n + v(R)`), or take one and all but the last two of
+    /// the other (one of them has two coins or more) and double-deal them (`n - 2 - v(R +
+    /// D)`), so an inside cut is worth no more to the opener than the end. A chain of two cut
+    /// in its middle leaves two coins hanging from the ground, which the forced-capture rule
+    /// ([`Rules::capture`]) takes at once (`2 + v(R)` to the opponent); cut at an end, the
+    /// opponent can do the same, so the middle is worth at least as much to the opener.
+    pub simple_openings: bool,
 }
 
 impl Rules {
@@ -98,6 +123,7 @@ impl Rules {
         graph_keys: true,
         twins: true,
         loony_values: true,
+        simple_openings: true,
     };
     /// No rule: the plain game tree.
     pub const NONE: Rules = Rules {
@@ -108,6 +134,7 @@ impl Rules {
         graph_keys: false,
         twins: false,
         loony_values: false,
+        simple_openings: false,
     };
 }
 
@@ -180,14 +207,21 @@ impl Board {
 
     /// The moves searched in `drawn` under `rules`, as a string set: every undrawn string, or
     /// the subset that [`Rules::capture`], [`Rules::capture_first`] and [`Rules::all_but_two`]
-    /// keep (a single string for a forced capture). Never empty while a string is undrawn.
+    /// keep (a single string for a forced capture), and where nothing is capturable
+    /// [`Rules::simple_openings`]. Never empty while a string is undrawn.
     #[inline]
     #[must_use]
     pub fn candidates(&self, drawn: u64, rules: Rules) -> u64 {
         let free = self.all_strings() & !drawn;
         let mut candidates = free;
-        if rules.capture || rules.capture_first {
+        if rules.capture || rules.capture_first || rules.simple_openings {
             let capturing = self.capturing(drawn);
+            if capturing == 0 {
+                if rules.simple_openings {
+                    candidates &= !self.simple_openings(drawn);
+                }
+                return candidates;
+            }
             let mut left = capturing;
             while left != 0 {
                 let s = left.trailing_zeros() as usize;
@@ -213,7 +247,7 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn folded_move(&self, drawn: u64, rules: Rules) -> Option<usize> {
-        let only = self.candidates(drawn, rules);
+        let only = self.candidates(drawn, Rules { simple_openings: false, ..rules });
         (only != 0 && only & (only - 1) == 0).then(|| only.trailing_zeros() as usize)
     }
 }

@@ -129,6 +129,7 @@ fn side4_rules_match_the_plain_engine() {
             graph_keys: false,
             twins: false,
             loony_values: false,
+            simple_openings: false,
         },
         true,
     );
@@ -142,6 +143,7 @@ fn side4_rules_match_the_plain_engine() {
             graph_keys: false,
             twins: false,
             loony_values: false,
+            simple_openings: false,
         },
         true,
     );
@@ -155,12 +157,14 @@ fn side4_rules_match_the_plain_engine() {
             graph_keys: false,
             twins: false,
             loony_values: false,
+            simple_openings: false,
         },
         true,
     );
     let mut graph_keys_only = solver(&g, Rules { graph_keys: true, ..Rules::NONE }, true);
     let mut twins_only = solver(&g, Rules { twins: true, ..Rules::NONE }, true);
     let mut loony_only = solver(&g, Rules { loony_values: true, ..Rules::NONE }, true);
+    let mut openings_only = solver(&g, Rules { simple_openings: true, ..Rules::NONE }, true);
     let mut rng = SmallRng::seed_from_u64(4);
     for i in 0..1500 {
         let pos = if i % 2 == 0 {
@@ -180,6 +184,7 @@ fn side4_rules_match_the_plain_engine() {
         assert_eq!(graph_keys_only.final_margin(&pos), want, "{pos:?}");
         assert_eq!(twins_only.final_margin(&pos), want, "{pos:?}");
         assert_eq!(loony_only.final_margin(&pos), want, "{pos:?}");
+        assert_eq!(openings_only.final_margin(&pos), want, "{pos:?}");
     }
 }
 
