@@ -10,12 +10,14 @@ use crate::{Geometry, Position, RetrogradeTable, Solver};
 /// takes a fraction of the 16 MiB table's build time).
 pub const TABLE_MAX_LINES: usize = 17;
 
-/// TT size (log2 of entries) when the caller has no preference: 2^22 entries (about 128 MiB)
-/// above 24 lines (3x4, 31 lines, searches 43 M nodes), 2^20 up to 3x3 (24 lines, under a
-/// million nodes).
+/// TT size (log2 of entries) when the caller has no preference: 2^24 entries (about 512 MiB)
+/// above 31 lines (3x5, 4x4 and up: searches of billions of nodes), 2^22 (about 128 MiB) above
+/// 24 lines (3x4, 31 lines, 7.9 M nodes), 2^20 up to 3x3 (24 lines, under a million nodes).
 #[must_use]
 pub fn default_tt_bits(geometry: &Geometry) -> u32 {
-    if geometry.line_count() > 24 {
+    if geometry.line_count() > 31 {
+        24
+    } else if geometry.line_count() > 24 {
         22
     } else {
         20
