@@ -301,7 +301,7 @@ impl Game for ConnectFour {
         // Sort keys: the score of `order_moves` above the place in the centre-first order, so
         // that sorting them (most threats first) gives `order_moves`' stable order whatever
         // the order the moves are found in.
-        let mut keys = [0u16; 64];
+        let mut keys = [0u16; 32];
         let mut n = 0;
         let mut rest = nl;
         while rest != 0 {
