@@ -923,10 +923,17 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug> Worker<M, P> {
             }
             children = std::mem::take(&mut self.child_stack[ply]);
             children.clear();
+            // Every child first, then every look-up: the look-ups (usually cache misses in a
+            // large table) follow each other closely enough for the processor to have several
+            // under way at once.
             for &m in &moves {
-                let (child, gain) =
-                    if fused { game.play_memo(pos, m, &self.memo_stack[ply]) } else { game.play(pos, m) };
-                children.push((child, gain));
+                children.push(if fused {
+                    game.play_memo(pos, m, &self.memo_stack[ply])
+                } else {
+                    game.play(pos, m)
+                });
+            }
+            for (&m, &(child, gain)) in moves.iter().zip(&children) {
                 let v = self.etc_bound(game, tt, &child, gain, me);
                 if v > best {
                     best = v;
