@@ -33,7 +33,7 @@
 //!   position bounds the mover's score from below ([`search_core::Game::value_bounds`] is where
 //!   the engine prunes with them, before the TT probe).
 
-use search_core::{Game, Player, Value};
+use search_core::{Game, Player, Symmetry, Value};
 
 use crate::{Board, Column, Geometry};
 
@@ -301,7 +301,7 @@ impl Game for ConnectFour {
         // Sort keys: the score of `order_moves` above the place in the centre-first order, so
         // that sorting them (most threats first) gives `order_moves`' stable order whatever
         // the order the moves are found in.
-        let mut keys = [0u16; 64];
+        let mut keys = [0u16; 32];
         let mut n = 0;
         let mut rest = nl;
         while rest != 0 {
@@ -368,6 +368,33 @@ impl Game for ConnectFour {
     fn key(&self, pos: &Board) -> u64 {
         let code = pos.code();
         code.min(self.geom.mirror(code))
+    }
+
+    /// [`Game::key`], and symmetry 1 (the left-right mirror) when the key is the mirror
+    /// image's code, so that the TT's best move is stored and read in the key's orientation.
+    #[inline]
+    fn canonical_key(&self, pos: &Board) -> (u64, Symmetry) {
+        let code = pos.code();
+        let mirrored = self.geom.mirror(code);
+        if mirrored < code {
+            (mirrored, Symmetry::Map(1))
+        } else {
+            (code, Symmetry::IDENTITY)
+        }
+    }
+
+    #[inline]
+    fn move_to_canonical(&self, mv: Column, symmetry: u8) -> Column {
+        if symmetry == 0 {
+            mv
+        } else {
+            Column(self.geom.width() as u8 - 1 - mv.0)
+        }
+    }
+
+    #[inline]
+    fn move_from_canonical(&self, mv: Column, symmetry: u8) -> Column {
+        self.move_to_canonical(mv, symmetry)
     }
 
     #[inline]

@@ -298,3 +298,47 @@ fn fused_terminal_test_and_ordering_match_the_separate_calls() {
         assert!(terminal > 100 && open > 100, "{w}x{h}: {terminal} terminal, {open} open positions");
     }
 }
+
+/// The TT key folds a position and its mirror image together, and the symmetry
+/// `canonical_key` names maps the moves of both onto the same moves of the key's orientation,
+/// so that a best move stored through one is read back as the right column of the other.
+#[test]
+fn mirror_images_share_a_key_and_their_moves_map_onto_the_same_canonical_moves() {
+    use connect_four::{Column, ConnectFour};
+    use search_core::{Game, Symmetry};
+
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(43);
+    for (w, h) in [(7, 6), (6, 5), (5, 4), (8, 7)] {
+        let geom = Geometry::new(w, h).unwrap();
+        let game = ConnectFour::new(geom);
+        let mut mirrored_keys = 0;
+        for _ in 0..2000 {
+            let n = rng.gen_range(0..geom.cells() / 2);
+            let (pos, _) = random_prefix(&mut rng, geom, n);
+            let mut image = Position::empty(geom);
+            for c in pos.history() {
+                image = image.play(w - 1 - c.index());
+            }
+            let (b, i) = (pos.board(), image.board());
+            let (key, s) = game.canonical_key(b);
+            let (image_key, t) = game.canonical_key(i);
+            assert_eq!(key, game.key(b));
+            assert_eq!(key, image_key, "{w}x{h} {pos:?}");
+            let (Symmetry::Map(s), Symmetry::Map(t)) = (s, t) else { panic!("a mirror is a board symmetry") };
+            mirrored_keys += usize::from(s != 0);
+            // A symmetric position is its own mirror image: a move and its mirror are the same
+            // move there, either hint is right.
+            let symmetric = b.code() == i.code();
+            for c in pos.legal_columns() {
+                let mirror = Column((w - 1 - c.index()) as u8);
+                let canonical = game.move_to_canonical(c, s);
+                assert_eq!(game.move_from_canonical(canonical, s), c);
+                if !symmetric {
+                    assert_eq!(canonical, game.move_to_canonical(mirror, t), "{w}x{h} {pos:?} {c}");
+                    assert_eq!(game.move_from_canonical(canonical, t), mirror);
+                }
+            }
+        }
+        assert!(mirrored_keys > 200, "{w}x{h}: only {mirrored_keys} keys from the mirror image");
+    }
+}

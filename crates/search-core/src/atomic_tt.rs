@@ -38,7 +38,7 @@ use crate::{Bound, TtEntry, TtKey, Value, MAX_TT_BITS};
 const FIBONACCI: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// Largest work stored (20 bits); larger subtrees are stored as this.
-const MAX_WORK: u64 = (1 << 20) - 1;
+pub(crate) const MAX_WORK: u64 = (1 << 20) - 1;
 
 /// Bits of the move field of a data word.
 const MOVE_BITS: u32 = 10;
@@ -215,9 +215,10 @@ impl<K: TtKey, M: PackedMove> SharedTable<K, M> {
     }
 }
 
-/// The data word of `e`, or `None` if its value does not fit 32 bits.
+/// The data word of `e`, or `None` if its value does not fit 32 bits (0 is an empty slot:
+/// every entry has a bound, 1 to 3).
 #[inline]
-fn pack<K, M: PackedMove>(e: &TtEntry<K, M>) -> Option<u64> {
+pub(crate) fn pack<K, M: PackedMove>(e: &TtEntry<K, M>) -> Option<u64> {
     let value = i32::try_from(e.value).ok()?;
     let bound: u64 = match e.bound {
         Bound::Exact => 1,
@@ -231,10 +232,11 @@ fn pack<K, M: PackedMove>(e: &TtEntry<K, M>) -> Option<u64> {
 }
 
 /// Where the work field starts in a data word.
-const WORK_SHIFT: u32 = 34 + MOVE_BITS;
+pub(crate) const WORK_SHIFT: u32 = 34 + MOVE_BITS;
 
+/// The entry of `key` whose data word is `d` (not 0).
 #[inline]
-fn unpack<K, M: PackedMove>(key: K, d: u64) -> TtEntry<K, M> {
+pub(crate) fn unpack<K, M: PackedMove>(key: K, d: u64) -> TtEntry<K, M> {
     let bound = match (d >> 32) & 3 {
         1 => Bound::Exact,
         2 => Bound::Lower,

@@ -1,6 +1,9 @@
 //! The transposition table (TT): a fixed-size hash table of search results with their bounds.
 
-use crate::{TtKey, Value};
+use std::marker::PhantomData;
+
+use crate::atomic_tt::{pack, unpack, MAX_WORK as MAX_PACKED_WORK, WORK_SHIFT};
+use crate::{PackedMove, TtKey, Value};
 
 /// `2^64 / phi`, odd: Fibonacci hashing's multiplier.
 const FIBONACCI: u64 = 0x9E37_79B9_7F4A_7C15;
@@ -120,6 +123,104 @@ impl<K: TtKey, M: Copy> TranspositionTable<K, M> {
     }
 }
 
+/// A bucket of [`PackedTable`]: two keys and their data words (the layout of
+/// [`crate::SharedTable`]'s buckets without the version), aligned so that a bucket of `u64`
+/// keys never straddles two cache lines.
+#[derive(Clone, Copy, Debug)]
+#[repr(align(32))]
+struct PackedBucket<K> {
+    keys: [K; 2],
+    /// Value, bound, move and work packed as in the shared table; 0 for an empty slot.
+    data: [u64; 2],
+}
+
+/// The one-thread table of [`crate::Engine::with_packed_tt`]: the replacement of
+/// [`TranspositionTable`] (two entries per bucket, the larger subtree kept in the first) with
+/// the entries packed as in [`crate::SharedTable`] (the value in 32 bits, the best move as a
+/// [`PackedMove`] code of 10 bits, the work saturated at `2^20 - 1`): 16 bytes an entry for
+/// `u64` keys instead of 24, a bucket 32 bytes aligned on 32, so that a look-up reads one cache
+/// line (the table is mostly cache misses on large solves). A value outside `i32` is not
+/// stored, a move without a code is stored as none.
+#[derive(Clone, Debug)]
+pub struct PackedTable<K, M> {
+    buckets: Vec<PackedBucket<K>>,
+    /// `64 - log2(number of buckets)`.
+    shift: u32,
+    _moves: PhantomData<fn() -> M>,
+}
+
+impl<K: TtKey, M: PackedMove> PackedTable<K, M> {
+    /// A table of `2^bits` entries (`bits` at most [`MAX_TT_BITS`]; 0: no table, it stores
+    /// nothing and finds nothing), [`PackedTable::entry_bytes`] bytes each.
+    #[must_use]
+    pub fn with_bits(bits: u32) -> Self {
+        if bits == 0 {
+            return PackedTable { buckets: Vec::new(), shift: 64, _moves: PhantomData };
+        }
+        let bits = bits.min(MAX_TT_BITS);
+        // The zero key (of an empty slot: its data word is 0, whatever the key).
+        let zero = K::load(&K::Atoms::default());
+        let empty = PackedBucket { keys: [zero; 2], data: [0; 2] };
+        PackedTable { buckets: vec![empty; 1 << (bits - 1)], shift: 64 - (bits - 1), _moves: PhantomData }
+    }
+
+    /// Bytes one entry takes (16 for `u64` keys).
+    #[must_use]
+    pub const fn entry_bytes() -> usize {
+        std::mem::size_of::<PackedBucket<K>>() / 2
+    }
+
+    #[inline]
+    fn bucket(&self, key: K) -> usize {
+        // As in `TranspositionTable::bucket`: the top bits of the Fibonacci product.
+        let h = key.hash64().wrapping_mul(FIBONACCI);
+        h.checked_shr(self.shift).unwrap_or(0) as usize
+    }
+
+    /// The entry stored for `key`, if any.
+    #[inline]
+    #[must_use]
+    pub fn probe(&self, key: K) -> Option<TtEntry<K, M>> {
+        let b = self.buckets.get(self.bucket(key))?;
+        (0..2).find(|&i| b.keys[i] == key && b.data[i] != 0).map(|i| unpack(key, b.data[i]))
+    }
+
+    /// Every stored entry whose subtree took at least `min_work` nodes (capped at
+    /// `2^20 - 1`, where stored works saturate), in table order.
+    #[must_use]
+    pub fn heavy_entries(&self, min_work: u32) -> Vec<TtEntry<K, M>> {
+        let min_work = u64::from(min_work).min(MAX_PACKED_WORK);
+        let slots = self.buckets.iter().flat_map(|b| b.keys.into_iter().zip(b.data));
+        slots.filter(|&(_, d)| d != 0 && d >> WORK_SHIFT >= min_work).map(|(k, d)| unpack(k, d)).collect()
+    }
+
+    /// Stores `entry` as [`TranspositionTable::store`] does (the works compared saturated),
+    /// unless its value does not fit 32 bits.
+    #[inline]
+    pub fn store(&mut self, entry: TtEntry<K, M>) {
+        let Some(data) = pack(&entry) else { return };
+        let i = self.bucket(entry.key);
+        let Some(b) = self.buckets.get_mut(i) else { return };
+        let work = |d: u64| d >> WORK_SHIFT;
+        let slot = if b.data[0] != 0 && b.keys[0] == entry.key {
+            0
+        } else if b.data[1] != 0 && b.keys[1] == entry.key {
+            1
+        } else if b.data[0] == 0 {
+            0
+        } else if work(data) >= work(b.data[0]) {
+            // Demote the old preferred entry to the always-replace slot.
+            b.keys[1] = b.keys[0];
+            b.data[1] = b.data[0];
+            0
+        } else {
+            1
+        };
+        b.keys[slot] = entry.key;
+        b.data[slot] = data;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -135,6 +236,49 @@ mod tests {
         }
         let kept = keys.iter().filter(|&&k| tt.probe(k).is_some()).count();
         assert!(kept * 100 >= keys.len() * 95, "kept {kept} of {}", keys.len());
+    }
+
+    fn entry(key: u64, value: Value, bound: Bound, best: Option<u8>, work: u32) -> TtEntry<u64, u8> {
+        TtEntry { key, value, bound, best, work }
+    }
+
+    /// The packed table returns what was stored (the work saturated at `2^20 - 1`), keeps the
+    /// larger subtree of a bucket as the plain table does, stores no value beyond 32 bits, and
+    /// with 0 bits stores nothing.
+    #[test]
+    fn packed_table_round_trips_and_replaces_as_the_plain_one() {
+        let mut tt = PackedTable::<u64, u8>::with_bits(10);
+        let cases = [
+            entry(0, 0, Bound::Exact, None, 0),
+            entry(1, -1, Bound::Lower, Some(0), 1),
+            entry(u64::MAX, Value::from(i32::MIN), Bound::Upper, Some(254), u32::MAX),
+            entry(1 << 63, Value::from(i32::MAX), Bound::Exact, Some(7), 12345),
+        ];
+        for e in cases {
+            tt.store(e);
+            assert_eq!(tt.probe(e.key), Some(TtEntry { work: e.work.min((1 << 20) - 1), ..e }));
+        }
+        assert!(tt.probe(2).is_none());
+        tt.store(entry(5, 1 << 40, Bound::Exact, None, 1));
+        assert!(tt.probe(5).is_none(), "a value beyond 32 bits is not stored");
+        assert_eq!(tt.heavy_entries(12345).len(), 2);
+
+        // One bucket: the same sequence in the plain table and the packed one.
+        let mut plain = TranspositionTable::<u64, u8>::with_bits(1);
+        let mut packed = PackedTable::<u64, u8>::with_bits(1);
+        let sequence = [(1, 100), (2, 5), (3, 7), (4, 200), (1, 1), (5, 0), (4, 3)];
+        for (step, &(key, work)) in sequence.iter().enumerate() {
+            let e = entry(key, step as Value, Bound::Lower, Some(key as u8), work);
+            plain.store(e);
+            packed.store(e);
+            for k in 0..7 {
+                assert_eq!(packed.probe(k), plain.probe(k).copied(), "step {step} key {k}");
+            }
+        }
+        let mut off = PackedTable::<u64, u8>::with_bits(0);
+        off.store(entry(7, 3, Bound::Exact, None, 5));
+        assert!(off.probe(7).is_none());
+        assert!(off.heavy_entries(0).is_empty());
     }
 
     #[test]

@@ -100,16 +100,24 @@ fn trees() -> impl Iterator<Item = RandomTree> {
 fn full_window_matches_minimax() {
     for game in trees() {
         let expected = minimax(&game, &game.root());
-        // A tiny TT forces replacements; a large one keeps everything. With and without PVS.
+        // A tiny TT forces replacements; a large one keeps everything. With and without PVS,
+        // with the plain table and the packed one.
         for bits in [2, 16] {
             for pvs in [true, false] {
-                let options = SearchOptions {
-                    principal_variation_search: pvs,
-                    tt_bits: bits,
-                    ..SearchOptions::DEFAULT
-                };
-                let mut solver = Engine::with_options(game, options);
-                assert_eq!(solver.solve(&game.root()), expected, "seed {} bits {bits} pvs {pvs}", game.seed);
+                for packed in [false, true] {
+                    let options = SearchOptions {
+                        principal_variation_search: pvs,
+                        tt_bits: bits,
+                        ..SearchOptions::DEFAULT
+                    };
+                    let mut solver = if packed {
+                        Engine::with_packed_tt(game, options)
+                    } else {
+                        Engine::with_options(game, options)
+                    };
+                    let got = solver.solve(&game.root());
+                    assert_eq!(got, expected, "seed {} bits {bits} pvs {pvs} packed {packed}", game.seed);
+                }
             }
         }
     }
@@ -126,7 +134,11 @@ fn narrow_windows_respect_fail_soft_contract_with_shared_tt() {
             tt_bits: 10,
             ..SearchOptions::DEFAULT
         };
-        let mut solver = Engine::with_options(game, options);
+        let mut solver = if game.seed % 2 == 1 {
+            Engine::with_packed_tt(game, options)
+        } else {
+            Engine::with_options(game, options)
+        };
         for _ in 0..40 {
             let a: Value = rng.gen_range(-12..12);
             let b = a + rng.gen_range(1..4);

@@ -211,7 +211,7 @@ pub struct TableArgs {
     /// Seconds allowed per board; a board not solved in time is listed as such.
     #[arg(long, default_value_t = 600)]
     pub time_limit: u64,
-    /// TT size, log2 of entries (24 bytes each).
+    /// TT size, log2 of entries (16 bytes each on one thread).
     #[arg(long, default_value_t = 24)]
     pub tt_bits: u32,
     /// Boards to leave out, e.g. `6x7,7x6` (listed as skipped).
