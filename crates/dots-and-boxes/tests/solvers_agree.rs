@@ -230,21 +230,7 @@ fn the_engine_equals_the_table_on_other_small_boards_with_analysis() {
 /// A "hard" position of `memo`'s board: lines drawn at random among those that give no box its
 /// third side, until none is left (the end of the safe phase, where the search is hardest).
 fn hard_set(rng: &mut SmallRng, memo: &Memo) -> u64 {
-    let mut drawn = 0u64;
-    loop {
-        let safe: Vec<usize> = (0..memo.lines())
-            .filter(|&l| drawn >> l & 1 == 0)
-            .filter(|&l| {
-                memo.sides[l]
-                    .iter()
-                    .all(|&b| memo.boxes[b].iter().filter(|&&x| drawn >> x & 1 == 1).count() < 2)
-            })
-            .collect();
-        if safe.is_empty() {
-            return drawn;
-        }
-        drawn |= 1 << safe[rng.gen_range(0..safe.len())];
-    }
+    safe_prefix(rng, memo, usize::MAX)
 }
 
 #[test]
