@@ -32,6 +32,7 @@
 use std::marker::PhantomData;
 use std::sync::atomic::{fence, AtomicU64, Ordering};
 
+use crate::tt::{choose_slot, Slot};
 use crate::{Bound, TtEntry, TtKey, Value, MAX_TT_BITS};
 
 /// `2^64 / phi`, odd: Fibonacci hashing's multiplier (as in [`crate::TranspositionTable`]).
@@ -194,20 +195,17 @@ impl<K: TtKey, M: PackedMove> SharedTable<K, M> {
         fence(Ordering::Release);
         let slot = |i: usize| (K::load(&b.keys[i]), b.data[i].load(Ordering::Relaxed));
         let (first, second) = (slot(0), slot(1));
-        let work = |d: u64| d >> WORK_SHIFT;
-        let target = if first.0 == entry.key && first.1 != 0 {
-            0
-        } else if second.0 == entry.key && second.1 != 0 {
-            1
-        } else if first.1 == 0 {
-            0
-        } else if work(data) >= work(first.1) {
-            // Demote the old preferred entry to the always-replace slot.
-            first.0.store(&b.keys[1]);
-            b.data[1].store(first.1, Ordering::Relaxed);
-            0
-        } else {
-            1
+        let key = |(k, d): (K, u64)| (d != 0).then_some(k);
+        let outworks = || data >> WORK_SHIFT >= first.1 >> WORK_SHIFT;
+        let target = match choose_slot(key(first), key(second), entry.key, outworks) {
+            Slot::First { demote } => {
+                if demote {
+                    first.0.store(&b.keys[1]);
+                    b.data[1].store(first.1, Ordering::Relaxed);
+                }
+                0
+            }
+            Slot::Second => 1,
         };
         entry.key.store(&b.keys[target]);
         b.data[target].store(data, Ordering::Relaxed);

@@ -37,6 +37,40 @@ pub struct TtEntry<K, M> {
     pub work: u32,
 }
 
+/// Where a two-slot bucket takes a new entry ([`choose_slot`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Slot {
+    /// The first, depth-preferred slot; `demote`: its old entry moves to the second slot first.
+    First {
+        /// Whether the first slot's entry is kept in the second slot.
+        demote: bool,
+    },
+    /// The second, always-replaced slot.
+    Second,
+}
+
+/// The replacement scheme of every table here ([`TranspositionTable`], [`PackedTable`],
+/// [`crate::SharedTable`]): the slot that takes an entry for `key`, given the keys the two
+/// slots hold (`None`: empty) and `outworks_first`, whether the new entry's subtree took at
+/// least the work of the first slot's entry (asked only when needed). The slot already holding
+/// `key`; else an empty first slot; else the first slot, its old entry demoted to the second,
+/// when the new entry outworks it; else the second.
+#[inline]
+pub(crate) fn choose_slot<K: PartialEq>(
+    first: Option<K>,
+    second: Option<K>,
+    key: K,
+    outworks_first: impl FnOnce() -> bool,
+) -> Slot {
+    match (first, second) {
+        (Some(k), _) if k == key => Slot::First { demote: false },
+        (_, Some(k)) if k == key => Slot::Second,
+        (None, _) => Slot::First { demote: false },
+        _ if outworks_first() => Slot::First { demote: true },
+        _ => Slot::Second,
+    }
+}
+
 /// A transposition table with two-entry buckets: the first slot keeps the entry whose subtree
 /// was larger, the second is always replaced. Keys are compared in full, so a probe never
 /// returns another position's entry.
@@ -108,16 +142,21 @@ impl<K: TtKey, M: Copy> TranspositionTable<K, M> {
             return;
         }
         let b = self.bucket(entry.key);
-        let slot = match (&self.slots[b], &self.slots[b + 1]) {
-            (Some(e), _) if e.key == entry.key => b,
-            (_, Some(e)) if e.key == entry.key => b + 1,
-            (None, _) => b,
-            (Some(e), _) if entry.work >= e.work => {
-                // Demote the old preferred entry to the always-replace slot.
-                self.slots[b + 1] = self.slots[b];
+        let (first, second) = (&self.slots[b], &self.slots[b + 1]);
+        let outworks = || first.as_ref().is_some_and(|e| entry.work >= e.work);
+        let slot = match choose_slot(
+            first.as_ref().map(|e| e.key),
+            second.as_ref().map(|e| e.key),
+            entry.key,
+            outworks,
+        ) {
+            Slot::First { demote } => {
+                if demote {
+                    self.slots[b + 1] = self.slots[b];
+                }
                 b
             }
-            _ => b + 1,
+            Slot::Second => b + 1,
         };
         self.slots[slot] = Some(entry);
     }
@@ -201,20 +240,17 @@ impl<K: TtKey, M: PackedMove> PackedTable<K, M> {
         let Some(data) = pack(&entry) else { return };
         let i = self.bucket(entry.key);
         let Some(b) = self.buckets.get_mut(i) else { return };
-        let work = |d: u64| d >> WORK_SHIFT;
-        let slot = if b.data[0] != 0 && b.keys[0] == entry.key {
-            0
-        } else if b.data[1] != 0 && b.keys[1] == entry.key {
-            1
-        } else if b.data[0] == 0 {
-            0
-        } else if work(data) >= work(b.data[0]) {
-            // Demote the old preferred entry to the always-replace slot.
-            b.keys[1] = b.keys[0];
-            b.data[1] = b.data[0];
-            0
-        } else {
-            1
+        let key = |i: usize| (b.data[i] != 0).then_some(b.keys[i]);
+        let outworks = || data >> WORK_SHIFT >= b.data[0] >> WORK_SHIFT;
+        let slot = match choose_slot(key(0), key(1), entry.key, outworks) {
+            Slot::First { demote } => {
+                if demote {
+                    b.keys[1] = b.keys[0];
+                    b.data[1] = b.data[0];
+                }
+                0
+            }
+            Slot::Second => 1,
         };
         b.keys[slot] = entry.key;
         b.data[slot] = data;
