@@ -873,6 +873,9 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug> Worker<M, P> {
         let (key, symmetry) = game.canonical_key(pos);
         self.stats.tt_probes += 1;
         let mut hint = None;
+        // What the value was known to lie in before the search (the game's bounds, the TT
+        // entry's bound): a result that meets one end of it is exact.
+        let (mut known_lo, mut known_hi) = (lo, hi);
         if let Some(e) = tt.probe(key) {
             self.stats.tt_hits += 1;
             let cut = match e.bound {
@@ -887,8 +890,14 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug> Worker<M, P> {
                 return e.value;
             }
             match e.bound {
-                Bound::Lower => alpha = alpha.max(e.value),
-                _ => beta = beta.min(e.value),
+                Bound::Lower => {
+                    alpha = alpha.max(e.value);
+                    known_lo = known_lo.max(e.value);
+                }
+                _ => {
+                    beta = beta.min(e.value);
+                    known_hi = known_hi.min(e.value);
+                }
             }
             hint = match symmetry {
                 Symmetry::Map(s) => e.best.map(|m| game.move_from_canonical(m, s)),
@@ -1036,9 +1045,18 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug> Worker<M, P> {
         }
 
         let bound = if best <= alpha0 {
-            Bound::Upper
+            // At most `best`, and known to be at least `known_lo`: equal, the value is exact.
+            if best == known_lo {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            }
         } else if best >= beta0 {
-            Bound::Lower
+            if best == known_hi {
+                Bound::Exact
+            } else {
+                Bound::Lower
+            }
         } else {
             Bound::Exact
         };
@@ -1211,6 +1229,27 @@ mod tests {
             }
         }
         assert!(child_hits > 1000, "the children were found in the TT ({child_hits} hits)");
+    }
+
+    /// A null-window search that fails low at the lower bound an earlier one stored (or fails
+    /// high at the upper bound) has pinned the value: the entry it stores is exact, so the
+    /// position's bounds afterwards are the value, whichever side was proven first.
+    #[test]
+    fn a_result_meeting_the_stored_bound_is_stored_exact() {
+        for n in [4u8, 9, 17, 23] {
+            let exact = greedy_value(n);
+            let root = (n, Player::First);
+            for order in [[(exact - 1, exact), (exact, exact + 1)], [(exact, exact + 1), (exact - 1, exact)]]
+            {
+                let mut engine =
+                    Engine::with_options(Greedy, SearchOptions { tt_bits: 12, ..SearchOptions::DEFAULT });
+                for (alpha, beta) in order {
+                    engine.search(&root, alpha, beta);
+                }
+                let Interrupted { lo, hi } = engine.proven_bounds(&root);
+                assert_eq!((lo, hi), (exact, exact), "heap {n}, windows {order:?}");
+            }
+        }
     }
 
     /// A search whose helper threads the system refuses runs on the calling thread and gets
