@@ -117,6 +117,23 @@ impl Board {
     /// string. 0 when there is no such component.
     #[must_use]
     pub fn simple_openings(&self, drawn: u64) -> u64 {
+        self.dropped_openings(drawn, true, false)
+    }
+
+    /// The strings that [`crate::Rules::chain_ends`] leaves out in `drawn`, a position with no
+    /// capturable coin: of each chain with an end on a junction (a path of open coins with
+    /// two strings each, from the ground or a coin with three strings or more to such a coin)
+    /// of two coins both end strings, of three coins or more every string but the lowest end
+    /// string. 0 when there is no such chain.
+    #[must_use]
+    pub fn chain_cuts(&self, drawn: u64) -> u64 {
+        self.dropped_openings(drawn, false, true)
+    }
+
+    /// The strings left out by [`Board::simple_openings`] (if `simple`) and
+    /// [`Board::chain_cuts`] (if `chains`) together, in one walk of the components.
+    #[must_use]
+    pub(crate) fn dropped_openings(&self, drawn: u64, simple: bool, chains: bool) -> u64 {
         // Open coins with exactly two strings.
         let mut two = 0u64;
         for (i, &t) in self.coins().iter().enumerate() {
@@ -132,8 +149,8 @@ impl Board {
         let mut dropped = 0u64;
         let mut left = two;
         while left != 0 {
-            let (mut component, mut todo, mut ground, mut strings_of) =
-                (0u64, left & left.wrapping_neg(), 0u64, 0u64);
+            let (mut component, mut todo, mut ground, mut strings_of, mut inner) =
+                (0u64, left & left.wrapping_neg(), 0u64, 0u64, 0u64);
             let mut junction = false;
             while todo != 0 {
                 let c = todo.trailing_zeros() as usize;
@@ -148,7 +165,11 @@ impl Board {
                     if b.masks[1] == 0 {
                         ground |= 1 << s;
                     } else {
-                        let next = (b.bits[0] | b.bits[1]) & !component;
+                        let both = b.bits[0] | b.bits[1];
+                        if both & two == both {
+                            inner |= 1 << s;
+                        }
+                        let next = both & !component;
                         junction |= next & !two != 0;
                         todo |= next & two;
                     }
@@ -157,6 +178,18 @@ impl Board {
             left &= !component;
             let coins = component.count_ones();
             let grounds = ground.count_ones();
+            if junction {
+                // A chain with an end on a junction: a path (its coins tied in a row by
+                // `coins - 1` strings, two strings out) of two coins or more.
+                let ends = strings_of & !inner;
+                if chains && coins >= 2 && inner.count_ones() + 1 == coins && ends.count_ones() == 2 {
+                    dropped |= if coins == 2 { ends } else { strings_of & !(ends & ends.wrapping_neg()) };
+                }
+                continue;
+            }
+            if !simple {
+                continue;
+            }
             // A component reaching a coin with three strings or more, or (on boards where a
             // coin has several strings to the ground) a path with another number of ends on
             // the ground, is searched in full.

@@ -130,6 +130,7 @@ fn side4_rules_match_the_plain_engine() {
             twins: false,
             loony_values: false,
             simple_openings: false,
+            chain_ends: false,
         },
         true,
     );
@@ -144,6 +145,7 @@ fn side4_rules_match_the_plain_engine() {
             twins: false,
             loony_values: false,
             simple_openings: false,
+            chain_ends: false,
         },
         true,
     );
@@ -158,6 +160,7 @@ fn side4_rules_match_the_plain_engine() {
             twins: false,
             loony_values: false,
             simple_openings: false,
+            chain_ends: false,
         },
         true,
     );
