@@ -126,29 +126,30 @@ pub struct Rules {
     /// nothing and offers a coin, so the opponent moves next.
     ///
     /// `n >= 3`. After `s0` the only capturable coin is `c1` (an end junction keeps at least
-    /// two strings), and while at least three coins of the chain are left the opponent's
-    /// moves are the capture, dominated double-dealing ([`Rules::all_but_two`]: the coin beyond
-    /// the pair has two strings and the string past it completes nothing, as an end keeps at
-    /// least two strings) and moves dominated by [`Rules::capture_first`]; so `w(P + s0) = n - 2
-    /// + w(Y)`, `Y = P + s0 + .. + s(n-2)` with `c(n-1)` capturable. After an inside cut `si`,
-    /// `1 <= i <= n - 2`, the opponent can draw `s(i-1) .. s0` and `s(i+1) .. s(n-2)`, each
-    /// completing one coin, and stand in `Y` with the same `n - 2` coins: `w(P + si) >= w(P +
-    /// s0)`, so `si` is worth no more to the opener than `s0`; by the chain's reflection every
-    /// `si` with `2 <= i <= n - 1` is worth no more than `sn`. The two ends are worth the same:
-    /// `w(P + sn) = n - 2 + w(Y')`, `Y' = P + s2 + .. + sn`, and in `Y` (in `Y'`) the
-    /// opponent's moves that are not dominated are the capture of `c(n-1)` (of `c2`), after
-    /// which the last coin hangs from the ground or a junction of three strings or more and
-    /// is taken at once ([`Rules::capture`]), and the double-dealing `sn` (`s0`): both reach
-    /// the same line sets from `Y` and `Y'` up to a separate domino (every string of the chain
-    /// drawn; all but one string of a pair). Where `E0` and `En` are the same coin, `Y` and
-    /// `Y'` are themselves isomorphic (the chain reversed).
+    /// two strings), and while at least three coins of the chain are left the opponent's moves
+    /// are the capture, dominated double-dealing ([`Rules::all_but_two`]: the coin beyond the
+    /// pair has two strings and the string past it completes nothing, as an end keeps at least
+    /// two strings) and moves dominated by [`Rules::capture_first`]; so
+    /// `w(P + s0) = n - 2 + w(Y)`, `Y = P + s0 + .. + s(n-2)` with `c(n-1)` capturable. After
+    /// an inside cut `si`, `1 <= i <= n - 2`, the opponent can draw `s(i-1) .. s0` and
+    /// `s(i+1) .. s(n-2)`, each completing one coin, and stand in `Y` with the same `n - 2`
+    /// coins: `w(P + si) >= w(P + s0)`, so `si` is worth no more to the opener than `s0`; by
+    /// the chain's reflection every `si` with `2 <= i <= n - 1` is worth no more than `sn`. The
+    /// two ends are worth the same: `w(P + sn) = n - 2 + w(Y')`, `Y' = P + s2 + .. + sn`, and
+    /// in `Y` (in `Y'`) the opponent's moves that are not dominated are the capture of `c(n-1)`
+    /// (of `c2`), after which the last coin hangs from the ground or from a junction that still
+    /// has three strings or more and is taken at once ([`Rules::capture`]), and the
+    /// double-dealing `sn` (`s0`): both reach the same line sets from `Y` and `Y'` up to a
+    /// separate domino (every string of the chain drawn; all but one string of a pair). Where
+    /// `E0` and `En` are the same coin, `Y` and `Y'` are themselves isomorphic (the chain
+    /// reversed).
     ///
     /// `n = 2`. After the middle string `s1` both coins hang from their ends, which are the
     /// ground or have three strings or more, so the opponent takes one at once
-    /// ([`Rules::capture`]): `w(P + s1) = 1 + w(P + s0 + s1) = 1 + w(P + s1 + s2)`. After
-    /// `s0` the opponent can draw `s1` and stand in `P + s0 + s1` with one coin: `w(P + s0)
-    /// >= w(P + s1)`, and likewise for `s2`: the middle is worth at least as much to the
-    /// opener as either end.
+    /// ([`Rules::capture`]): `w(P + s1) = 1 + w(P + s0 + s1) = 1 + w(P + s1 + s2)`. After `s0`
+    /// the opponent can draw `s1` and stand in `P + s0 + s1` with one coin:
+    /// `w(P + s0) >= w(P + s1)`, and likewise for `s2`: the middle is worth at least as much to
+    /// the opener as either end.
     pub chain_ends: bool,
 }
 
