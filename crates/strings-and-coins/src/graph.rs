@@ -124,7 +124,8 @@ impl Board {
     /// capturable coin: of each chain with an end on a junction (a path of open coins with
     /// two strings each, from the ground or a coin with three strings or more to such a coin)
     /// of two coins both end strings, of three coins or more every string but the lowest end
-    /// string. 0 when there is no such chain.
+    /// string, and every string of a chain with the same number of coins and the same two ends
+    /// (coins, or the ground) as one met before. 0 when there is no such chain.
     #[must_use]
     pub fn chain_cuts(&self, drawn: u64) -> u64 {
         self.dropped_openings(drawn, false, true)
@@ -146,6 +147,10 @@ impl Board {
         // Classes seen: `ground << 6 | coins` (ground 2 for a chain, 0 for a loop).
         let mut seen = [0u8; 64];
         let mut n_seen = 0;
+        // Chains with an end on a junction met so far: `coins << 16 | end << 8 | end`, the ends
+        // as coin indices (64: the ground), lower first.
+        let mut chains_seen = [0u32; 32];
+        let mut n_chains = 0;
         let mut dropped = 0u64;
         let mut left = two;
         while left != 0 {
@@ -182,8 +187,30 @@ impl Board {
                 // A chain with an end on a junction: a path (its coins tied in a row by
                 // `coins - 1` strings, two strings out) of two coins or more.
                 let ends = strings_of & !inner;
-                if chains && coins >= 2 && inner.count_ones() + 1 == coins && ends.count_ones() == 2 {
-                    dropped |= if coins == 2 { ends } else { strings_of & !(ends & ends.wrapping_neg()) };
+                if chains && inner.count_ones() + 1 == coins && ends.count_ones() == 2 {
+                    // What each end string ties the chain to.
+                    let end_of = |e: u64| {
+                        let b = self.border(e.trailing_zeros() as usize);
+                        let out = (b.bits[0] | b.bits[1]) & !component;
+                        if b.masks[1] == 0 || out == 0 {
+                            64
+                        } else {
+                            out.trailing_zeros()
+                        }
+                    };
+                    let (e0, e1) = (end_of(ends & ends.wrapping_neg()), end_of(ends & (ends - 1)));
+                    let class = coins << 16 | e0.min(e1) << 8 | e0.max(e1);
+                    if chains_seen[..n_chains].contains(&class) {
+                        dropped |= strings_of;
+                        continue;
+                    }
+                    if n_chains < chains_seen.len() {
+                        chains_seen[n_chains] = class;
+                        n_chains += 1;
+                    }
+                    if coins >= 2 {
+                        dropped |= if coins == 2 { ends } else { strings_of & !(ends & ends.wrapping_neg()) };
+                    }
                 }
                 continue;
             }

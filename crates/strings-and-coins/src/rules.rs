@@ -116,8 +116,9 @@ pub struct Rules {
     /// three strings or more to such a coin; both ends may be the same coin) only one is
     /// searched: the middle string of a chain of two coins, the lowest end string of a chain
     /// of three or more ([`Board::chain_cuts`]; chains of one coin keep both strings, chains
-    /// with both ends on the ground are [`Rules::simple_openings`]' own). A move rule, like
-    /// the simple openings; [`Board::folded_move`] ignores it.
+    /// with both ends on the ground are [`Rules::simple_openings`]' own); and of several such
+    /// chains with the same number of coins between the same two ends, only the first. A move
+    /// rule, like the simple openings; [`Board::folded_move`] ignores it.
     ///
     /// Proof (`P` the position, nothing capturable; the chain `c1 .. cn`, coin `ci` with the
     /// strings `s(i-1)` and `si`, `s0` tying `c1` to its end `E0` and `sn` tying `cn` to `En`,
@@ -150,6 +151,13 @@ pub struct Rules {
     /// the opponent can draw `s1` and stand in `P + s0 + s1` with one coin:
     /// `w(P + s0) >= w(P + s1)`, and likewise for `s2`: the middle is worth at least as much to
     /// the opener as either end.
+    ///
+    /// Equal chains. Two chains with the same number of coins between the same two ends (the
+    /// ground counting as one end) are exchanged, coin for coin and string for string, by an
+    /// automorphism of the graph that fixes everything else; so a cut of the second is worth
+    /// what the cut of the first at the same place is, and one of the first's ends is searched
+    /// (by the above, either end; for a chain of one coin, both strings are kept on the
+    /// first).
     pub chain_ends: bool,
 }
 
