@@ -41,6 +41,7 @@ fn main() {
             "--no-split" => rules.graph_keys = false,
             "--no-loony" => rules.loony_values = false,
             "--no-openings" => rules.simple_openings = false,
+            "--no-chain-ends" => rules.chain_ends = false,
             "--threads" => threads = args.next().and_then(|t| t.parse().ok()).expect("--threads N"),
             "--etc" => etc = Some(args.next().and_then(|t| t.parse().ok()).expect("--etc SPAN")),
             "--etc-moves" => {
@@ -89,13 +90,14 @@ fn main() {
                 };
                 let s = solver.stats();
                 println!(
-                    "{r}x{c} value {v} nodes {} time {:.2} s ({driver:?}, pvs {pvs}, tt_bits {tt_bits}, threads {threads}, etc {etc:?} from {etc_moves} moves, twins {}, graph keys {}, loony values {}, simple openings {})",
+                    "{r}x{c} value {v} nodes {} time {:.2} s ({driver:?}, pvs {pvs}, tt_bits {tt_bits}, threads {threads}, etc {etc:?} from {etc_moves} moves, twins {}, graph keys {}, loony values {}, simple openings {}, chain ends {})",
                     s.nodes,
                     t.elapsed().as_secs_f64(),
                     rules.twins,
                     rules.graph_keys,
                     rules.loony_values,
-                    rules.simple_openings
+                    rules.simple_openings,
+                    rules.chain_ends
                 );
             }
         }

@@ -154,6 +154,7 @@ fn every_pruning_rule_alone_equals_the_unpruned_search() {
         Rules { twins: true, ..Rules::NONE },
         Rules { loony_values: true, ..Rules::NONE },
         Rules { simple_openings: true, ..Rules::NONE },
+        Rules { chain_ends: true, ..Rules::NONE },
         Rules::ALL,
     ];
     let mut unpruned = engine(&g, Rules::NONE);
@@ -604,4 +605,99 @@ fn the_engine_equals_the_dense_solver_with_24_lines_left() {
     // 4x4 hard positions (about 20 lines left when the safe lines run out) were searched as
     // they came, with nothing added.
     assert!(hard_seen > 0, "no hard position within {LEFT} lines left");
+}
+
+/// [`Rules::chain_ends`] on every position of 3x3 where it drops moves (nothing capturable, a
+/// chain of two coins or more with an end on a junction): the best of the moves it keeps,
+/// valued by the table, is the position's value, so no dropped move is better.
+#[test]
+fn chain_ends_keep_the_best_move_on_every_3x3_position() {
+    let g = Geometry::new(3, 3).unwrap();
+    let table = table_3x3();
+    let board = g.board();
+    let rules = Rules { chain_ends: true, ..Rules::NONE };
+    let mut dropping = 0u64;
+    for drawn in 0..1u64 << 24 {
+        if board.capturing(drawn) != 0 || board.chain_cuts(drawn) == 0 {
+            continue;
+        }
+        dropping += 1;
+        let kept = board.candidates(drawn, rules);
+        assert_eq!(kept & board.chain_cuts(drawn), 0);
+        let pos = Position::from_drawn(&g, drawn).unwrap();
+        let best = (0..24)
+            .filter(|&l| kept >> l & 1 == 1)
+            .map(|l| {
+                let (next, gain) = pos.play(&g, l);
+                let child = table.value(next.drawn());
+                if gain > 0 {
+                    i64::from(gain) + child
+                } else {
+                    -child
+                }
+            })
+            .max()
+            .unwrap();
+        assert_eq!(best, table.value(drawn), "drawn {drawn:#x}");
+    }
+    assert!(dropping > 100_000, "only {dropping} positions where the rule drops moves");
+    eprintln!("chain ends drop moves in {dropping} positions of 3x3");
+}
+
+/// [`Rules::chain_ends`] against the engine without it (every other rule) on random positions
+/// of 3x4 and 4x4 where it drops moves (safe lines drawn at random, then a few random lines,
+/// until nothing is capturable and a chain with an end on a junction is there, at most 24
+/// lines left), alone with the forced captures on those with at most 18 lines left, and
+/// against the memoised solver on some of 4x4. `BOXES_CHAIN_CASES=N` runs N positions per
+/// board (default 300).
+#[test]
+fn chain_ends_equal_the_search_without_them_on_3x4_and_4x4() {
+    let cases: usize = std::env::var("BOXES_CHAIN_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(300);
+    let without = Rules { chain_ends: false, ..Rules::ALL };
+    let mut rng = SmallRng::seed_from_u64(2122);
+    let mut memo_checked = 0;
+    for (r, c) in [(3, 4), (4, 4)] {
+        let g = Geometry::new(r, c).unwrap();
+        let memo = Memo::new(r, c);
+        let n = g.line_count();
+        let (mut with_it, mut reference) = (engine(&g, Rules::ALL), engine(&g, without));
+        let mut alone =
+            engine(&g, Rules { chain_ends: true, capture: true, fold_forced: true, ..Rules::NONE });
+        let mut done = 0;
+        while done < cases {
+            let steps = rng.gen_range(n / 3..=n);
+            let mut drawn = safe_prefix(&mut rng, &memo, steps);
+            for _ in 0..rng.gen_range(0..4) {
+                drawn |= 1 << rng.gen_range(0..n);
+            }
+            let left = n - drawn.count_ones() as usize;
+            if left > 24 || g.board().capturing(drawn) != 0 || g.board().chain_cuts(drawn) == 0 {
+                continue;
+            }
+            done += 1;
+            let pos = Position::from_drawn(&g, drawn).unwrap();
+            let want = reference.value(&pos);
+            assert_eq!(with_it.value(&pos), want, "{r}x{c} drawn {drawn:#x}");
+            if left <= 18 {
+                assert_eq!(alone.value(&pos), want, "{r}x{c} drawn {drawn:#x}");
+            }
+        }
+        // Deeper positions of 4x4 (random lines after the safe ones until at most 16 are
+        // left) against the memoised solver.
+        while r == 4 && memo_checked < 8 {
+            let mut drawn = hard_set(&mut rng, &memo);
+            while n - (drawn.count_ones() as usize) > 16 {
+                drawn |= 1 << rng.gen_range(0..n);
+            }
+            if g.board().capturing(drawn) != 0 || g.board().chain_cuts(drawn) == 0 {
+                continue;
+            }
+            memo_checked += 1;
+            let pos = Position::from_drawn(&g, drawn).unwrap();
+            let want = i64::from(Memo::new(r, c).value(drawn));
+            assert_eq!(with_it.value(&pos), want, "{r}x{c} drawn {drawn:#x}");
+            assert_eq!(alone.value(&pos), want, "{r}x{c} drawn {drawn:#x}");
+        }
+    }
+    assert!(memo_checked >= 8, "only {memo_checked} positions checked against the memoised solver");
 }

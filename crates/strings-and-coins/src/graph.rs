@@ -117,6 +117,24 @@ impl Board {
     /// string. 0 when there is no such component.
     #[must_use]
     pub fn simple_openings(&self, drawn: u64) -> u64 {
+        self.dropped_openings(drawn, true, false)
+    }
+
+    /// The strings that [`crate::Rules::chain_ends`] leaves out in `drawn`, a position with no
+    /// capturable coin: of each chain with an end on a junction (a path of open coins with
+    /// two strings each, from the ground or a coin with three strings or more to such a coin)
+    /// of two coins both end strings, of three coins or more every string but the lowest end
+    /// string, and every string of a chain with the same number of coins and the same two ends
+    /// (coins, or the ground) as one met before. 0 when there is no such chain.
+    #[must_use]
+    pub fn chain_cuts(&self, drawn: u64) -> u64 {
+        self.dropped_openings(drawn, false, true)
+    }
+
+    /// The strings left out by [`Board::simple_openings`] (if `simple`) and
+    /// [`Board::chain_cuts`] (if `chains`) together, in one walk of the components.
+    #[must_use]
+    pub(crate) fn dropped_openings(&self, drawn: u64, simple: bool, chains: bool) -> u64 {
         // Open coins with exactly two strings.
         let mut two = 0u64;
         for (i, &t) in self.coins().iter().enumerate() {
@@ -129,11 +147,15 @@ impl Board {
         // Classes seen: `ground << 6 | coins` (ground 2 for a chain, 0 for a loop).
         let mut seen = [0u8; 64];
         let mut n_seen = 0;
+        // Chains with an end on a junction met so far: `coins << 16 | end << 8 | end`, the ends
+        // as coin indices (64: the ground), lower first.
+        let mut chains_seen = [0u32; 32];
+        let mut n_chains = 0;
         let mut dropped = 0u64;
         let mut left = two;
         while left != 0 {
-            let (mut component, mut todo, mut ground, mut strings_of) =
-                (0u64, left & left.wrapping_neg(), 0u64, 0u64);
+            let (mut component, mut todo, mut ground, mut strings_of, mut inner) =
+                (0u64, left & left.wrapping_neg(), 0u64, 0u64, 0u64);
             let mut junction = false;
             while todo != 0 {
                 let c = todo.trailing_zeros() as usize;
@@ -148,7 +170,11 @@ impl Board {
                     if b.masks[1] == 0 {
                         ground |= 1 << s;
                     } else {
-                        let next = (b.bits[0] | b.bits[1]) & !component;
+                        let both = b.bits[0] | b.bits[1];
+                        if both & two == both {
+                            inner |= 1 << s;
+                        }
+                        let next = both & !component;
                         junction |= next & !two != 0;
                         todo |= next & two;
                     }
@@ -157,6 +183,40 @@ impl Board {
             left &= !component;
             let coins = component.count_ones();
             let grounds = ground.count_ones();
+            if junction {
+                // A chain with an end on a junction: a path (its coins tied in a row by
+                // `coins - 1` strings, two strings out) of two coins or more.
+                let ends = strings_of & !inner;
+                if chains && inner.count_ones() + 1 == coins && ends.count_ones() == 2 {
+                    // What each end string ties the chain to.
+                    let end_of = |e: u64| {
+                        let b = self.border(e.trailing_zeros() as usize);
+                        let out = (b.bits[0] | b.bits[1]) & !component;
+                        if b.masks[1] == 0 || out == 0 {
+                            64
+                        } else {
+                            out.trailing_zeros()
+                        }
+                    };
+                    let (e0, e1) = (end_of(ends & ends.wrapping_neg()), end_of(ends & (ends - 1)));
+                    let class = coins << 16 | e0.min(e1) << 8 | e0.max(e1);
+                    if chains_seen[..n_chains].contains(&class) {
+                        dropped |= strings_of;
+                        continue;
+                    }
+                    if n_chains < chains_seen.len() {
+                        chains_seen[n_chains] = class;
+                        n_chains += 1;
+                    }
+                    if coins >= 2 {
+                        dropped |= if coins == 2 { ends } else { strings_of & !(ends & ends.wrapping_neg()) };
+                    }
+                }
+                continue;
+            }
+            if !simple {
+                continue;
+            }
             // A component reaching a coin with three strings or more, or (on boards where a
             // coin has several strings to the ground) a path with another number of ends on
             // the ground, is searched in full.

@@ -111,6 +111,54 @@ pub struct Rules {
     /// ([`Rules::capture`]) takes at once (`2 + v(R)` to the opponent); cut at an end, the
     /// opponent can do the same, so the middle is worth at least as much to the opener.
     pub simple_openings: bool,
+    /// Chain ends: where no coin is capturable, of the strings of a chain with an end on a
+    /// junction (a path of open coins with two strings each, from the ground or a coin with
+    /// three strings or more to such a coin; both ends may be the same coin) only one is
+    /// searched: the middle string of a chain of two coins, the lowest end string of a chain
+    /// of three or more ([`Board::chain_cuts`]; chains of one coin keep both strings, chains
+    /// with both ends on the ground are [`Rules::simple_openings`]' own); and of several such
+    /// chains with the same number of coins between the same two ends, only the first. A move
+    /// rule, like the simple openings; [`Board::folded_move`] ignores it.
+    ///
+    /// Proof (`P` the position, nothing capturable; the chain `c1 .. cn`, coin `ci` with the
+    /// strings `s(i-1)` and `si`, `s0` tying `c1` to its end `E0` and `sn` tying `cn` to `En`,
+    /// each end the ground or a coin with three strings or more, possibly the same coin; `w`
+    /// the value of a position for its side to move). Every string of the chain completes
+    /// nothing and offers a coin, so the opponent moves next.
+    ///
+    /// `n >= 3`. After `s0` the only capturable coin is `c1` (an end junction keeps at least
+    /// two strings), and while at least three coins of the chain are left the opponent's moves
+    /// are the capture, dominated double-dealing ([`Rules::all_but_two`]: the coin beyond the
+    /// pair has two strings and the string past it completes nothing, as an end keeps at least
+    /// two strings) and moves dominated by [`Rules::capture_first`]; so
+    /// `w(P + s0) = n - 2 + w(Y)`, `Y = P + s0 + .. + s(n-2)` with `c(n-1)` capturable. After
+    /// an inside cut `si`, `1 <= i <= n - 2`, the opponent can draw `s(i-1) .. s0` and
+    /// `s(i+1) .. s(n-2)`, each completing one coin, and stand in `Y` with the same `n - 2`
+    /// coins: `w(P + si) >= w(P + s0)`, so `si` is worth no more to the opener than `s0`; by
+    /// the chain's reflection every `si` with `2 <= i <= n - 1` is worth no more than `sn`. The
+    /// two ends are worth the same: `w(P + sn) = n - 2 + w(Y')`, `Y' = P + s2 + .. + sn`, and
+    /// in `Y` (in `Y'`) the opponent's moves that are not dominated are the capture of `c(n-1)`
+    /// (of `c2`), after which the last coin hangs from the ground or from a junction that still
+    /// has three strings or more and is taken at once ([`Rules::capture`]), and the
+    /// double-dealing `sn` (`s0`): both reach the same line sets from `Y` and `Y'` up to a
+    /// separate domino (every string of the chain drawn; all but one string of a pair). Where
+    /// `E0` and `En` are the same coin, `Y` and `Y'` are themselves isomorphic (the chain
+    /// reversed).
+    ///
+    /// `n = 2`. After the middle string `s1` both coins hang from their ends, which are the
+    /// ground or have three strings or more, so the opponent takes one at once
+    /// ([`Rules::capture`]): `w(P + s1) = 1 + w(P + s0 + s1) = 1 + w(P + s1 + s2)`. After `s0`
+    /// the opponent can draw `s1` and stand in `P + s0 + s1` with one coin:
+    /// `w(P + s0) >= w(P + s1)`, and likewise for `s2`: the middle is worth at least as much to
+    /// the opener as either end.
+    ///
+    /// Equal chains. Two chains with the same number of coins between the same two ends (the
+    /// ground counting as one end) are exchanged, coin for coin and string for string, by an
+    /// automorphism of the graph that fixes everything else; so a cut of the second is worth
+    /// what the cut of the first at the same place is, and one of the first's ends is searched
+    /// (by the above, either end; for a chain of one coin, both strings are kept on the
+    /// first).
+    pub chain_ends: bool,
 }
 
 impl Rules {
@@ -124,6 +172,7 @@ impl Rules {
         twins: true,
         loony_values: true,
         simple_openings: true,
+        chain_ends: true,
     };
     /// No rule: the plain game tree.
     pub const NONE: Rules = Rules {
@@ -135,6 +184,7 @@ impl Rules {
         twins: false,
         loony_values: false,
         simple_openings: false,
+        chain_ends: false,
     };
 }
 
@@ -208,17 +258,18 @@ impl Board {
     /// The moves searched in `drawn` under `rules`, as a string set: every undrawn string, or
     /// the subset that [`Rules::capture`], [`Rules::capture_first`] and [`Rules::all_but_two`]
     /// keep (a single string for a forced capture), and where nothing is capturable
-    /// [`Rules::simple_openings`]. Never empty while a string is undrawn.
+    /// [`Rules::simple_openings`] and [`Rules::chain_ends`]. Never empty while a string is
+    /// undrawn.
     #[inline]
     #[must_use]
     pub fn candidates(&self, drawn: u64, rules: Rules) -> u64 {
         let free = self.all_strings() & !drawn;
         let mut candidates = free;
-        if rules.capture || rules.capture_first || rules.simple_openings {
+        if rules.capture || rules.capture_first || rules.simple_openings || rules.chain_ends {
             let capturing = self.capturing(drawn);
             if capturing == 0 {
-                if rules.simple_openings {
-                    candidates &= !self.simple_openings(drawn);
+                if rules.simple_openings || rules.chain_ends {
+                    candidates &= !self.dropped_openings(drawn, rules.simple_openings, rules.chain_ends);
                 }
                 return candidates;
             }
@@ -247,7 +298,7 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn folded_move(&self, drawn: u64, rules: Rules) -> Option<usize> {
-        let only = self.candidates(drawn, Rules { simple_openings: false, ..rules });
+        let only = self.candidates(drawn, Rules { simple_openings: false, chain_ends: false, ..rules });
         (only != 0 && only & (only - 1) == 0).then(|| only.trailing_zeros() as usize)
     }
 }

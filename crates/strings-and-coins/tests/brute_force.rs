@@ -105,8 +105,8 @@ fn random_board(rng: &mut SmallRng, max_coins: usize, strings: usize) -> Option<
     Board::new(&coins, strings).ok().map(|b| (coins, b))
 }
 
-/// Every rule on, none, graph keys alone, and the move rules alone and together, each with and
-/// without folding.
+/// Every rule on, none, graph keys alone, and the move rules alone and together (chain ends
+/// alone and with the simple openings and forced captures), each with and without folding.
 fn rule_sets() -> Vec<Rules> {
     let mut sets = vec![Rules::ALL, Rules::NONE, Rules { graph_keys: true, ..Rules::NONE }];
     for fold in [false, true] {
@@ -115,6 +115,8 @@ fn rule_sets() -> Vec<Rules> {
         sets.push(Rules { capture_first: true, ..base });
         sets.push(Rules { capture_first: true, all_but_two: true, ..base });
         sets.push(Rules { capture: true, capture_first: true, all_but_two: true, ..base });
+        sets.push(Rules { chain_ends: true, ..base });
+        sets.push(Rules { chain_ends: true, simple_openings: true, capture: true, ..base });
     }
     sets
 }

@@ -130,6 +130,7 @@ fn side4_rules_match_the_plain_engine() {
             twins: false,
             loony_values: false,
             simple_openings: false,
+            chain_ends: false,
         },
         true,
     );
@@ -144,6 +145,7 @@ fn side4_rules_match_the_plain_engine() {
             twins: false,
             loony_values: false,
             simple_openings: false,
+            chain_ends: false,
         },
         true,
     );
@@ -158,6 +160,7 @@ fn side4_rules_match_the_plain_engine() {
             twins: false,
             loony_values: false,
             simple_openings: false,
+            chain_ends: false,
         },
         true,
     );
@@ -165,6 +168,7 @@ fn side4_rules_match_the_plain_engine() {
     let mut twins_only = solver(&g, Rules { twins: true, ..Rules::NONE }, true);
     let mut loony_only = solver(&g, Rules { loony_values: true, ..Rules::NONE }, true);
     let mut openings_only = solver(&g, Rules { simple_openings: true, ..Rules::NONE }, true);
+    let mut chain_ends_only = solver(&g, Rules { chain_ends: true, ..Rules::NONE }, true);
     let mut rng = SmallRng::seed_from_u64(4);
     for i in 0..1500 {
         let pos = if i % 2 == 0 {
@@ -185,6 +189,69 @@ fn side4_rules_match_the_plain_engine() {
         assert_eq!(twins_only.final_margin(&pos), want, "{pos:?}");
         assert_eq!(loony_only.final_margin(&pos), want, "{pos:?}");
         assert_eq!(openings_only.final_margin(&pos), want, "{pos:?}");
+        assert_eq!(chain_ends_only.final_margin(&pos), want, "{pos:?}");
+    }
+}
+
+/// [`Rules::chain_ends`] on every segment set of side 3 where it drops moves (nothing
+/// capturable, a chain of two triangles or more with an end on a junction): the best of the
+/// moves it keeps, valued by the retrograde table, is the set's value.
+#[test]
+fn chain_ends_keep_the_best_move_on_every_side3_position() {
+    let g = Geometry::new(3).unwrap();
+    let board = g.board();
+    let table = strings_and_coins::RetrogradeTable::build(board).unwrap();
+    let rules = Rules { chain_ends: true, ..Rules::NONE };
+    let mut dropping = 0;
+    for drawn in 0..1u64 << board.strings() {
+        if board.capturing(drawn) != 0 || board.chain_cuts(drawn) == 0 {
+            continue;
+        }
+        dropping += 1;
+        let kept = board.candidates(drawn, rules);
+        let best = (0..board.strings())
+            .filter(|&s| kept >> s & 1 == 1)
+            .map(|s| {
+                let gain = i64::from(board.completed(drawn, s).count_ones());
+                let child = table.value(drawn | 1 << s);
+                if gain > 0 {
+                    gain + child
+                } else {
+                    -child
+                }
+            })
+            .max()
+            .unwrap();
+        assert_eq!(best, table.value(drawn), "{drawn:#x}");
+    }
+    assert!(dropping > 1000, "only {dropping} sets where the rule drops moves");
+}
+
+/// [`Rules::chain_ends`] against the engine without it (every other rule) on side-4 positions
+/// where it drops moves: hard positions with a few random segments added, nothing capturable.
+/// `TRIANGLE_CHAIN_CASES=N` runs N positions (default 400).
+#[test]
+fn chain_ends_equal_the_search_without_them_on_side4() {
+    let cases: usize = std::env::var("TRIANGLE_CHAIN_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(400);
+    let g = Geometry::new(4).unwrap();
+    let mut with_it = solver(&g, Rules::ALL, true);
+    let mut without = solver(&g, Rules { chain_ends: false, ..Rules::ALL }, true);
+    let mut rng = SmallRng::seed_from_u64(2122);
+    let mut done = 0;
+    while done < cases {
+        let pos = if done % 2 == 0 {
+            let k = rng.gen_range(0..4);
+            hard_position(&g, &mut rng, k)
+        } else {
+            let k = rng.gen_range(6..=24);
+            random_position(&g, &mut rng, k)
+        };
+        let drawn = pos.drawn().0;
+        if g.board().capturing(drawn) != 0 || g.board().chain_cuts(drawn) == 0 {
+            continue;
+        }
+        done += 1;
+        assert_eq!(with_it.final_margin(&pos), without.final_margin(&pos), "{pos:?}");
     }
 }
 
@@ -376,7 +443,7 @@ fn interrupted_side4_solves_resume(threads: usize, seed: u64) {
         s
     };
     for round in 0..10 {
-        let pos = random_position(&g, &mut rng, 5 + round / 3);
+        let pos = random_position(&g, &mut rng, 4 + round / 3);
         let exact_all = round % 2 == 0;
         let mut plain = solver(&g, Rules::NONE, true);
         let want = plain.engine().solve(&pos);
