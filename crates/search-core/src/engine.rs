@@ -158,6 +158,13 @@ pub struct SearchOptions {
     /// its moves, the undrawn lines, measure how far the leaves are). 0 (the default): the
     /// span alone decides.
     pub etc_min_moves: usize,
+    /// With [`SearchOptions::enhanced_transposition_cutoff`], ETC only at nodes whose window
+    /// lies at least this far inside their bounds (`hi - alpha` and `beta - lo`, after the
+    /// window is narrowed to `(lo - 1, hi + 1)` and by the node's TT entry): a window at one
+    /// of the bounds asks whether the value is that bound, which the bounds of the children
+    /// settle within a few plies, so that the subtree is small and the look-ups cost more than
+    /// they save. 0 or 1 (the default 0): every node the other gates let through.
+    pub etc_min_reach: Value,
 }
 
 impl SearchOptions {
@@ -169,6 +176,7 @@ impl SearchOptions {
         driver: Driver::FullWindow,
         enhanced_transposition_cutoff: None,
         etc_min_moves: 0,
+        etc_min_reach: 0,
     };
 }
 
@@ -341,6 +349,8 @@ struct Ctx<'a, G: Game> {
     etc: Option<Value>,
     /// [`SearchOptions::etc_min_moves`].
     etc_min_moves: usize,
+    /// [`SearchOptions::etc_min_reach`].
+    etc_min_reach: Value,
     /// Positions being searched by some thread (ABDADA's "exclusive" marks); `None` while one
     /// thread searches alone.
     busy: Option<&'a BusyTable>,
@@ -695,6 +705,7 @@ impl<G: Game> Engine<G> {
             pvs: self.options.principal_variation_search,
             etc: self.options.enhanced_transposition_cutoff,
             etc_min_moves: self.options.etc_min_moves,
+            etc_min_reach: self.options.etc_min_reach,
             busy: None,
             defer_plies: 0,
             check,
@@ -927,7 +938,8 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug> Worker<M, P> {
         // is searched, none beat it, and one is worth at least that much).
         let etc = moves.len() > 1
             && moves.len() >= ctx.etc_min_moves
-            && ctx.etc.is_some_and(|span| hi - lo >= span);
+            && ctx.etc.is_some_and(|span| hi - lo >= span)
+            && (hi - alpha).min(beta - lo) >= ctx.etc_min_reach;
         let mut children = Vec::new();
         if etc {
             if self.child_stack.len() <= ply {
@@ -1183,12 +1195,15 @@ mod tests {
         let mut child_hits = 0;
         for n in [5u8, 12, 19] {
             let exact = greedy_value(n);
-            for (bits, pvs, min_moves) in [(2, true, 0), (12, false, 0), (12, true, 0), (12, true, 3)] {
+            for (bits, pvs, min_moves, min_reach) in
+                [(2, true, 0, 0), (12, false, 0, 0), (12, true, 0, 0), (12, true, 3, 0), (12, true, 0, 2)]
+            {
                 let options = SearchOptions {
                     tt_bits: bits,
                     principal_variation_search: pvs,
                     enhanced_transposition_cutoff: Some(0),
                     etc_min_moves: min_moves,
+                    etc_min_reach: min_reach,
                     ..SearchOptions::DEFAULT
                 };
                 for a in -30..30 {
