@@ -846,8 +846,16 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug> Worker<M, P> {
         // With `EXPANDS_WITH_TERMINAL_TEST` the moves come with the terminal test; the buffer
         // goes back to the ply's stack on every return before the moves are searched.
         let fused = G::EXPANDS_WITH_TERMINAL_TEST;
+        // With `PROBES_BEFORE_EXPANSION` as well, only the quick part of the terminal test and
+        // the early bounds come before the TT probe; the moves (and the rest of the terminal
+        // test) after it, at the nodes that neither cuts.
+        let late = fused && G::PROBES_BEFORE_EXPANSION;
         let mut moves = Vec::new();
-        if fused {
+        if late {
+            if let Some(v) = game.quick_terminal_value(pos) {
+                return v;
+            }
+        } else if fused {
             if self.move_stack.len() <= ply {
                 self.move_stack.resize_with(ply + 1, Vec::new);
                 self.memo_stack.resize_with(ply + 1, Vec::new);
@@ -861,9 +869,9 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug> Worker<M, P> {
         } else if let Some(v) = game.terminal_value(pos) {
             return v;
         }
-        let (lo, hi) = game.value_bounds(pos);
+        let (mut lo, mut hi) = if late { game.early_value_bounds(pos) } else { game.value_bounds(pos) };
         if hi <= alpha || lo >= beta {
-            if fused {
+            if fused && !late {
                 self.move_stack[ply] = moves;
             }
             return if hi <= alpha { hi } else { lo };
@@ -871,7 +879,7 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug> Worker<M, P> {
         if lo == hi {
             // Bounds that meet are the value (a game that values some positions outright,
             // e.g. dots-and-boxes' loony endgames): nothing to search.
-            if fused {
+            if fused && !late {
                 self.move_stack[ply] = moves;
             }
             return lo;
@@ -892,7 +900,7 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug> Worker<M, P> {
                 Bound::Upper => e.value <= alpha,
             };
             if cut {
-                if fused {
+                if fused && !late {
                     self.move_stack[ply] = moves;
                 }
                 return e.value;
@@ -905,6 +913,26 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug> Worker<M, P> {
                 Symmetry::Map(s) => e.best.map(|m| game.move_from_canonical(m, s)),
                 Symmetry::Unmapped => None,
             };
+        }
+        if late {
+            // The moves and the rest of the terminal test, then the bounds that hold once the
+            // position is known not to be terminal.
+            if self.move_stack.len() <= ply {
+                self.move_stack.resize_with(ply + 1, Vec::new);
+                self.memo_stack.resize_with(ply + 1, Vec::new);
+            }
+            moves = std::mem::take(&mut self.move_stack[ply]);
+            moves.clear();
+            let terminal = game.terminal_or_moves(pos, &mut moves, &mut self.memo_stack[ply]);
+            if terminal.is_none() {
+                (lo, hi) = game.expanded_value_bounds(pos, (lo, hi));
+            }
+            if let Some(v) = terminal.or((hi <= alpha).then_some(hi)).or((lo >= beta).then_some(lo)) {
+                self.move_stack[ply] = moves;
+                return v;
+            }
+            alpha = alpha.max(lo - 1);
+            beta = beta.min(hi + 1);
         }
         let (alpha0, beta0) = (alpha, beta);
         let nodes0 = self.stats.nodes;
