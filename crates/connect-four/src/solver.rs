@@ -112,11 +112,12 @@ impl Solver {
     #[must_use]
     pub fn with_threads(geom: Geometry, tt_bits: u32, threads: usize) -> Self {
         let (game, options) = (ConnectFour::new(geom), search_options(tt_bits, threads));
-        let engine = if tt_bits >= PACKED_TT_BITS {
+        let mut engine = if tt_bits >= PACKED_TT_BITS {
             Engine::with_packed_tt(game, options)
         } else {
             Engine::with_options(game, options)
         };
+        engine.set_etc_min_reach(ETC_MIN_REACH);
         Solver { engine, tt_bits, threads: threads.max(1) }
     }
 
@@ -357,7 +358,7 @@ fn driver_for(pos: &Position) -> Driver {
 pub const ETC_SPAN: search_core::Value = 12;
 
 /// Enhanced transposition cutoff only where the window is at least this far inside the node's
-/// bounds ([`search_core::SearchOptions::etc_min_reach`]): not where the search asks whether
+/// bounds ([`search_core::Engine::set_etc_min_reach`]): not where the search asks whether
 /// the score is its upper bound (the fastest win left) or its lower one, whose subtrees the
 /// bounds cut within a few plies. Test_L1_R1 first 100, TT 2^16: 218,075 nodes and 453,617
 /// children looked up without this gate, 218,373 and 202,264 with it (callgrind: 372 M / 327 M
@@ -381,7 +382,6 @@ pub fn search_options(tt_bits: u32, threads: usize) -> SearchOptions {
         threads,
         driver: Driver::BisectionTowardZero,
         enhanced_transposition_cutoff: Some(ETC_SPAN),
-        etc_min_reach: ETC_MIN_REACH,
         ..SearchOptions::DEFAULT
     }
 }

@@ -158,13 +158,6 @@ pub struct SearchOptions {
     /// its moves, the undrawn lines, measure how far the leaves are). 0 (the default): the
     /// span alone decides.
     pub etc_min_moves: usize,
-    /// With [`SearchOptions::enhanced_transposition_cutoff`], ETC only at nodes whose window
-    /// lies at least this far inside their bounds (`hi - alpha` and `beta - lo`, after the
-    /// window is narrowed to `(lo - 1, hi + 1)` and by the node's TT entry): a window at one
-    /// of the bounds asks whether the value is that bound, which the bounds of the children
-    /// settle within a few plies, so that the subtree is small and the look-ups cost more than
-    /// they save. 0 or 1 (the default 0): every node the other gates let through.
-    pub etc_min_reach: Value,
 }
 
 impl SearchOptions {
@@ -176,7 +169,6 @@ impl SearchOptions {
         driver: Driver::FullWindow,
         enhanced_transposition_cutoff: None,
         etc_min_moves: 0,
-        etc_min_reach: 0,
     };
 }
 
@@ -306,6 +298,7 @@ pub struct Engine<G: Game> {
     solo_nodes: u64,
     defer_plies: usize,
     perturb: bool,
+    etc_min_reach: Value,
     busy: Option<BusyTable>,
     workers: Vec<Worker<G::Move, G::Position>>,
     elapsed: Duration,
@@ -349,7 +342,7 @@ struct Ctx<'a, G: Game> {
     etc: Option<Value>,
     /// [`SearchOptions::etc_min_moves`].
     etc_min_moves: usize,
-    /// [`SearchOptions::etc_min_reach`].
+    /// [`Engine::set_etc_min_reach`].
     etc_min_reach: Value,
     /// Positions being searched by some thread (ABDADA's "exclusive" marks); `None` while one
     /// thread searches alone.
@@ -487,6 +480,7 @@ impl<G: Game> Engine<G> {
             solo_nodes: DEFAULT_SOLO_NODES,
             defer_plies: DEFAULT_DEFER_PLIES,
             perturb: false,
+            etc_min_reach: 0,
             busy,
             workers,
             elapsed: Duration::ZERO,
@@ -569,6 +563,16 @@ impl<G: Game> Engine<G> {
     /// Whether the helper threads perturb their move order (classic lazy SMP; default off).
     pub fn set_perturb(&mut self, perturb: bool) {
         self.perturb = perturb;
+    }
+
+    /// With [`SearchOptions::enhanced_transposition_cutoff`], ETC only at nodes whose window
+    /// lies at least `reach` inside their bounds (`hi - alpha` and `beta - lo`, after the
+    /// window is narrowed to `(lo - 1, hi + 1)` and by the node's TT entry): a window at one
+    /// of the bounds asks whether the value is that bound, which the bounds of the children
+    /// settle within a few plies, so that the subtree is small and the look-ups cost more than
+    /// they save. 0 or 1 (the default 0): every node the other gates let through.
+    pub fn set_etc_min_reach(&mut self, reach: Value) {
+        self.etc_min_reach = reach;
     }
 
     /// Statistics of all threads together since construction or the last
@@ -705,7 +709,7 @@ impl<G: Game> Engine<G> {
             pvs: self.options.principal_variation_search,
             etc: self.options.enhanced_transposition_cutoff,
             etc_min_moves: self.options.etc_min_moves,
-            etc_min_reach: self.options.etc_min_reach,
+            etc_min_reach: self.etc_min_reach,
             busy: None,
             defer_plies: 0,
             check,
@@ -1231,12 +1235,12 @@ mod tests {
                     principal_variation_search: pvs,
                     enhanced_transposition_cutoff: Some(0),
                     etc_min_moves: min_moves,
-                    etc_min_reach: min_reach,
                     ..SearchOptions::DEFAULT
                 };
                 for a in -30..30 {
                     for w in [1, 3] {
                         let mut engine = Engine::with_options(Greedy, options);
+                        engine.set_etc_min_reach(min_reach);
                         engine.search(&(n - 1, Player::First), -a - 2, -a + 1);
                         let hits = engine.stats().tt_hits;
                         let r = engine.search(&(n, Player::First), a, a + w);
