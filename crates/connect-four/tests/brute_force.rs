@@ -197,7 +197,8 @@ fn empty_boards_match_full_tree_negamax() {
     }
 }
 
-/// The static knowledge of [`ConnectFour`] (terminal values, and the bounds of
+/// The static knowledge of [`ConnectFour`] (terminal values, the quick part of the terminal
+/// test and the early bounds the engine uses before its TT probe, and the bounds of
 /// `value_bounds`: stones left, Allis' claimeven for the side to move when an even number of
 /// cells is empty, and its use on the mover's moves when the number is odd) holds on thousands
 /// of random positions of boards of even and odd heights and widths: against the full-tree negamax on 4 x 4, against the
@@ -236,12 +237,28 @@ fn static_values_and_bounds_hold_on_random_positions() {
             }
             let exact = if full_tree { i64::from(grid.score(&mut memo)) } else { plain.solve(&pos) };
             let b = pos.board();
+            // The staged test the engine makes before its TT probe: the quick part of the
+            // terminal test agrees with the whole one, and the early bounds hold whether or
+            // not the rest of the test settles the position.
+            let quick = game.quick_terminal_value(b);
+            if let Some(v) = quick {
+                assert_eq!(v, exact, "{w}x{h} k={k} {pos:?} quick terminal");
+            } else {
+                let (lo, hi) = game.early_value_bounds(b);
+                assert!(
+                    lo <= exact && exact <= hi,
+                    "{w}x{h} k={k} {pos:?}: {exact} outside early [{lo}, {hi}]"
+                );
+            }
             if let Some(v) = game.terminal_value(b) {
                 assert_eq!(v, exact, "{w}x{h} k={k} {pos:?} terminal");
                 continue;
             }
             let (lo, hi) = game.value_bounds(b);
             assert!(lo <= exact && exact <= hi, "{w}x{h} k={k} {pos:?}: {exact} outside [{lo}, {hi}]");
+            assert!(quick.is_none(), "{w}x{h} k={k} {pos:?}: quick terminal, not terminal");
+            let expanded = game.expanded_value_bounds(b, game.early_value_bounds(b));
+            assert_eq!(expanded, (lo, hi), "{w}x{h} k={k} {pos:?}: expanded bounds");
             // Tighter than the bounds from the stones left alone (the mover wins at the
             // earliest with its third stone, the opponent with its second): claimeven spoke.
             let win_with = |before: usize| ((geom.cells() + 1).saturating_sub(before) / 2) as i64;

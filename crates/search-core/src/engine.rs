@@ -298,6 +298,7 @@ pub struct Engine<G: Game> {
     solo_nodes: u64,
     defer_plies: usize,
     perturb: bool,
+    etc_min_reach: Value,
     busy: Option<BusyTable>,
     workers: Vec<Worker<G::Move, G::Position>>,
     elapsed: Duration,
@@ -341,6 +342,8 @@ struct Ctx<'a, G: Game> {
     etc: Option<Value>,
     /// [`SearchOptions::etc_min_moves`].
     etc_min_moves: usize,
+    /// [`Engine::set_etc_min_reach`].
+    etc_min_reach: Value,
     /// Positions being searched by some thread (ABDADA's "exclusive" marks); `None` while one
     /// thread searches alone.
     busy: Option<&'a BusyTable>,
@@ -477,6 +480,7 @@ impl<G: Game> Engine<G> {
             solo_nodes: DEFAULT_SOLO_NODES,
             defer_plies: DEFAULT_DEFER_PLIES,
             perturb: false,
+            etc_min_reach: 0,
             busy,
             workers,
             elapsed: Duration::ZERO,
@@ -559,6 +563,16 @@ impl<G: Game> Engine<G> {
     /// Whether the helper threads perturb their move order (classic lazy SMP; default off).
     pub fn set_perturb(&mut self, perturb: bool) {
         self.perturb = perturb;
+    }
+
+    /// With [`SearchOptions::enhanced_transposition_cutoff`], ETC only at nodes whose window
+    /// lies at least `reach` inside their bounds (`hi - alpha` and `beta - lo`, after the
+    /// window is narrowed to `(lo - 1, hi + 1)` and by the node's TT entry): a window at one
+    /// of the bounds asks whether the value is that bound, which the bounds of the children
+    /// settle within a few plies, so that the subtree is small and the look-ups cost more than
+    /// they save. 0 or 1 (the default 0): every node the other gates let through.
+    pub fn set_etc_min_reach(&mut self, reach: Value) {
+        self.etc_min_reach = reach;
     }
 
     /// Statistics of all threads together since construction or the last
@@ -695,6 +709,7 @@ impl<G: Game> Engine<G> {
             pvs: self.options.principal_variation_search,
             etc: self.options.enhanced_transposition_cutoff,
             etc_min_moves: self.options.etc_min_moves,
+            etc_min_reach: self.etc_min_reach,
             busy: None,
             defer_plies: 0,
             check,
@@ -835,8 +850,16 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug> Worker<M, P> {
         // With `EXPANDS_WITH_TERMINAL_TEST` the moves come with the terminal test; the buffer
         // goes back to the ply's stack on every return before the moves are searched.
         let fused = G::EXPANDS_WITH_TERMINAL_TEST;
+        // With `PROBES_BEFORE_EXPANSION` as well, only the quick part of the terminal test and
+        // the early bounds come before the TT probe; the moves (and the rest of the terminal
+        // test) after it, at the nodes that neither cuts.
+        let late = fused && G::PROBES_BEFORE_EXPANSION;
         let mut moves = Vec::new();
-        if fused {
+        if late {
+            if let Some(v) = game.quick_terminal_value(pos) {
+                return v;
+            }
+        } else if fused {
             if self.move_stack.len() <= ply {
                 self.move_stack.resize_with(ply + 1, Vec::new);
                 self.memo_stack.resize_with(ply + 1, Vec::new);
@@ -850,9 +873,9 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug> Worker<M, P> {
         } else if let Some(v) = game.terminal_value(pos) {
             return v;
         }
-        let (lo, hi) = game.value_bounds(pos);
+        let (mut lo, mut hi) = if late { game.early_value_bounds(pos) } else { game.value_bounds(pos) };
         if hi <= alpha || lo >= beta {
-            if fused {
+            if fused && !late {
                 self.move_stack[ply] = moves;
             }
             return if hi <= alpha { hi } else { lo };
@@ -860,7 +883,7 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug> Worker<M, P> {
         if lo == hi {
             // Bounds that meet are the value (a game that values some positions outright,
             // e.g. dots-and-boxes' loony endgames): nothing to search.
-            if fused {
+            if fused && !late {
                 self.move_stack[ply] = moves;
             }
             return lo;
@@ -884,7 +907,7 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug> Worker<M, P> {
                 Bound::Upper => e.value <= alpha,
             };
             if cut {
-                if fused {
+                if fused && !late {
                     self.move_stack[ply] = moves;
                 }
                 return e.value;
@@ -903,6 +926,26 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug> Worker<M, P> {
                 Symmetry::Map(s) => e.best.map(|m| game.move_from_canonical(m, s)),
                 Symmetry::Unmapped => None,
             };
+        }
+        if late {
+            // The moves and the rest of the terminal test, then the bounds that hold once the
+            // position is known not to be terminal.
+            if self.move_stack.len() <= ply {
+                self.move_stack.resize_with(ply + 1, Vec::new);
+                self.memo_stack.resize_with(ply + 1, Vec::new);
+            }
+            moves = std::mem::take(&mut self.move_stack[ply]);
+            moves.clear();
+            let terminal = game.terminal_or_moves(pos, &mut moves, &mut self.memo_stack[ply]);
+            if terminal.is_none() {
+                (lo, hi) = game.expanded_value_bounds(pos, (lo, hi));
+            }
+            if let Some(v) = terminal.or((hi <= alpha).then_some(hi)).or((lo >= beta).then_some(lo)) {
+                self.move_stack[ply] = moves;
+                return v;
+            }
+            alpha = alpha.max(lo - 1);
+            beta = beta.min(hi + 1);
         }
         let (alpha0, beta0) = (alpha, beta);
         let nodes0 = self.stats.nodes;
@@ -936,7 +979,8 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug> Worker<M, P> {
         // is searched, none beat it, and one is worth at least that much).
         let etc = moves.len() > 1
             && moves.len() >= ctx.etc_min_moves
-            && ctx.etc.is_some_and(|span| hi - lo >= span);
+            && ctx.etc.is_some_and(|span| hi - lo >= span)
+            && (hi - alpha).min(beta - lo) >= ctx.etc_min_reach;
         let mut children = Vec::new();
         if etc {
             if self.child_stack.len() <= ply {
@@ -1201,7 +1245,9 @@ mod tests {
         let mut child_hits = 0;
         for n in [5u8, 12, 19] {
             let exact = greedy_value(n);
-            for (bits, pvs, min_moves) in [(2, true, 0), (12, false, 0), (12, true, 0), (12, true, 3)] {
+            for (bits, pvs, min_moves, min_reach) in
+                [(2, true, 0, 0), (12, false, 0, 0), (12, true, 0, 0), (12, true, 3, 0), (12, true, 0, 2)]
+            {
                 let options = SearchOptions {
                     tt_bits: bits,
                     principal_variation_search: pvs,
@@ -1212,6 +1258,7 @@ mod tests {
                 for a in -30..30 {
                     for w in [1, 3] {
                         let mut engine = Engine::with_options(Greedy, options);
+                        engine.set_etc_min_reach(min_reach);
                         engine.search(&(n - 1, Player::First), -a - 2, -a + 1);
                         let hits = engine.stats().tt_hits;
                         let r = engine.search(&(n, Player::First), a, a + w);

@@ -156,6 +156,36 @@ pub trait Game: Sync {
         None
     }
 
+    /// Whether the search, for a game with [`Game::EXPANDS_WITH_TERMINAL_TEST`], probes the TT
+    /// before [`Game::terminal_or_moves`]: first [`Game::quick_terminal_value`] and the bounds
+    /// of [`Game::early_value_bounds`], then the TT probe, and only at the nodes these do not
+    /// end the moves with the rest of the terminal test, then the bounds of
+    /// [`Game::expanded_value_bounds`]. Worth it where the expansion is the costly part of a
+    /// node and the bounds and the TT end many nodes (Connect Four). Default: false.
+    const PROBES_BEFORE_EXPANSION: bool = false;
+
+    /// With [`Game::PROBES_BEFORE_EXPANSION`]: `Some` value for a position a cheap part of the
+    /// terminal test settles (the value [`Game::terminal_value`] gives), `None` when the rest
+    /// of the test ([`Game::terminal_or_moves`]) is still to come. Default: the whole test.
+    fn quick_terminal_value(&self, pos: &Self::Position) -> Option<Value> {
+        self.terminal_value(pos)
+    }
+
+    /// With [`Game::PROBES_BEFORE_EXPANSION`]: bounds on the value of a position
+    /// [`Game::quick_terminal_value`] does not settle that hold whether or not the rest of the
+    /// terminal test would settle it. Default: [`Game::value_bounds`].
+    fn early_value_bounds(&self, pos: &Self::Position) -> (Value, Value) {
+        self.value_bounds(pos)
+    }
+
+    /// With [`Game::PROBES_BEFORE_EXPANSION`]: the bounds `early` (from
+    /// [`Game::early_value_bounds`]), tightened by what holds once [`Game::terminal_or_moves`]
+    /// found `pos` not terminal (no wider than [`Game::value_bounds`] would be). Default:
+    /// `early`.
+    fn expanded_value_bounds(&self, _pos: &Self::Position, early: (Value, Value)) -> (Value, Value) {
+        early
+    }
+
     /// [`Game::play`] of `mv`, one of the moves that [`Game::terminal_or_moves`] wrote for `pos`,
     /// with the `memo` it left: the search plays a node's moves through this when
     /// [`Game::EXPANDS_WITH_TERMINAL_TEST`] is true. Must return what `play` does. Default:
