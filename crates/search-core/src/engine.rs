@@ -939,6 +939,8 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug> Worker<M, P> {
             let terminal = game.terminal_or_moves(pos, &mut moves, &mut self.memo_stack[ply]);
             if terminal.is_none() {
                 (lo, hi) = game.expanded_value_bounds(pos, (lo, hi));
+                known_lo = known_lo.max(lo);
+                known_hi = known_hi.min(hi);
             }
             if let Some(v) = terminal.or((hi <= alpha).then_some(hi)).or((lo >= beta).then_some(lo)) {
                 self.move_stack[ply] = moves;
