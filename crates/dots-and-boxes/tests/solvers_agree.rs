@@ -127,6 +127,40 @@ fn engine(g: &Geometry, rules: Rules) -> Solver {
     Solver::with_options(g.clone(), rules, SearchOptions { tt_bits: 18, ..SearchOptions::DEFAULT })
 }
 
+/// A move rule against the search without it on one board: the engine with every rule, the
+/// engine with every rule but this one (the reference) and the rule alone with the forced
+/// captures (only where at most 18 lines are left: it is slow above).
+struct RuleCheck {
+    with_it: Solver,
+    reference: Solver,
+    alone: Solver,
+    lines: usize,
+}
+
+impl RuleCheck {
+    /// `without`: every rule but the one checked; `alone`: the rule with the forced captures.
+    fn new(g: &Geometry, without: Rules, alone: Rules) -> Self {
+        RuleCheck {
+            with_it: engine(g, Rules::ALL),
+            reference: engine(g, without),
+            alone: engine(g, alone),
+            lines: g.line_count(),
+        }
+    }
+
+    /// Values `drawn` by the three engines, asserts that they agree and returns the value.
+    fn check(&mut self, g: &Geometry, drawn: u64) -> i64 {
+        let pos = Position::from_drawn(g, drawn).unwrap();
+        let want = self.reference.value(&pos);
+        let label = format!("{}x{} drawn {drawn:#x}", g.rows(), g.cols());
+        assert_eq!(self.with_it.value(&pos), want, "{label}");
+        if self.lines - drawn.count_ones() as usize <= 18 {
+            assert_eq!(self.alone.value(&pos), want, "{label}");
+        }
+        want
+    }
+}
+
 #[test]
 fn the_engine_equals_the_table_on_random_3x3_positions() {
     let g = Geometry::new(3, 3).unwrap();
@@ -317,9 +351,8 @@ fn simple_openings_keep_the_values_where_they_drop_moves() {
         let g = Geometry::new(r, c).unwrap();
         let memo = Memo::new(r, c);
         let n = g.line_count();
-        let (mut with_it, mut reference) = (engine(&g, Rules::ALL), engine(&g, without));
-        let mut alone =
-            engine(&g, Rules { simple_openings: true, capture: true, fold_forced: true, ..Rules::NONE });
+        let alone = Rules { simple_openings: true, capture: true, fold_forced: true, ..Rules::NONE };
+        let mut check = RuleCheck::new(&g, without, alone);
         let mut done = 0;
         while done < cases {
             let drawn = safe_prefix(&mut rng, &memo, n);
@@ -328,12 +361,7 @@ fn simple_openings_keep_the_values_where_they_drop_moves() {
                 continue;
             }
             done += 1;
-            let pos = Position::from_drawn(&g, drawn).unwrap();
-            let want = reference.value(&pos);
-            assert_eq!(with_it.value(&pos), want, "{r}x{c} drawn {drawn:#x}");
-            if left <= 18 {
-                assert_eq!(alone.value(&pos), want, "{r}x{c} drawn {drawn:#x}");
-            }
+            let want = check.check(&g, drawn);
             if r == 4 && left <= 18 && memo_checked < 8 {
                 memo_checked += 1;
                 assert_eq!(i64::from(Memo::new(r, c).value(drawn)), want, "{r}x{c} drawn {drawn:#x}");
@@ -660,9 +688,8 @@ fn chain_ends_equal_the_search_without_them_on_3x4_and_4x4() {
         let g = Geometry::new(r, c).unwrap();
         let memo = Memo::new(r, c);
         let n = g.line_count();
-        let (mut with_it, mut reference) = (engine(&g, Rules::ALL), engine(&g, without));
-        let mut alone =
-            engine(&g, Rules { chain_ends: true, capture: true, fold_forced: true, ..Rules::NONE });
+        let alone = Rules { chain_ends: true, capture: true, fold_forced: true, ..Rules::NONE };
+        let mut check = RuleCheck::new(&g, without, alone);
         let mut done = 0;
         while done < cases {
             let steps = rng.gen_range(n / 3..=n);
@@ -675,12 +702,7 @@ fn chain_ends_equal_the_search_without_them_on_3x4_and_4x4() {
                 continue;
             }
             done += 1;
-            let pos = Position::from_drawn(&g, drawn).unwrap();
-            let want = reference.value(&pos);
-            assert_eq!(with_it.value(&pos), want, "{r}x{c} drawn {drawn:#x}");
-            if left <= 18 {
-                assert_eq!(alone.value(&pos), want, "{r}x{c} drawn {drawn:#x}");
-            }
+            check.check(&g, drawn);
         }
         // Deeper positions of 4x4 (random lines after the safe ones until at most 16 are
         // left) against the memoised solver.
@@ -693,10 +715,8 @@ fn chain_ends_equal_the_search_without_them_on_3x4_and_4x4() {
                 continue;
             }
             memo_checked += 1;
-            let pos = Position::from_drawn(&g, drawn).unwrap();
             let want = i64::from(Memo::new(r, c).value(drawn));
-            assert_eq!(with_it.value(&pos), want, "{r}x{c} drawn {drawn:#x}");
-            assert_eq!(alone.value(&pos), want, "{r}x{c} drawn {drawn:#x}");
+            assert_eq!(check.check(&g, drawn), want, "{r}x{c} drawn {drawn:#x}");
         }
     }
     assert!(memo_checked >= 8, "only {memo_checked} positions checked against the memoised solver");
