@@ -115,7 +115,7 @@ impl Front for ConnectFourFront {
     /// defaults for those not given); the engine returned only holds the rules.
     fn solver_with(&self, settings: SolverSettings) -> Engine<PlainConnectFour> {
         let defaults = crate::search_options(crate::DEFAULT_TT_BITS, crate::DEFAULT_THREADS);
-        let options = settings.apply(defaults, Engine::<crate::ConnectFour>::tt_bits_within);
+        let options = settings.apply(defaults, Solver::tt_bits_within);
         *self.solver.borrow_mut() = Some(Solver::with_threads(self.geom, options.tt_bits, options.threads));
         search_core::Engine::new(PlainConnectFour::new(self.geom), 1)
     }

@@ -3,8 +3,8 @@
 //! search-core's [`Engine`] with [`ConnectFour`].
 
 use search_core::{
-    unlimited, Analysis, Driver, Engine, Interrupted, Limits, MoveValue, Player, SearchOptions, Stats, Value,
-    INFINITY,
+    unlimited, Analysis, Driver, Engine, Interrupted, Limits, MoveValue, PackedTable, Player, SearchOptions,
+    Stats, Value, INFINITY,
 };
 
 use crate::{Column, ConnectFour, Geometry, Position};
@@ -119,6 +119,26 @@ impl Solver {
         };
         engine.set_etc_min_reach(ETC_MIN_REACH);
         Solver { engine, tt_bits, threads: threads.max(1) }
+    }
+
+    /// The largest TT size `tt_bits` (`2^tt_bits` entries) of a [`Solver::with_threads`]
+    /// solver on `threads` threads whose table fits in `bytes`: one thread's table is the
+    /// packed one (16-byte entries) from [`PACKED_TT_BITS`] on and the plain one (24 bytes)
+    /// below, several threads share the engine's shared table
+    /// ([`Engine::tt_bits_within`]). 0 when not even a bucket fits (no TT).
+    #[must_use]
+    pub fn tt_bits_within(bytes: u64, threads: usize) -> u32 {
+        let plain = Engine::<ConnectFour>::tt_bits_within(bytes, threads);
+        if threads > 1 {
+            return plain;
+        }
+        let entry = PackedTable::<u64, Column>::entry_bytes() as u64;
+        let packed = (bytes / entry).checked_ilog2().unwrap_or(0).min(search_core::MAX_TT_BITS);
+        if packed >= PACKED_TT_BITS {
+            packed
+        } else {
+            plain
+        }
     }
 
     /// Number of search threads.
@@ -383,5 +403,45 @@ pub fn search_options(tt_bits: u32, threads: usize) -> SearchOptions {
         driver: Driver::BisectionTowardZero,
         enhanced_transposition_cutoff: Some(ETC_SPAN),
         ..SearchOptions::DEFAULT
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use search_core::{SharedTable, TranspositionTable};
+
+    use super::*;
+
+    /// Bytes of the table a solver of `2^bits` entries on `threads` threads builds.
+    fn table_bytes(bits: u32, threads: usize) -> u64 {
+        let entry = if threads > 1 {
+            SharedTable::<u64, Column>::entry_bytes()
+        } else if bits >= PACKED_TT_BITS {
+            PackedTable::<u64, Column>::entry_bytes()
+        } else {
+            TranspositionTable::<u64, Column>::entry_bytes()
+        };
+        (entry as u64) << bits
+    }
+
+    /// The size a budget buys is the largest whose table (packed, plain or shared, as the
+    /// solver builds it) fits the budget.
+    #[test]
+    fn tt_bits_within_is_the_largest_table_in_the_budget() {
+        for threads in [1, 2] {
+            for budget in (8..34).flat_map(|b| [(1u64 << b) - 1, 1 << b, 3 << (b - 1)]) {
+                let bits = Solver::tt_bits_within(budget, threads);
+                assert!(
+                    bits == 0 || table_bytes(bits, threads) <= budget,
+                    "{budget} bytes, {threads} threads: 2^{bits}"
+                );
+                assert!(
+                    table_bytes(bits + 1, threads) > budget,
+                    "{budget} bytes, {threads} threads: 2^{bits}"
+                );
+            }
+        }
+        // 16 MiB hold 2^20 packed entries, where 24-byte entries would give 2^19.
+        assert_eq!(Solver::tt_bits_within(16 << 20, 1), 20);
     }
 }
