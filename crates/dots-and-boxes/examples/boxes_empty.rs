@@ -1,7 +1,7 @@
 //! Solves the empty board of each size given and prints its value (first player's net boxes),
 //! the engine's nodes and the time: `cargo run --release -p dots-and-boxes --example
 //! boxes_empty -- [--driver full|bisection|zero|mtdf] [--no-pvs] [--tt-bits N] [--threads N]
-//! [--etc SPAN] [--etc-moves N] [--no-twins] [--no-split] [--no-loony] [--no-openings] [--window LO,HI] [--time-limit SECONDS] 3x3 3x4 ...` (`--etc`: enhanced
+//! [--etc SPAN] [--etc-moves N] [--no-twins] [--no-split] [--no-loony] [--no-openings] [--no-chain-ends] [--no-loony-offers] [--window LO,HI] [--time-limit SECONDS] 3x3 3x4 ...` (`--etc`: enhanced
 //! transposition cutoff at nodes with at least SPAN boxes left (`--etc 0`: any) and, with
 //! `--etc-moves`, at least N moves; `--no-twins`: without the
 //! twin-strings rule; `--no-split`: without graph and split keys; `--no-loony`: without the
@@ -42,6 +42,7 @@ fn main() {
             "--no-loony" => rules.loony_values = false,
             "--no-openings" => rules.simple_openings = false,
             "--no-chain-ends" => rules.chain_ends = false,
+            "--no-loony-offers" => rules.loony_offers = false,
             "--threads" => threads = args.next().and_then(|t| t.parse().ok()).expect("--threads N"),
             "--etc" => etc = Some(args.next().and_then(|t| t.parse().ok()).expect("--etc SPAN")),
             "--etc-moves" => {

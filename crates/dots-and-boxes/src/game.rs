@@ -172,7 +172,9 @@ impl Game for DotsAndBoxes {
     }
 
     /// ± the boxes still open; under [`Rules::loony_values`] the value itself, as both bounds,
-    /// in a simple loony endgame ([`strings_and_coins::Board::loony_value`]).
+    /// in a simple loony endgame ([`strings_and_coins::Board::loony_value`]); under
+    /// [`Rules::loony_offers`] at least 0 (1 with an odd number open) facing a loony offer
+    /// ([`strings_and_coins::Board::loony_offer`]).
     fn value_bounds(&self, pos: &Position) -> (Value, Value) {
         let board = self.geometry.board();
         if self.rules.loony_values {
@@ -181,6 +183,10 @@ impl Game for DotsAndBoxes {
             }
         }
         let open = Value::from(board.open_coins(pos.drawn()).count_ones());
+        if self.rules.loony_offers && board.loony_offer(pos.drawn()) {
+            // At least 0, of the parity of the open boxes.
+            return (open & 1, open);
+        }
         (-open, open)
     }
 

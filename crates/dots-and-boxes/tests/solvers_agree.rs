@@ -189,6 +189,7 @@ fn every_pruning_rule_alone_equals_the_unpruned_search() {
         Rules { loony_values: true, ..Rules::NONE },
         Rules { simple_openings: true, ..Rules::NONE },
         Rules { chain_ends: true, ..Rules::NONE },
+        Rules { loony_offers: true, ..Rules::NONE },
         Rules::ALL,
     ];
     let mut unpruned = engine(&g, Rules::NONE);
@@ -670,6 +671,26 @@ fn chain_ends_keep_the_best_move_on_every_3x3_position() {
     }
     assert!(dropping > 100_000, "only {dropping} positions where the rule drops moves");
     eprintln!("chain ends drop moves in {dropping} positions of 3x3");
+}
+
+/// [`Rules::loony_offers`] on every position of 3x3 with a loony offer: the table's value is
+/// at least 0 and has the parity of the open boxes, so the bound the engine takes holds.
+#[test]
+fn loony_offers_are_worth_at_least_0_on_every_3x3_position() {
+    let g = Geometry::new(3, 3).unwrap();
+    let table = table_3x3();
+    let board = g.board();
+    let mut offers = 0u64;
+    for drawn in 0..1u64 << 24 {
+        if !board.loony_offer(drawn) {
+            continue;
+        }
+        offers += 1;
+        let (v, open) = (table.value(drawn), i64::from(board.open_coins(drawn).count_ones()));
+        assert!(v >= 0 && (v - open) % 2 == 0, "drawn {drawn:#x}: value {v}, {open} open");
+    }
+    assert!(offers > 100_000, "only {offers} positions with a loony offer");
+    eprintln!("{offers} positions of 3x3 with a loony offer");
 }
 
 /// [`Rules::chain_ends`] against the engine without it (every other rule) on random positions

@@ -159,6 +159,22 @@ pub struct Rules {
     /// (by the above, either end; for a chain of one coin, both strings are kept on the
     /// first).
     pub chain_ends: bool,
+    /// Loony offers: a position in which the player to move can take a capturable coin and
+    /// its neighbour or decline them ([`Board::loony_offer`]) is worth at least 0 to that
+    /// player (at least 1 when an odd number of coins is open: the value, the player's coins
+    /// minus the opponent's of those still open, has the parity of their number). A bounding
+    /// technique, not a move rule: the game raises its lower bound
+    /// (`search_core::Game::value_bounds`), which ends the node where the window lies below.
+    ///
+    /// Proof (E. Berlekamp's loony moves; `P` the position, `v` the value for the side to
+    /// move). The coin `C` has one string `s`, across `s` lies a coin `D` with two strings `s`
+    /// and `e`, and drawing `e` completes nothing (across `e` lies the ground or a coin with
+    /// two strings or more). Taking `C` (by `s`) and then `D` (by `e`) banks two coins and
+    /// leaves the mover to move in `X = P + s + e`: `2 + v(X)`. Declining, by drawing `e`,
+    /// completes nothing and leaves `C` and `D` tied by `s` alone, which the opponent takes
+    /// at once ([`Rules::capture`]: `s` completes both) before moving in the same `X`:
+    /// `-(2 + v(X))`. So `v(P) >= max(2 + v(X), -2 - v(X)) >= 0`.
+    pub loony_offers: bool,
 }
 
 impl Rules {
@@ -173,6 +189,7 @@ impl Rules {
         loony_values: true,
         simple_openings: true,
         chain_ends: true,
+        loony_offers: true,
     };
     /// No rule: the plain game tree.
     pub const NONE: Rules = Rules {
@@ -185,6 +202,7 @@ impl Rules {
         loony_values: false,
         simple_openings: false,
         chain_ends: false,
+        loony_offers: false,
     };
 }
 
@@ -290,6 +308,33 @@ impl Board {
             }
         }
         candidates
+    }
+
+    /// Whether the player to move in `drawn` faces a loony offer ([`Rules::loony_offers`]): a
+    /// capturable coin `C` (one string `s`) hanging from a coin `D` with two strings, `s` and
+    /// `e`, where drawing `e` completes nothing (across `e` lies the ground or a coin with two
+    /// strings or more). Taking both coins and declining them (drawing `e`) then reach the
+    /// same drawn set, so the position is worth at least 0 to the player to move.
+    #[inline]
+    #[must_use]
+    pub fn loony_offer(&self, drawn: u64) -> bool {
+        let mut left = self.capturing(drawn);
+        while left != 0 {
+            let s = left.trailing_zeros() as usize;
+            left &= left - 1;
+            let [m0, m1] = self.border(s).masks;
+            let d = match ((m0 & !drawn).count_ones(), (m1 & !drawn).count_ones()) {
+                (1, 2) => m1,
+                (2, 1) => m0,
+                _ => continue,
+            };
+            let e = (d & !drawn & !(1 << s)).trailing_zeros() as usize;
+            let f = self.across(e, d);
+            if f == 0 || (f & !drawn).count_ones() >= 2 {
+                return true;
+            }
+        }
+        false
     }
 
     /// The string that [`Rules::fold_forced`] plays next inside the game's `play` in `drawn`,

@@ -131,6 +131,16 @@ fn check_every_position(coins: &[u64], board: &Board) {
             assert_eq!(pruned.value(drawn), brute.value(drawn), "{coins:x?}: {drawn:#x} under {rules:?}");
         }
     }
+    // Loony offers: the player to move is worth at least 0, of the parity of the open coins.
+    for drawn in 0..1u64 << strings {
+        if board.loony_offer(drawn) {
+            let (v, open) = (brute.value(drawn), board.open_coins(drawn).count_ones() as i32);
+            assert!(
+                v >= 0 && (v - open) % 2 == 0,
+                "{coins:x?}: {drawn:#x} offers a loony pair, value {v}, {open} open"
+            );
+        }
+    }
     // The twin-strings key: the normalised set has the value of the set.
     for drawn in 0..1u64 << strings {
         let normal = board.normalise_twins(drawn);

@@ -161,6 +161,10 @@ impl Game for TriangleWar {
             }
         }
         let open = self.open_triangles(pos);
+        if self.rules.loony_offers && self.geometry.board().loony_offer(pos.drawn().0) {
+            // At least 0, of the parity of the open triangles.
+            return (open & 1, open);
+        }
         (-open, open)
     }
 
