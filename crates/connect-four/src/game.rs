@@ -392,17 +392,16 @@ impl Game for ConnectFour {
             // The score of `order_moves`, inserted stably, most threats first.
             let t = self.order_score(mine, above_theirs, cell, spots, forced);
             let key = (t << 6 | (63 - u32::from(rank))) as u16;
-            moves.push(Column(c));
             let mut j = n;
             while j > 0 && keys[j - 1] < key {
-                moves[j] = moves[j - 1];
                 keys[j] = keys[j - 1];
                 j -= 1;
             }
-            moves[j] = Column(c);
             keys[j] = key;
             n += 1;
         }
+        // The key's low bits name the column (its place in the centre-first order).
+        moves.extend(keys[..n].iter().map(|&k| Column(self.order[usize::from(63 - (k & 63))])));
         None
     }
 
