@@ -20,7 +20,11 @@
 //! - Move ordering: the centre columns first, then stably by the number of winning spots the
 //!   move leaves its player (threats; not counting those just above an opponent's spot), one
 //!   fewer for a stone just below one's own winning spot; before all of them the moves that
-//!   make a new threat the opponent must block at once.
+//!   make a new threat the opponent must block at once. Where the window hunts a quick win
+//!   (`alpha` at least 5), [`search_core::Game::order_in_window`] puts first a stone under
+//!   one's own threat after which, the forced block played, the mover wins with its next or
+//!   next-but-one stone ([`ConnectFour::resolved`]): the ordering otherwise puts such stones
+//!   last (Test_L1_R1 first 100: 195,471 -> 148,913 nodes).
 //! - The TT key is the position code (current + mask, unique, no hashing) folded over the
 //!   left-right mirror.
 //! - [`search_core::Game::value_bounds`] from the number of stones left: in a position that
@@ -512,9 +516,9 @@ impl Game for ConnectFour {
         self.bounds_below(pos, self.win_now(pos.moves() + 4))
     }
 
-    /// Where the window asks for a score of at least [`QUICK_WIN_FLOOR`] (the search hunts a
-    /// quick win), the stones just below one's own winning spot (last in the ordering) are
-    /// looked at again ([`ConnectFour::quick_win_first`]).
+    /// Where the window's `alpha` is at least `QUICK_WIN_FLOOR`, 5 (the search hunts a quick
+    /// win), the stones just below one's own winning spot (last in the ordering) are looked at
+    /// again (`ConnectFour::quick_win_first`).
     #[inline]
     fn order_in_window(
         &self,
