@@ -359,3 +359,47 @@ fn mirror_images_share_a_key_and_their_moves_map_onto_the_same_canonical_moves()
         assert!(mirrored_keys > 200, "{w}x{h}: only {mirrored_keys} keys from the mirror image");
     }
 }
+
+/// The window-aware ordering (`order_in_window`, where the window hunts a quick win) only
+/// reorders the moves, and a move it puts first is worth more than the window's `alpha`
+/// (scores of the children from the solver, itself checked against the full-tree negamax
+/// above), on random 7 x 6 positions and every window from 2 to the upper bound.
+#[test]
+fn window_aware_ordering_puts_first_only_moves_beating_alpha() {
+    use connect_four::ConnectFour;
+    use search_core::Game;
+
+    let geom = Geometry::STANDARD;
+    let game = ConnectFour::new(geom);
+    let mut solver = Solver::with_tt_bits(geom, 16);
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(23);
+    let (mut open, mut moved) = (0, 0);
+    let mut memo = Vec::new();
+    for _ in 0..6000 {
+        let n = rng.gen_range(4..26);
+        let (pos, _) = random_prefix(&mut rng, geom, n);
+        let b = pos.board();
+        let mut moves = Vec::new();
+        if game.terminal_or_moves(b, &mut moves, &mut memo).is_some() || moves.len() < 2 {
+            continue;
+        }
+        open += 1;
+        let (lo, hi) = game.value_bounds(b);
+        let mut scores = None;
+        for alpha in 2..hi {
+            let mut got = moves.clone();
+            game.order_in_window(b, &mut got, &memo, (alpha, alpha + 1), (lo, hi));
+            let (mut a, mut e) = (got.clone(), moves.clone());
+            a.sort_by_key(|m| m.index());
+            e.sort_by_key(|m| m.index());
+            assert_eq!(a, e, "{pos:?} alpha {alpha}: not a permutation");
+            if got[0] != moves[0] {
+                moved += 1;
+                let scores = scores.get_or_insert_with(|| solver.column_scores(&pos));
+                let s = scores.iter().find(|(c, _)| *c == got[0]).unwrap().1;
+                assert!(i64::from(s) > alpha, "{pos:?} alpha {alpha}: {} first, worth {s}", got[0]);
+            }
+        }
+    }
+    assert!(open > 1000 && moved > 20, "{open} open positions, {moved} reordered");
+}

@@ -968,6 +968,10 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug> Worker<M, P> {
                 moves[..=i].rotate_right(1);
             }
         }
+        if moves.len() > 1 {
+            let memo: &[u64] = if fused { &self.memo_stack[ply] } else { &[] };
+            game.order_in_window(pos, &mut moves, memo, (alpha, beta), (known_lo, known_hi));
+        }
         if self.perturb && moves.len() > 1 {
             self.perturb(key.hash64(), &mut moves);
         }

@@ -194,6 +194,24 @@ pub trait Game: Sync {
         self.play(pos, mv)
     }
 
+    /// Move-ordering hook that sees the window: called at a node that searches its moves (after
+    /// the terminal test, the bounds and the TT probe have not ended it), with its moves in
+    /// the order they will be searched (the TT's best move first, if any), the window
+    /// `(alpha, beta)` the node searches with and the bounds `(lo, hi)` the game and the TT
+    /// gave it; `memo` is what [`Game::terminal_or_moves`] left for the moves (empty for a game
+    /// without [`Game::EXPANDS_WITH_TERMINAL_TEST`]). A game may reorder `moves` (e.g. look
+    /// harder for a quick win only where the window asks for one). Ordering only: the value is
+    /// the same whatever it does. Default: keep order.
+    fn order_in_window(
+        &self,
+        _pos: &Self::Position,
+        _moves: &mut [Self::Move],
+        _memo: &[u64],
+        _window: (Value, Value),
+        _bounds: (Value, Value),
+    ) {
+    }
+
     /// Points already banked before `pos`, from the first player's side (e.g. A's triangles minus
     /// B's). Only used when reporting values ([`crate::Analysis`]); never by the search. Default 0.
     fn banked(&self, _pos: &Self::Position) -> Value {

@@ -707,3 +707,80 @@ fn interrupted_analyses_return_an_error_with_true_bounds() {
     }
     assert!(stopped > 0, "no search was stopped");
 }
+
+/// The trees of [`RandomTree`] with a window-aware ordering ([`Game::order_in_window`]) that
+/// moves a different move first depending on the window and the bounds, and checks what the
+/// engine passes it: a window inside the node's bounds widened by one, bounds in order, no memo
+/// (the game does not expand with its terminal test), at least two moves.
+struct WindowOrdered {
+    tree: RandomTree,
+    calls: std::sync::atomic::AtomicUsize,
+}
+
+impl Game for WindowOrdered {
+    type Position = Pos;
+    type Move = u8;
+    type Key = u64;
+
+    fn to_move(&self, pos: &Pos) -> Player {
+        self.tree.to_move(pos)
+    }
+    fn terminal_value(&self, pos: &Pos) -> Option<Value> {
+        self.tree.terminal_value(pos)
+    }
+    fn generate_moves(&self, pos: &Pos, moves: &mut Vec<u8>) {
+        self.tree.generate_moves(pos, moves);
+    }
+    fn play(&self, pos: &Pos, mv: u8) -> (Pos, Value) {
+        self.tree.play(pos, mv)
+    }
+    fn key(&self, pos: &Pos) -> u64 {
+        self.tree.key(pos)
+    }
+    fn value_bounds(&self, pos: &Pos) -> (Value, Value) {
+        self.tree.value_bounds(pos)
+    }
+    fn order_moves(&self, pos: &Pos, moves: &mut [u8]) {
+        self.tree.order_moves(pos, moves);
+    }
+    fn order_in_window(
+        &self,
+        _pos: &Pos,
+        moves: &mut [u8],
+        memo: &[u64],
+        (alpha, beta): (Value, Value),
+        (lo, hi): (Value, Value),
+    ) {
+        assert!(moves.len() > 1 && memo.is_empty());
+        assert!(lo <= hi && alpha < beta && alpha >= lo - 1 && beta <= hi + 1, "{alpha} {beta} {lo} {hi}");
+        self.calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let i = (alpha + 3 * beta + lo).rem_euclid(moves.len() as Value) as usize;
+        moves[..=i].rotate_right(1);
+    }
+    fn banked(&self, pos: &Pos) -> Value {
+        pos.banked
+    }
+}
+
+/// A game that reorders its moves by the window gives minimax's value under every driver, with
+/// and without PVS, on a tiny and a large TT; the engine calls the hook.
+#[test]
+fn window_aware_ordering_keeps_the_exact_value() {
+    use search_core::Driver;
+    let mut calls = 0;
+    for tree in trees() {
+        let root = tree.root();
+        let exact = minimax(&tree, &root);
+        for (bits, pvs) in [(2, true), (16, false), (10, true)] {
+            let options =
+                SearchOptions { principal_variation_search: pvs, tt_bits: bits, ..SearchOptions::DEFAULT };
+            for driver in [Driver::FullWindow, Driver::Bisection, Driver::BisectionTowardZero] {
+                let game = WindowOrdered { tree, calls: 0.into() };
+                let mut solver = Engine::with_options(game, SearchOptions { driver, ..options });
+                assert_eq!(solver.solve(&root), exact, "seed {} {driver:?} bits {bits}", tree.seed);
+                calls += solver.game().calls.load(std::sync::atomic::Ordering::Relaxed);
+            }
+        }
+    }
+    assert!(calls > 1000, "the hook was called {calls} times");
+}
