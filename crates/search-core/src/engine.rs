@@ -226,6 +226,16 @@ pub trait Table<K, M> {
 
     /// The entry stored for `key`, if any.
     fn probe(&self, key: K) -> Option<TtEntry<K, M>>;
+    /// The bounds stored for `key` (`-INFINITY` / `INFINITY` where unknown) and the best move,
+    /// if there is an entry. Default: the one bound of [`Table::probe`]'s entry.
+    #[inline]
+    fn probe_bounds(&self, key: K) -> Option<(Value, Value, Option<M>)> {
+        self.probe(key).map(|e| match e.bound {
+            Bound::Exact => (e.value, e.value, e.best),
+            Bound::Lower => (e.value, INFINITY, e.best),
+            Bound::Upper => (-INFINITY, e.value, e.best),
+        })
+    }
     /// Stores `entry` (the table's replacement scheme decides what it displaces; a table may
     /// drop it).
     fn store(&mut self, entry: TtEntry<K, M>);
@@ -236,7 +246,11 @@ impl<K: TtKey, M: Copy> Table<K, M> for TranspositionTable<K, M> {
 
     #[inline]
     fn probe(&self, key: K) -> Option<TtEntry<K, M>> {
-        TranspositionTable::probe(self, key).copied()
+        TranspositionTable::probe(self, key)
+    }
+    #[inline]
+    fn probe_bounds(&self, key: K) -> Option<(Value, Value, Option<M>)> {
+        TranspositionTable::probe_bounds(self, key)
     }
     #[inline]
     fn store(&mut self, entry: TtEntry<K, M>) {
@@ -672,16 +686,12 @@ impl<G: Game> Engine<G> {
         let (mut lo, mut hi) = (lo.max(-INFINITY / 2), hi.min(INFINITY / 2));
         let (key, _) = self.game.canonical_key(pos);
         let entry = match &self.tt {
-            Tables::Serial(tt) => tt.probe(key).copied(),
-            Tables::Packed(tt) => tt.probe(key),
-            Tables::Shared(tt) => tt.probe(key),
+            Tables::Serial(tt) => Table::probe_bounds(tt, key),
+            Tables::Packed(tt) => Table::probe_bounds(tt, key),
+            Tables::Shared(tt) => Table::probe_bounds(&tt, key),
         };
-        if let Some(e) = entry {
-            match e.bound {
-                Bound::Exact => (lo, hi) = (e.value, e.value),
-                Bound::Lower => lo = lo.max(e.value),
-                Bound::Upper => hi = hi.min(e.value),
-            }
+        if let Some((elo, ehi, _)) = entry {
+            (lo, hi) = (lo.max(elo), hi.min(ehi));
         }
         Interrupted { lo, hi }
     }
@@ -899,31 +909,28 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug> Worker<M, P> {
         // What the value was known to lie in before the search (the game's bounds, the TT
         // entry's bound): a result that meets one end of it is exact.
         let (mut known_lo, mut known_hi) = (lo, hi);
-        if let Some(e) = tt.probe(key) {
+        if let Some((elo, ehi, best)) = tt.probe_bounds(key) {
             self.stats.tt_hits += 1;
-            let cut = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => e.value >= beta,
-                Bound::Upper => e.value <= alpha,
+            // Exact, or a bound outside the window: the node is done.
+            let cut = if elo >= beta {
+                Some(elo)
+            } else if ehi <= alpha || elo == ehi {
+                Some(ehi)
+            } else {
+                None
             };
-            if cut {
+            if let Some(v) = cut {
                 if fused && !late {
                     self.move_stack[ply] = moves;
                 }
-                return e.value;
+                return v;
             }
-            match e.bound {
-                Bound::Lower => {
-                    alpha = alpha.max(e.value);
-                    known_lo = known_lo.max(e.value);
-                }
-                _ => {
-                    beta = beta.min(e.value);
-                    known_hi = known_hi.min(e.value);
-                }
-            }
+            alpha = alpha.max(elo);
+            known_lo = known_lo.max(elo);
+            beta = beta.min(ehi);
+            known_hi = known_hi.min(ehi);
             hint = match symmetry {
-                Symmetry::Map(s) => e.best.map(|m| game.move_from_canonical(m, s)),
+                Symmetry::Map(s) => best.map(|m| game.move_from_canonical(m, s)),
                 Symmetry::Unmapped => None,
             };
         }
@@ -1130,13 +1137,13 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug> Worker<M, P> {
         me: crate::Player,
     ) -> Value {
         self.stats.tt_probes += 1;
-        let Some(e) = tt.probe(game.key(child)) else { return -INFINITY };
+        let Some((lo, hi, _)) = tt.probe_bounds(game.key(child)) else { return -INFINITY };
         self.stats.tt_hits += 1;
         // The child's value is from its side to move: a lower bound on it bounds the move from
         // below if the mover moves again, an upper bound if the opponent moves.
-        match (e.bound, game.to_move(child) == me) {
-            (Bound::Exact | Bound::Lower, true) => gain + e.value,
-            (Bound::Exact | Bound::Upper, false) => gain - e.value,
+        match game.to_move(child) == me {
+            true if lo > -INFINITY => gain + lo,
+            false if hi < INFINITY => gain - hi,
             _ => -INFINITY,
         }
     }
@@ -1297,6 +1304,35 @@ mod tests {
                 }
                 let Interrupted { lo, hi } = engine.proven_bounds(&root);
                 assert_eq!((lo, hi), (exact, exact), "heap {n}, windows {order:?}");
+            }
+        }
+    }
+
+    /// A fail-high and a fail-low of the same position that do not meet both stay in the
+    /// one-thread TT: its bounds afterwards are the two results, whichever came first.
+    #[test]
+    fn a_lower_and_an_upper_bound_of_a_position_are_both_kept() {
+        for n in [9u8, 17, 23] {
+            let exact = greedy_value(n);
+            let root = (n, Player::First);
+            for order in [
+                [(exact - 3, exact - 2), (exact + 2, exact + 3)],
+                [(exact + 2, exact + 3), (exact - 3, exact - 2)],
+            ] {
+                let mut engine =
+                    Engine::with_options(Greedy, SearchOptions { tt_bits: 12, ..SearchOptions::DEFAULT });
+                let mut results = Vec::new();
+                for (alpha, beta) in order {
+                    results.push(engine.search(&root, alpha, beta));
+                }
+                let (lo, hi) =
+                    if order[0].0 < exact { (results[0], results[1]) } else { (results[1], results[0]) };
+                assert!(
+                    lo >= exact - 2 && lo <= exact && hi <= exact + 2 && hi >= exact,
+                    "heap {n}: {results:?}"
+                );
+                let Interrupted { lo: plo, hi: phi } = engine.proven_bounds(&root);
+                assert_eq!((plo, phi), (lo, hi), "heap {n}, windows {order:?}");
             }
         }
     }

@@ -3,7 +3,7 @@
 use std::marker::PhantomData;
 
 use crate::atomic_tt::{pack, unpack, MAX_WORK as MAX_PACKED_WORK, WORK_SHIFT};
-use crate::{PackedMove, TtKey, Value};
+use crate::{PackedMove, TtKey, Value, INFINITY};
 
 /// `2^64 / phi`, odd: Fibonacci hashing's multiplier.
 const FIBONACCI: u64 = 0x9E37_79B9_7F4A_7C15;
@@ -75,17 +75,70 @@ pub(crate) fn choose_slot<K: PartialEq>(
 /// was larger, the second is always replaced. Keys are compared in full, so a probe never
 /// returns another position's entry.
 ///
+/// Each entry keeps both bounds of its position (J. K. Barker and R. E. Korf, "Solving
+/// Dots-And-Boxes", AAAI 2012): a store for a key already in the table narrows the stored
+/// interval instead of replacing it, so that a fail-low after a fail-high (as PVS's null
+/// windows and their re-searches, or MTD(f)'s passes, make them) leaves both bounds; where they
+/// meet the entry is exact. Bounds are held in 32 bits: one beyond them is weakened to the
+/// nearest that fits (never wrong, at worst unknown).
+///
 /// Capacity is a power of two, fixed at construction; the table never allocates afterwards.
 #[derive(Clone, Debug)]
 pub struct TranspositionTable<K, M> {
-    slots: Vec<Option<TtEntry<K, M>>>,
+    slots: Vec<Option<TwoBounds<K, M>>>,
     /// `64 - log2(number of buckets)`: the bucket is the top bits of the multiplied key.
     shift: u32,
 }
 
+/// An entry of [`TranspositionTable`]: both bounds of a position in 32 bits each, `i32::MIN`
+/// (`i32::MAX`) for an unknown lower (upper) bound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct TwoBounds<K, M> {
+    key: K,
+    lo: i32,
+    hi: i32,
+    best: Option<M>,
+    work: u32,
+}
+
+impl<K: Copy, M: Copy> TwoBounds<K, M> {
+    /// The bounds of `entry` (a bound beyond 32 bits weakened to one that fits).
+    fn from_entry(entry: &TtEntry<K, M>) -> Self {
+        let lower = |v: Value| v.clamp(Value::from(i32::MIN), Value::from(i32::MAX - 1)) as i32;
+        let upper = |v: Value| v.clamp(Value::from(i32::MIN + 1), Value::from(i32::MAX)) as i32;
+        let (lo, hi) = match entry.bound {
+            Bound::Exact => (lower(entry.value), upper(entry.value)),
+            Bound::Lower => (lower(entry.value), i32::MAX),
+            Bound::Upper => (i32::MIN, upper(entry.value)),
+        };
+        TwoBounds { key: entry.key, lo, hi, best: entry.best, work: entry.work }
+    }
+
+    /// The lower and upper bound, `-INFINITY` / `INFINITY` where unknown.
+    fn bounds(&self) -> (Value, Value) {
+        let lo = if self.lo == i32::MIN { -INFINITY } else { Value::from(self.lo) };
+        let hi = if self.hi == i32::MAX { INFINITY } else { Value::from(self.hi) };
+        (lo, hi)
+    }
+
+    /// The entry as one [`TtEntry`]: exact where the bounds meet, else the lower bound if it
+    /// is known (the upper one otherwise).
+    fn entry(&self) -> TtEntry<K, M> {
+        let (lo, hi) = self.bounds();
+        let (value, bound) = if lo == hi {
+            (lo, Bound::Exact)
+        } else if lo > -INFINITY {
+            (lo, Bound::Lower)
+        } else {
+            (hi, Bound::Upper)
+        };
+        TtEntry { key: self.key, value, bound, best: self.best, work: self.work }
+    }
+}
+
 impl<K: TtKey, M: Copy> TranspositionTable<K, M> {
     /// A table of `2^bits` entries (`bits` at most [`MAX_TT_BITS`]). Memory: `2^bits`
-    /// entries of [`TranspositionTable::entry_bytes`] bytes each (about 24–48, depending on
+    /// entries of [`TranspositionTable::entry_bytes`] bytes each (about 24–32, depending on
     /// the key and move types).
     #[must_use]
     ///
@@ -103,7 +156,7 @@ impl<K: TtKey, M: Copy> TranspositionTable<K, M> {
     /// Bytes one entry takes (the table takes `2^bits` of them).
     #[must_use]
     pub const fn entry_bytes() -> usize {
-        std::mem::size_of::<Option<TtEntry<K, M>>>()
+        std::mem::size_of::<Option<TwoBounds<K, M>>>()
     }
 
     #[inline]
@@ -115,10 +168,8 @@ impl<K: TtKey, M: Copy> TranspositionTable<K, M> {
         (h.checked_shr(self.shift).unwrap_or(0) as usize) << 1
     }
 
-    /// The entry stored for `key`, if any.
     #[inline]
-    #[must_use]
-    pub fn probe(&self, key: K) -> Option<&TtEntry<K, M>> {
+    fn find(&self, key: K) -> Option<&TwoBounds<K, M>> {
         if self.slots.is_empty() {
             return None;
         }
@@ -126,16 +177,47 @@ impl<K: TtKey, M: Copy> TranspositionTable<K, M> {
         self.slots[b..b + 2].iter().flatten().find(|e| e.key == key)
     }
 
-    /// Every stored entry whose subtree took at least `min_work` nodes, in table order: the
-    /// expensive results worth saving beside a [`crate::Checkpoint`] (see
-    /// [`crate::tt_entries_to_text`]).
+    /// The entry stored for `key`, if any, as one bound (exact where both bounds meet, else
+    /// the lower bound if known; [`TranspositionTable::probe_bounds`] gives both).
+    #[inline]
     #[must_use]
-    pub fn heavy_entries(&self, min_work: u32) -> Vec<TtEntry<K, M>> {
-        self.slots.iter().flatten().filter(|e| e.work >= min_work).copied().collect()
+    pub fn probe(&self, key: K) -> Option<TtEntry<K, M>> {
+        self.find(key).map(TwoBounds::entry)
     }
 
-    /// Stores `entry`, replacing an entry with the same key, or else the depth-preferred slot if
-    /// `entry.work` is at least its work, or else the always-replace slot.
+    /// Both bounds stored for `key` (`-INFINITY` / `INFINITY` where unknown) and its best move,
+    /// if there is an entry.
+    #[inline]
+    #[must_use]
+    pub fn probe_bounds(&self, key: K) -> Option<(Value, Value, Option<M>)> {
+        self.find(key).map(|e| {
+            let (lo, hi) = e.bounds();
+            (lo, hi, e.best)
+        })
+    }
+
+    /// Every stored entry whose subtree took at least `min_work` nodes, in table order: the
+    /// expensive results worth saving beside a [`crate::Checkpoint`] (see
+    /// [`crate::tt_entries_to_text`]). An entry with two bounds that do not meet gives two
+    /// (a lower and an upper bound; storing both again merges them).
+    #[must_use]
+    pub fn heavy_entries(&self, min_work: u32) -> Vec<TtEntry<K, M>> {
+        let mut out = Vec::new();
+        for e in self.slots.iter().flatten().filter(|e| e.work >= min_work) {
+            let (lo, hi) = e.bounds();
+            let entry = e.entry();
+            if lo > -INFINITY && hi < INFINITY && lo < hi {
+                out.push(TtEntry { value: hi, bound: Bound::Upper, ..entry });
+            }
+            out.push(entry);
+        }
+        out
+    }
+
+    /// Stores `entry`: merged into the entry with the same key (both bounds narrowed to what
+    /// either proves; the new best move, or the old one if the new has none; the new work),
+    /// or else into the depth-preferred slot if `entry.work` is at least its work, or else
+    /// the always-replace slot.
     #[inline]
     pub fn store(&mut self, entry: TtEntry<K, M>) {
         if self.slots.is_empty() {
@@ -158,7 +240,17 @@ impl<K: TtKey, M: Copy> TranspositionTable<K, M> {
             }
             Slot::Second => b + 1,
         };
-        self.slots[slot] = Some(entry);
+        let mut new = TwoBounds::from_entry(&entry);
+        if let Some(old) = self.slots[slot].filter(|e| e.key == entry.key) {
+            let (lo, hi) = (new.lo.max(old.lo), new.hi.min(old.hi));
+            // Proven bounds always overlap; should they not, the newer result stands.
+            if lo <= hi {
+                new.lo = lo;
+                new.hi = hi;
+            }
+            new.best = new.best.or(old.best);
+        }
+        self.slots[slot] = Some(new);
     }
 }
 
@@ -308,13 +400,45 @@ mod tests {
             plain.store(e);
             packed.store(e);
             for k in 0..7 {
-                assert_eq!(packed.probe(k), plain.probe(k).copied(), "step {step} key {k}");
+                assert_eq!(packed.probe(k), plain.probe(k), "step {step} key {k}");
             }
         }
         let mut off = PackedTable::<u64, u8>::with_bits(0);
         off.store(entry(7, 3, Bound::Exact, None, 5));
         assert!(off.probe(7).is_none());
         assert!(off.heavy_entries(0).is_empty());
+    }
+
+    /// A store for a key already held narrows its bounds: a lower and an upper bound are both
+    /// kept (two entries for a checkpoint), an exact entry results where they meet, a fail-low
+    /// keeps the best move of the earlier fail-high, and bounds beyond 32 bits are weakened,
+    /// never wrong.
+    #[test]
+    fn both_bounds_of_a_position_are_kept() {
+        let mut tt = TranspositionTable::<u64, u8>::with_bits(4);
+        tt.store(entry(9, 3, Bound::Lower, Some(2), 10));
+        tt.store(entry(9, 7, Bound::Upper, None, 4));
+        assert_eq!(tt.probe_bounds(9), Some((3, 7, Some(2))));
+        assert_eq!(tt.probe(9), Some(entry(9, 3, Bound::Lower, Some(2), 4)));
+        let heavy = tt.heavy_entries(0);
+        assert_eq!(heavy, vec![entry(9, 7, Bound::Upper, Some(2), 4), entry(9, 3, Bound::Lower, Some(2), 4)]);
+        let mut seeded = TranspositionTable::<u64, u8>::with_bits(4);
+        for e in heavy {
+            seeded.store(e);
+        }
+        assert_eq!(seeded.probe_bounds(9), Some((3, 7, Some(2))));
+        tt.store(entry(9, 5, Bound::Upper, None, 4));
+        tt.store(entry(9, 5, Bound::Lower, Some(1), 4));
+        assert_eq!(tt.probe(9), Some(entry(9, 5, Bound::Exact, Some(1), 4)));
+        assert_eq!(tt.probe_bounds(9), Some((5, 5, Some(1))));
+        // A weaker bound stored later does not loosen the entry.
+        tt.store(entry(9, 2, Bound::Lower, None, 4));
+        assert_eq!(tt.probe_bounds(9), Some((5, 5, Some(1))));
+        tt.store(entry(4, 1 << 40, Bound::Lower, None, 1));
+        tt.store(entry(4, 1 << 41, Bound::Upper, None, 1));
+        assert_eq!(tt.probe_bounds(4), Some((Value::from(i32::MAX - 1), INFINITY, None)));
+        tt.store(entry(5, -(1 << 40), Bound::Exact, None, 1));
+        assert_eq!(tt.probe_bounds(5), Some((-INFINITY, Value::from(i32::MIN + 1), None)));
     }
 
     #[test]
