@@ -100,4 +100,4 @@ pub use root::{
     Checkpoint, CheckpointError, Progress, RootMove, RootResult,
 };
 pub use sealed::{seal, unseal, SealedKind, SolveIdentity};
-pub use tt::{Bound, PackedTable, TranspositionTable, TtEntry, MAX_TT_BITS};
+pub use tt::{Bound, BoundsTable, PackedTable, TranspositionTable, TtEntry, MAX_TT_BITS};

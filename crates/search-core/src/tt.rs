@@ -75,7 +75,95 @@ pub(crate) fn choose_slot<K: PartialEq>(
 /// was larger, the second is always replaced. Keys are compared in full, so a probe never
 /// returns another position's entry.
 ///
-/// Each entry keeps both bounds of its position (J. K. Barker and R. E. Korf, "Solving
+/// Capacity is a power of two, fixed at construction; the table never allocates afterwards.
+#[derive(Clone, Debug)]
+pub struct TranspositionTable<K, M> {
+    slots: Vec<Option<TtEntry<K, M>>>,
+    /// `64 - log2(number of buckets)`: the bucket is the top bits of the multiplied key.
+    shift: u32,
+}
+
+impl<K: TtKey, M: Copy> TranspositionTable<K, M> {
+    /// A table of `2^bits` entries (`bits` at most [`MAX_TT_BITS`]). Memory: `2^bits`
+    /// entries of [`TranspositionTable::entry_bytes`] bytes each (about 24–48, depending on
+    /// the key and move types).
+    #[must_use]
+    ///
+    /// `bits == 0` gives a disabled table: it stores nothing and finds nothing (plain
+    /// alpha-beta, for teaching and comparison).
+    pub fn with_bits(bits: u32) -> Self {
+        if bits == 0 {
+            return TranspositionTable { slots: Vec::new(), shift: 64 };
+        }
+        let bits = bits.min(MAX_TT_BITS);
+        let len = 1usize << bits;
+        TranspositionTable { slots: vec![None; len], shift: 64 - (bits - 1) }
+    }
+
+    /// Bytes one entry takes (the table takes `2^bits` of them).
+    #[must_use]
+    pub const fn entry_bytes() -> usize {
+        std::mem::size_of::<Option<TtEntry<K, M>>>()
+    }
+
+    #[inline]
+    fn bucket(&self, key: K) -> usize {
+        // Fibonacci hashing: multiply by 2^64 / phi and keep the *top* bits, which depend on
+        // every bit of the key (the middle bits do not depend on the key's high bits).
+        let h = key.hash64().wrapping_mul(FIBONACCI);
+        // `checked_shr` covers a one-bucket table (shift 64).
+        (h.checked_shr(self.shift).unwrap_or(0) as usize) << 1
+    }
+
+    /// The entry stored for `key`, if any.
+    #[inline]
+    #[must_use]
+    pub fn probe(&self, key: K) -> Option<&TtEntry<K, M>> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let b = self.bucket(key);
+        self.slots[b..b + 2].iter().flatten().find(|e| e.key == key)
+    }
+
+    /// Every stored entry whose subtree took at least `min_work` nodes, in table order: the
+    /// expensive results worth saving beside a [`crate::Checkpoint`] (see
+    /// [`crate::tt_entries_to_text`]).
+    #[must_use]
+    pub fn heavy_entries(&self, min_work: u32) -> Vec<TtEntry<K, M>> {
+        self.slots.iter().flatten().filter(|e| e.work >= min_work).copied().collect()
+    }
+
+    /// Stores `entry`, replacing an entry with the same key, or else the depth-preferred slot if
+    /// `entry.work` is at least its work, or else the always-replace slot.
+    #[inline]
+    pub fn store(&mut self, entry: TtEntry<K, M>) {
+        if self.slots.is_empty() {
+            return;
+        }
+        let b = self.bucket(entry.key);
+        let (first, second) = (&self.slots[b], &self.slots[b + 1]);
+        let outworks = || first.as_ref().is_some_and(|e| entry.work >= e.work);
+        let slot = match choose_slot(
+            first.as_ref().map(|e| e.key),
+            second.as_ref().map(|e| e.key),
+            entry.key,
+            outworks,
+        ) {
+            Slot::First { demote } => {
+                if demote {
+                    self.slots[b + 1] = self.slots[b];
+                }
+                b
+            }
+            Slot::Second => b + 1,
+        };
+        self.slots[slot] = Some(entry);
+    }
+}
+
+/// The one-thread table of games with [`crate::Game::TT_KEEPS_BOTH_BOUNDS`]: the buckets and
+/// replacement of [`TranspositionTable`], but each entry keeps both bounds of its position (J. K. Barker and R. E. Korf, "Solving
 /// Dots-And-Boxes", AAAI 2012): a store for a key already in the table narrows the stored
 /// interval instead of replacing it, so that a fail-low after a fail-high (as PVS's null
 /// windows and their re-searches, or MTD(f)'s passes, make them) leaves both bounds; where they
@@ -84,13 +172,13 @@ pub(crate) fn choose_slot<K: PartialEq>(
 ///
 /// Capacity is a power of two, fixed at construction; the table never allocates afterwards.
 #[derive(Clone, Debug)]
-pub struct TranspositionTable<K, M> {
+pub struct BoundsTable<K, M> {
     slots: Vec<Option<TwoBounds<K, M>>>,
     /// `64 - log2(number of buckets)`: the bucket is the top bits of the multiplied key.
     shift: u32,
 }
 
-/// An entry of [`TranspositionTable`]: both bounds of a position in 32 bits each, `i32::MIN`
+/// An entry of [`BoundsTable`]: both bounds of a position in 32 bits each, `i32::MIN`
 /// (`i32::MAX`) for an unknown lower (upper) bound.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct TwoBounds<K, M> {
@@ -136,9 +224,9 @@ impl<K: Copy, M: Copy> TwoBounds<K, M> {
     }
 }
 
-impl<K: TtKey, M: Copy> TranspositionTable<K, M> {
+impl<K: TtKey, M: Copy> BoundsTable<K, M> {
     /// A table of `2^bits` entries (`bits` at most [`MAX_TT_BITS`]). Memory: `2^bits`
-    /// entries of [`TranspositionTable::entry_bytes`] bytes each (about 24–32, depending on
+    /// entries of [`BoundsTable::entry_bytes`] bytes each (about 24–32, depending on
     /// the key and move types).
     #[must_use]
     ///
@@ -146,11 +234,11 @@ impl<K: TtKey, M: Copy> TranspositionTable<K, M> {
     /// alpha-beta, for teaching and comparison).
     pub fn with_bits(bits: u32) -> Self {
         if bits == 0 {
-            return TranspositionTable { slots: Vec::new(), shift: 64 };
+            return BoundsTable { slots: Vec::new(), shift: 64 };
         }
         let bits = bits.min(MAX_TT_BITS);
         let len = 1usize << bits;
-        TranspositionTable { slots: vec![None; len], shift: 64 - (bits - 1) }
+        BoundsTable { slots: vec![None; len], shift: 64 - (bits - 1) }
     }
 
     /// Bytes one entry takes (the table takes `2^bits` of them).
@@ -178,7 +266,7 @@ impl<K: TtKey, M: Copy> TranspositionTable<K, M> {
     }
 
     /// The entry stored for `key`, if any, as one bound (exact where both bounds meet, else
-    /// the lower bound if known; [`TranspositionTable::probe_bounds`] gives both).
+    /// the lower bound if known; [`BoundsTable::probe_bounds`] gives both).
     #[inline]
     #[must_use]
     pub fn probe(&self, key: K) -> Option<TtEntry<K, M>> {
@@ -400,7 +488,7 @@ mod tests {
             plain.store(e);
             packed.store(e);
             for k in 0..7 {
-                assert_eq!(packed.probe(k), plain.probe(k), "step {step} key {k}");
+                assert_eq!(packed.probe(k), plain.probe(k).copied(), "step {step} key {k}");
             }
         }
         let mut off = PackedTable::<u64, u8>::with_bits(0);
@@ -415,14 +503,14 @@ mod tests {
     /// never wrong.
     #[test]
     fn both_bounds_of_a_position_are_kept() {
-        let mut tt = TranspositionTable::<u64, u8>::with_bits(4);
+        let mut tt = BoundsTable::<u64, u8>::with_bits(4);
         tt.store(entry(9, 3, Bound::Lower, Some(2), 10));
         tt.store(entry(9, 7, Bound::Upper, None, 4));
         assert_eq!(tt.probe_bounds(9), Some((3, 7, Some(2))));
         assert_eq!(tt.probe(9), Some(entry(9, 3, Bound::Lower, Some(2), 4)));
         let heavy = tt.heavy_entries(0);
         assert_eq!(heavy, vec![entry(9, 7, Bound::Upper, Some(2), 4), entry(9, 3, Bound::Lower, Some(2), 4)]);
-        let mut seeded = TranspositionTable::<u64, u8>::with_bits(4);
+        let mut seeded = BoundsTable::<u64, u8>::with_bits(4);
         for e in heavy {
             seeded.store(e);
         }
