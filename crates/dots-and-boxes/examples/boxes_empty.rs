@@ -42,6 +42,7 @@ fn main() {
             "--no-loony" => rules.loony_values = false,
             "--no-openings" => rules.simple_openings = false,
             "--no-chain-ends" => rules.chain_ends = false,
+            "--no-twin-moves" => rules.twin_moves = false,
             "--threads" => threads = args.next().and_then(|t| t.parse().ok()).expect("--threads N"),
             "--etc" => etc = Some(args.next().and_then(|t| t.parse().ok()).expect("--etc SPAN")),
             "--etc-moves" => {

@@ -131,6 +131,7 @@ fn side4_rules_match_the_plain_engine() {
             loony_values: false,
             simple_openings: false,
             chain_ends: false,
+            twin_moves: false,
         },
         true,
     );
@@ -146,6 +147,7 @@ fn side4_rules_match_the_plain_engine() {
             loony_values: false,
             simple_openings: false,
             chain_ends: false,
+            twin_moves: false,
         },
         true,
     );
@@ -161,6 +163,7 @@ fn side4_rules_match_the_plain_engine() {
             loony_values: false,
             simple_openings: false,
             chain_ends: false,
+            twin_moves: false,
         },
         true,
     );
@@ -169,6 +172,7 @@ fn side4_rules_match_the_plain_engine() {
     let mut loony_only = solver(&g, Rules { loony_values: true, ..Rules::NONE }, true);
     let mut openings_only = solver(&g, Rules { simple_openings: true, ..Rules::NONE }, true);
     let mut chain_ends_only = solver(&g, Rules { chain_ends: true, ..Rules::NONE }, true);
+    let mut twin_moves_only = solver(&g, Rules { twin_moves: true, ..Rules::NONE }, true);
     let mut rng = SmallRng::seed_from_u64(4);
     for i in 0..1500 {
         let pos = if i % 2 == 0 {
@@ -190,6 +194,7 @@ fn side4_rules_match_the_plain_engine() {
         assert_eq!(loony_only.final_margin(&pos), want, "{pos:?}");
         assert_eq!(openings_only.final_margin(&pos), want, "{pos:?}");
         assert_eq!(chain_ends_only.final_margin(&pos), want, "{pos:?}");
+        assert_eq!(twin_moves_only.final_margin(&pos), want, "{pos:?}");
     }
 }
 
