@@ -43,6 +43,7 @@ fn main() {
             "--no-openings" => rules.simple_openings = false,
             "--no-chain-ends" => rules.chain_ends = false,
             "--no-loony-offers" => rules.loony_offers = false,
+            "--no-twin-moves" => rules.twin_moves = false,
             "--threads" => threads = args.next().and_then(|t| t.parse().ok()).expect("--threads N"),
             "--etc" => etc = Some(args.next().and_then(|t| t.parse().ok()).expect("--etc SPAN")),
             "--etc-moves" => {

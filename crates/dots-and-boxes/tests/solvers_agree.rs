@@ -190,6 +190,7 @@ fn every_pruning_rule_alone_equals_the_unpruned_search() {
         Rules { simple_openings: true, ..Rules::NONE },
         Rules { chain_ends: true, ..Rules::NONE },
         Rules { loony_offers: true, ..Rules::NONE },
+        Rules { twin_moves: true, ..Rules::NONE },
         Rules::ALL,
     ];
     let mut unpruned = engine(&g, Rules::NONE);
@@ -691,6 +692,79 @@ fn loony_offers_are_worth_at_least_0_on_every_3x3_position() {
     }
     assert!(offers > 100_000, "only {offers} positions with a loony offer");
     eprintln!("{offers} positions of 3x3 with a loony offer");
+}
+
+/// [`Rules::twin_moves`] on every position of 3x3 where it drops moves (both rim lines of a
+/// corner box undrawn, something drawn): the best of the moves it keeps, valued by the table,
+/// is the position's value, and the dropped twin is worth what the kept one is.
+#[test]
+fn twin_moves_keep_the_best_move_on_every_3x3_position() {
+    let g = Geometry::new(3, 3).unwrap();
+    let table = table_3x3();
+    let board = g.board();
+    let rules = Rules { twin_moves: true, ..Rules::NONE };
+    let free = (1u64 << 24) - 1;
+    let mut dropping = 0u64;
+    let value_of = |pos: &Position, l: usize| {
+        let (next, gain) = pos.play(&g, l);
+        let child = table.value(next.drawn());
+        if gain > 0 {
+            i64::from(gain) + child
+        } else {
+            -child
+        }
+    };
+    for drawn in 1..1u64 << 24 {
+        let kept = board.candidates(drawn, rules);
+        let dropped = free & !drawn & !kept;
+        if dropped == 0 {
+            continue;
+        }
+        dropping += 1;
+        let pos = Position::from_drawn(&g, drawn).unwrap();
+        let best = (0..24).filter(|&l| kept >> l & 1 == 1).map(|l| value_of(&pos, l)).max().unwrap();
+        assert_eq!(best, table.value(drawn), "drawn {drawn:#x}");
+        for l in (0..24).filter(|&l| dropped >> l & 1 == 1) {
+            let group = board.twin_groups().iter().find(|&&t| t >> l & 1 == 1).expect("a twin");
+            let twin = (group & kept).trailing_zeros() as usize;
+            assert_eq!(value_of(&pos, l), value_of(&pos, twin), "drawn {drawn:#x} line {l}");
+        }
+    }
+    assert!(board.candidates(0, rules) == free, "the empty board keeps every move");
+    assert!(dropping > 1_000_000, "only {dropping} positions where the rule drops moves");
+}
+
+/// [`Rules::twin_moves`] against the engine without it (every other rule) on random positions
+/// of 3x4 and 4x4 where it drops moves (at most 24 lines left), and alone with the forced
+/// captures on those with at most 18 lines left.
+#[test]
+fn twin_moves_equal_the_search_without_them_on_3x4_and_4x4() {
+    let without = Rules { twin_moves: false, ..Rules::ALL };
+    let mut rng = SmallRng::seed_from_u64(2123);
+    for (r, c) in [(3, 4), (4, 4)] {
+        let g = Geometry::new(r, c).unwrap();
+        let memo = Memo::new(r, c);
+        let n = g.line_count();
+        let free = (1u64 << n) - 1;
+        let alone = Rules { twin_moves: true, capture: true, fold_forced: true, ..Rules::NONE };
+        let mut check = RuleCheck::new(&g, without, alone);
+        let mut done = 0;
+        while done < 200 {
+            let steps = rng.gen_range(n / 3..=n);
+            let mut drawn = safe_prefix(&mut rng, &memo, steps);
+            for _ in 0..rng.gen_range(0..4) {
+                drawn |= 1 << rng.gen_range(0..n);
+            }
+            let left = n - drawn.count_ones() as usize;
+            let dropped =
+                free & !drawn & !g.board().candidates(drawn, Rules { twin_moves: true, ..Rules::NONE });
+            if left > 24 || dropped == 0 {
+                continue;
+            }
+            done += 1;
+            check.check(&g, drawn);
+        }
+    }
 }
 
 /// [`Rules::chain_ends`] against the engine without it (every other rule) on random positions

@@ -48,8 +48,8 @@ use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use crate::{
-    Bound, Game, PackedMove, PackedTable, SharedTable, Symmetry, TranspositionTable, TtEntry, TtKey, Value,
-    INFINITY,
+    Bound, BoundsTable, Game, PackedMove, PackedTable, SharedTable, Symmetry, TranspositionTable, TtEntry,
+    TtKey, Value, INFINITY,
 };
 
 /// Search statistics, accumulated over every search of an [`Engine`] (all threads together)
@@ -223,9 +223,22 @@ pub trait Table<K, M> {
     /// Whether several threads share this table: the negamax then defers moves other threads
     /// are searching (compiled out for a table of one thread's own).
     const SHARED: bool;
+    /// Whether an entry holds both bounds of its position ([`Table::probe_bounds`]); the
+    /// negamax reads one bound with [`Table::probe`] otherwise. Default: false.
+    const BOTH_BOUNDS: bool = false;
 
     /// The entry stored for `key`, if any.
     fn probe(&self, key: K) -> Option<TtEntry<K, M>>;
+    /// The bounds stored for `key` (`-INFINITY` / `INFINITY` where unknown) and the best move,
+    /// if there is an entry. Default: the one bound of [`Table::probe`]'s entry.
+    #[inline]
+    fn probe_bounds(&self, key: K) -> Option<(Value, Value, Option<M>)> {
+        self.probe(key).map(|e| match e.bound {
+            Bound::Exact => (e.value, e.value, e.best),
+            Bound::Lower => (e.value, INFINITY, e.best),
+            Bound::Upper => (-INFINITY, e.value, e.best),
+        })
+    }
     /// Stores `entry` (the table's replacement scheme decides what it displaces; a table may
     /// drop it).
     fn store(&mut self, entry: TtEntry<K, M>);
@@ -241,6 +254,24 @@ impl<K: TtKey, M: Copy> Table<K, M> for TranspositionTable<K, M> {
     #[inline]
     fn store(&mut self, entry: TtEntry<K, M>) {
         TranspositionTable::store(self, entry);
+    }
+}
+
+impl<K: TtKey, M: Copy> Table<K, M> for BoundsTable<K, M> {
+    const SHARED: bool = false;
+    const BOTH_BOUNDS: bool = true;
+
+    #[inline]
+    fn probe(&self, key: K) -> Option<TtEntry<K, M>> {
+        BoundsTable::probe(self, key)
+    }
+    #[inline]
+    fn probe_bounds(&self, key: K) -> Option<(Value, Value, Option<M>)> {
+        BoundsTable::probe_bounds(self, key)
+    }
+    #[inline]
+    fn store(&mut self, entry: TtEntry<K, M>) {
+        BoundsTable::store(self, entry);
     }
 }
 
@@ -273,6 +304,7 @@ impl<K: TtKey, M: PackedMove> Table<K, M> for &SharedTable<K, M> {
 /// The TT of an engine: one thread's (plain or packed), or the table all threads share.
 enum Tables<K: TtKey, M: PackedMove> {
     Serial(TranspositionTable<K, M>),
+    Bounds(BoundsTable<K, M>),
     Packed(PackedTable<K, M>),
     Shared(SharedTable<K, M>),
 }
@@ -469,6 +501,8 @@ impl<G: Game> Engine<G> {
             (Tables::Shared(SharedTable::with_bits(options.tt_bits)), Some(BusyTable::new(BUSY_BITS)))
         } else if packed_tt {
             (Tables::Packed(PackedTable::with_bits(options.tt_bits)), None)
+        } else if G::TT_KEEPS_BOTH_BOUNDS {
+            (Tables::Bounds(BoundsTable::with_bits(options.tt_bits)), None)
         } else {
             (Tables::Serial(TranspositionTable::with_bits(options.tt_bits)), None)
         };
@@ -503,6 +537,8 @@ impl<G: Game> Engine<G> {
     pub fn tt_bits_within(bytes: u64, threads: usize) -> u32 {
         let entry = if threads > 1 {
             SharedTable::<G::Key, G::Move>::entry_bytes()
+        } else if G::TT_KEEPS_BOTH_BOUNDS {
+            BoundsTable::<G::Key, G::Move>::entry_bytes()
         } else {
             TranspositionTable::<G::Key, G::Move>::entry_bytes()
         } as u64;
@@ -602,6 +638,7 @@ impl<G: Game> Engine<G> {
     pub fn heavy_entries(&self, min_work: u32) -> Vec<TtEntry<G::Key, G::Move>> {
         match &self.tt {
             Tables::Serial(tt) => tt.heavy_entries(min_work),
+            Tables::Bounds(tt) => tt.heavy_entries(min_work),
             Tables::Packed(tt) => tt.heavy_entries(min_work),
             Tables::Shared(tt) => tt.heavy_entries(min_work),
         }
@@ -614,6 +651,7 @@ impl<G: Game> Engine<G> {
         for &e in entries {
             match &mut self.tt {
                 Tables::Serial(tt) => tt.store(e),
+                Tables::Bounds(tt) => tt.store(e),
                 Tables::Packed(tt) => tt.store(e),
                 Tables::Shared(tt) => tt.store(e),
             }
@@ -672,16 +710,13 @@ impl<G: Game> Engine<G> {
         let (mut lo, mut hi) = (lo.max(-INFINITY / 2), hi.min(INFINITY / 2));
         let (key, _) = self.game.canonical_key(pos);
         let entry = match &self.tt {
-            Tables::Serial(tt) => tt.probe(key).copied(),
-            Tables::Packed(tt) => tt.probe(key),
-            Tables::Shared(tt) => tt.probe(key),
+            Tables::Serial(tt) => Table::probe_bounds(tt, key),
+            Tables::Bounds(tt) => Table::probe_bounds(tt, key),
+            Tables::Packed(tt) => Table::probe_bounds(tt, key),
+            Tables::Shared(tt) => Table::probe_bounds(&tt, key),
         };
-        if let Some(e) = entry {
-            match e.bound {
-                Bound::Exact => (lo, hi) = (e.value, e.value),
-                Bound::Lower => lo = lo.max(e.value),
-                Bound::Upper => hi = hi.min(e.value),
-            }
+        if let Some((elo, ehi, _)) = entry {
+            (lo, hi) = (lo.max(elo), hi.min(ehi));
         }
         Interrupted { lo, hi }
     }
@@ -724,6 +759,7 @@ impl<G: Game> Engine<G> {
             if helpers.is_empty() { u64::MAX } else { main.stats.nodes.saturating_add(self.solo_nodes) };
         let mut v = match &mut self.tt {
             Tables::Serial(tt) => main.negamax(&ctx, tt, pos, alpha, beta, 0),
+            Tables::Bounds(tt) => main.negamax(&ctx, tt, pos, alpha, beta, 0),
             Tables::Packed(tt) => main.negamax(&ctx, tt, pos, alpha, beta, 0),
             Tables::Shared(tt) => main.negamax(&ctx, &mut &*tt, pos, alpha, beta, 0),
         };
@@ -899,7 +935,35 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug> Worker<M, P> {
         // What the value was known to lie in before the search (the game's bounds, the TT
         // entry's bound): a result that meets one end of it is exact.
         let (mut known_lo, mut known_hi) = (lo, hi);
-        if let Some(e) = tt.probe(key) {
+        // A table of both bounds (`T::BOTH_BOUNDS`, known at compile time) is read as such,
+        // any other by the one bound of its entry.
+        if T::BOTH_BOUNDS {
+            if let Some((elo, ehi, best)) = tt.probe_bounds(key) {
+                self.stats.tt_hits += 1;
+                // Exact, or a bound outside the window: the node is done.
+                let cut = if elo >= beta {
+                    Some(elo)
+                } else if ehi <= alpha || elo == ehi {
+                    Some(ehi)
+                } else {
+                    None
+                };
+                if let Some(v) = cut {
+                    if fused && !late {
+                        self.move_stack[ply] = moves;
+                    }
+                    return v;
+                }
+                alpha = alpha.max(elo);
+                known_lo = known_lo.max(elo);
+                beta = beta.min(ehi);
+                known_hi = known_hi.min(ehi);
+                hint = match symmetry {
+                    Symmetry::Map(s) => best.map(|m| game.move_from_canonical(m, s)),
+                    Symmetry::Unmapped => None,
+                };
+            }
+        } else if let Some(e) = tt.probe(key) {
             self.stats.tt_hits += 1;
             let cut = match e.bound {
                 Bound::Exact => true,
@@ -1134,10 +1198,20 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug> Worker<M, P> {
         me: crate::Player,
     ) -> Value {
         self.stats.tt_probes += 1;
+        if T::BOTH_BOUNDS {
+            let Some((lo, hi, _)) = tt.probe_bounds(game.key(child)) else { return -INFINITY };
+            self.stats.tt_hits += 1;
+            // The child's value is from its side to move: a lower bound on it bounds the move
+            // from below if the mover moves again, an upper bound if the opponent moves.
+            return match game.to_move(child) == me {
+                true if lo > -INFINITY => gain + lo,
+                false if hi < INFINITY => gain - hi,
+                _ => -INFINITY,
+            };
+        }
         let Some(e) = tt.probe(game.key(child)) else { return -INFINITY };
         self.stats.tt_hits += 1;
-        // The child's value is from its side to move: a lower bound on it bounds the move from
-        // below if the mover moves again, an upper bound if the opponent moves.
+        // As above, from the entry's one bound.
         match (e.bound, game.to_move(child) == me) {
             (Bound::Exact | Bound::Lower, true) => gain + e.value,
             (Bound::Exact | Bound::Upper, false) => gain - e.value,
@@ -1301,6 +1375,82 @@ mod tests {
                 }
                 let Interrupted { lo, hi } = engine.proven_bounds(&root);
                 assert_eq!((lo, hi), (exact, exact), "heap {n}, windows {order:?}");
+            }
+        }
+    }
+
+    /// [`Greedy`] with [`Game::TT_KEEPS_BOTH_BOUNDS`].
+    #[derive(Clone, Copy)]
+    struct GreedyBoth;
+
+    impl Game for GreedyBoth {
+        type Position = (u8, Player);
+        type Move = u8;
+        type Key = u64;
+
+        const TT_KEEPS_BOTH_BOUNDS: bool = true;
+
+        fn to_move(&self, pos: &Self::Position) -> Player {
+            Greedy.to_move(pos)
+        }
+        fn terminal_value(&self, pos: &Self::Position) -> Option<Value> {
+            Greedy.terminal_value(pos)
+        }
+        fn generate_moves(&self, pos: &Self::Position, moves: &mut Vec<u8>) {
+            Greedy.generate_moves(pos, moves);
+        }
+        fn play(&self, pos: &Self::Position, mv: u8) -> (Self::Position, Value) {
+            Greedy.play(pos, mv)
+        }
+        fn key(&self, pos: &Self::Position) -> u64 {
+            Greedy.key(pos)
+        }
+    }
+
+    /// With [`Game::TT_KEEPS_BOTH_BOUNDS`], a fail-high and a fail-low of the same position
+    /// that do not meet both stay in the one-thread TT: its bounds afterwards are the two
+    /// results, whichever came first; the values of every window are unchanged.
+    #[test]
+    fn a_lower_and_an_upper_bound_of_a_position_are_both_kept() {
+        for n in [5u8, 12, 19] {
+            let exact = greedy_value(n);
+            let mut engine =
+                Engine::with_options(GreedyBoth, SearchOptions { tt_bits: 6, ..SearchOptions::DEFAULT });
+            for a in -30..30 {
+                for w in [1, 3] {
+                    let r = engine.search(&(n, Player::First), a, a + w);
+                    let ok = if r <= a {
+                        exact <= r
+                    } else if r >= a + w {
+                        exact >= r
+                    } else {
+                        exact == r
+                    };
+                    assert!(ok, "n {n} window ({a}, {}) gave {r}, value {exact}", a + w);
+                }
+            }
+        }
+        for n in [9u8, 17, 23] {
+            let exact = greedy_value(n);
+            let root = (n, Player::First);
+            for order in [
+                [(exact - 3, exact - 2), (exact + 2, exact + 3)],
+                [(exact + 2, exact + 3), (exact - 3, exact - 2)],
+            ] {
+                let mut engine =
+                    Engine::with_options(GreedyBoth, SearchOptions { tt_bits: 12, ..SearchOptions::DEFAULT });
+                let mut results = Vec::new();
+                for (alpha, beta) in order {
+                    results.push(engine.search(&root, alpha, beta));
+                }
+                let (lo, hi) =
+                    if order[0].0 < exact { (results[0], results[1]) } else { (results[1], results[0]) };
+                assert!(
+                    lo >= exact - 2 && lo <= exact && hi <= exact + 2 && hi >= exact,
+                    "heap {n}: {results:?}"
+                );
+                let Interrupted { lo: plo, hi: phi } = engine.proven_bounds(&root);
+                assert_eq!((plo, phi), (lo, hi), "heap {n}, windows {order:?}");
             }
         }
     }

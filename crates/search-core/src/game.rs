@@ -123,6 +123,15 @@ pub trait Game: Sync {
         (-INFINITY, INFINITY)
     }
 
+    /// Whether one search thread keeps both bounds of a position in its TT (a
+    /// [`crate::BoundsTable`], J. K. Barker and R. E. Korf's TT) instead of the one bound of
+    /// its last result (a [`crate::TranspositionTable`]; with [`crate::Engine::with_packed_tt`]
+    /// or several threads the packed and shared tables hold one bound either way). Worth it
+    /// where a position is often searched again with another window and both results are
+    /// useful (dots-and-boxes, Triangle War); the merge costs a little at every store.
+    /// Default: false.
+    const TT_KEEPS_BOTH_BOUNDS: bool = false;
+
     /// Move-ordering hook: reorder `moves` (legal in `pos`) best-first by a cheap guess. The TT's
     /// remembered best move, when there is one, is tried before all of them. Default: keep order.
     fn order_moves(&self, _pos: &Self::Position, _moves: &mut [Self::Move]) {}

@@ -8,8 +8,9 @@
 //!
 //! The one [`Engine`] then computes exact values by negamax with an alpha-beta window, a
 //! transposition table (TT) that stores exact / lower / upper bounds, a move-ordering hook, and
-//! statistics, on [`SearchOptions::threads`] threads (one: a [`TranspositionTable`], or a
-//! [`PackedTable`] ([`Engine::with_packed_tt`]); more: lazy
+//! statistics, on [`SearchOptions::threads`] threads (one: a [`TranspositionTable`], a
+//! [`BoundsTable`] holding both bounds of a position for games with
+//! [`Game::TT_KEEPS_BOTH_BOUNDS`], or a [`PackedTable`] ([`Engine::with_packed_tt`]); more: lazy
 //! SMP over a lock-free [`SharedTable`]; the negamax is written once over the [`Table`] trait).
 //! The drivers are written once over it: the exact value by one full window, MTD(f) or
 //! bisection ([`Driver`]), clamped to a window ([`Engine::solve_within`], win / draw / loss),
@@ -100,4 +101,4 @@ pub use root::{
     Checkpoint, CheckpointError, Progress, RootMove, RootResult,
 };
 pub use sealed::{seal, unseal, SealedKind, SolveIdentity};
-pub use tt::{Bound, PackedTable, TranspositionTable, TtEntry, MAX_TT_BITS};
+pub use tt::{Bound, BoundsTable, PackedTable, TranspositionTable, TtEntry, MAX_TT_BITS};

@@ -3,7 +3,7 @@
 use std::marker::PhantomData;
 
 use crate::atomic_tt::{pack, unpack, MAX_WORK as MAX_PACKED_WORK, WORK_SHIFT};
-use crate::{PackedMove, TtKey, Value};
+use crate::{PackedMove, TtKey, Value, INFINITY};
 
 /// `2^64 / phi`, odd: Fibonacci hashing's multiplier.
 const FIBONACCI: u64 = 0x9E37_79B9_7F4A_7C15;
@@ -162,6 +162,186 @@ impl<K: TtKey, M: Copy> TranspositionTable<K, M> {
     }
 }
 
+/// The one-thread table of games with [`crate::Game::TT_KEEPS_BOTH_BOUNDS`]: the buckets and
+/// replacement of [`TranspositionTable`], but each entry keeps both bounds of its position (J. K. Barker and R. E. Korf, "Solving
+/// Dots-And-Boxes", AAAI 2012): a store for a key already in the table narrows the stored
+/// interval instead of replacing it, so that a fail-low after a fail-high (as PVS's null
+/// windows and their re-searches, or MTD(f)'s passes, make them) leaves both bounds; where they
+/// meet the entry is exact. Bounds are held in 32 bits: one beyond them is weakened to the
+/// nearest that fits (never wrong, at worst unknown).
+///
+/// Capacity is a power of two, fixed at construction; the table never allocates afterwards.
+#[derive(Clone, Debug)]
+pub struct BoundsTable<K, M> {
+    slots: Vec<Option<TwoBounds<K, M>>>,
+    /// `64 - log2(number of buckets)`: the bucket is the top bits of the multiplied key.
+    shift: u32,
+}
+
+/// An entry of [`BoundsTable`]: both bounds of a position in 32 bits each, `i32::MIN`
+/// (`i32::MAX`) for an unknown lower (upper) bound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct TwoBounds<K, M> {
+    key: K,
+    lo: i32,
+    hi: i32,
+    best: Option<M>,
+    work: u32,
+}
+
+impl<K: Copy, M: Copy> TwoBounds<K, M> {
+    /// The bounds of `entry` (a bound beyond 32 bits weakened to one that fits).
+    fn from_entry(entry: &TtEntry<K, M>) -> Self {
+        let lower = |v: Value| v.clamp(Value::from(i32::MIN), Value::from(i32::MAX - 1)) as i32;
+        let upper = |v: Value| v.clamp(Value::from(i32::MIN + 1), Value::from(i32::MAX)) as i32;
+        let (lo, hi) = match entry.bound {
+            Bound::Exact => (lower(entry.value), upper(entry.value)),
+            Bound::Lower => (lower(entry.value), i32::MAX),
+            Bound::Upper => (i32::MIN, upper(entry.value)),
+        };
+        TwoBounds { key: entry.key, lo, hi, best: entry.best, work: entry.work }
+    }
+
+    /// The lower and upper bound, `-INFINITY` / `INFINITY` where unknown.
+    fn bounds(&self) -> (Value, Value) {
+        let lo = if self.lo == i32::MIN { -INFINITY } else { Value::from(self.lo) };
+        let hi = if self.hi == i32::MAX { INFINITY } else { Value::from(self.hi) };
+        (lo, hi)
+    }
+
+    /// The entry as one [`TtEntry`]: exact where the bounds meet, else the lower bound if it
+    /// is known (the upper one otherwise).
+    fn entry(&self) -> TtEntry<K, M> {
+        let (lo, hi) = self.bounds();
+        let (value, bound) = if lo == hi {
+            (lo, Bound::Exact)
+        } else if lo > -INFINITY {
+            (lo, Bound::Lower)
+        } else {
+            (hi, Bound::Upper)
+        };
+        TtEntry { key: self.key, value, bound, best: self.best, work: self.work }
+    }
+}
+
+impl<K: TtKey, M: Copy> BoundsTable<K, M> {
+    /// A table of `2^bits` entries (`bits` at most [`MAX_TT_BITS`]). Memory: `2^bits`
+    /// entries of [`BoundsTable::entry_bytes`] bytes each (about 24–32, depending on
+    /// the key and move types).
+    #[must_use]
+    ///
+    /// `bits == 0` gives a disabled table: it stores nothing and finds nothing (plain
+    /// alpha-beta, for teaching and comparison).
+    pub fn with_bits(bits: u32) -> Self {
+        if bits == 0 {
+            return BoundsTable { slots: Vec::new(), shift: 64 };
+        }
+        let bits = bits.min(MAX_TT_BITS);
+        let len = 1usize << bits;
+        BoundsTable { slots: vec![None; len], shift: 64 - (bits - 1) }
+    }
+
+    /// Bytes one entry takes (the table takes `2^bits` of them).
+    #[must_use]
+    pub const fn entry_bytes() -> usize {
+        std::mem::size_of::<Option<TwoBounds<K, M>>>()
+    }
+
+    #[inline]
+    fn bucket(&self, key: K) -> usize {
+        // Fibonacci hashing: multiply by 2^64 / phi and keep the *top* bits, which depend on
+        // every bit of the key (the middle bits do not depend on the key's high bits).
+        let h = key.hash64().wrapping_mul(FIBONACCI);
+        // `checked_shr` covers a one-bucket table (shift 64).
+        (h.checked_shr(self.shift).unwrap_or(0) as usize) << 1
+    }
+
+    #[inline]
+    fn find(&self, key: K) -> Option<&TwoBounds<K, M>> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let b = self.bucket(key);
+        self.slots[b..b + 2].iter().flatten().find(|e| e.key == key)
+    }
+
+    /// The entry stored for `key`, if any, as one bound (exact where both bounds meet, else
+    /// the lower bound if known; [`BoundsTable::probe_bounds`] gives both).
+    #[inline]
+    #[must_use]
+    pub fn probe(&self, key: K) -> Option<TtEntry<K, M>> {
+        self.find(key).map(TwoBounds::entry)
+    }
+
+    /// Both bounds stored for `key` (`-INFINITY` / `INFINITY` where unknown) and its best move,
+    /// if there is an entry.
+    #[inline]
+    #[must_use]
+    pub fn probe_bounds(&self, key: K) -> Option<(Value, Value, Option<M>)> {
+        self.find(key).map(|e| {
+            let (lo, hi) = e.bounds();
+            (lo, hi, e.best)
+        })
+    }
+
+    /// Every stored entry whose subtree took at least `min_work` nodes, in table order: the
+    /// expensive results worth saving beside a [`crate::Checkpoint`] (see
+    /// [`crate::tt_entries_to_text`]). An entry with two bounds that do not meet gives two
+    /// (a lower and an upper bound; storing both again merges them).
+    #[must_use]
+    pub fn heavy_entries(&self, min_work: u32) -> Vec<TtEntry<K, M>> {
+        let mut out = Vec::new();
+        for e in self.slots.iter().flatten().filter(|e| e.work >= min_work) {
+            let (lo, hi) = e.bounds();
+            let entry = e.entry();
+            if lo > -INFINITY && hi < INFINITY && lo < hi {
+                out.push(TtEntry { value: hi, bound: Bound::Upper, ..entry });
+            }
+            out.push(entry);
+        }
+        out
+    }
+
+    /// Stores `entry`: merged into the entry with the same key (both bounds narrowed to what
+    /// either proves; the new best move, or the old one if the new has none; the new work),
+    /// or else into the depth-preferred slot if `entry.work` is at least its work, or else
+    /// the always-replace slot.
+    #[inline]
+    pub fn store(&mut self, entry: TtEntry<K, M>) {
+        if self.slots.is_empty() {
+            return;
+        }
+        let b = self.bucket(entry.key);
+        let (first, second) = (&self.slots[b], &self.slots[b + 1]);
+        let outworks = || first.as_ref().is_some_and(|e| entry.work >= e.work);
+        let slot = match choose_slot(
+            first.as_ref().map(|e| e.key),
+            second.as_ref().map(|e| e.key),
+            entry.key,
+            outworks,
+        ) {
+            Slot::First { demote } => {
+                if demote {
+                    self.slots[b + 1] = self.slots[b];
+                }
+                b
+            }
+            Slot::Second => b + 1,
+        };
+        let mut new = TwoBounds::from_entry(&entry);
+        if let Some(old) = self.slots[slot].filter(|e| e.key == entry.key) {
+            let (lo, hi) = (new.lo.max(old.lo), new.hi.min(old.hi));
+            // Proven bounds always overlap; should they not, the newer result stands.
+            if lo <= hi {
+                new.lo = lo;
+                new.hi = hi;
+            }
+            new.best = new.best.or(old.best);
+        }
+        self.slots[slot] = Some(new);
+    }
+}
+
 /// A bucket of [`PackedTable`]: two keys and their data words (the layout of
 /// [`crate::SharedTable`]'s buckets without the version), aligned so that a bucket of `u64`
 /// keys never straddles two cache lines.
@@ -315,6 +495,38 @@ mod tests {
         off.store(entry(7, 3, Bound::Exact, None, 5));
         assert!(off.probe(7).is_none());
         assert!(off.heavy_entries(0).is_empty());
+    }
+
+    /// A store for a key already held narrows its bounds: a lower and an upper bound are both
+    /// kept (two entries for a checkpoint), an exact entry results where they meet, a fail-low
+    /// keeps the best move of the earlier fail-high, and bounds beyond 32 bits are weakened,
+    /// never wrong.
+    #[test]
+    fn both_bounds_of_a_position_are_kept() {
+        let mut tt = BoundsTable::<u64, u8>::with_bits(4);
+        tt.store(entry(9, 3, Bound::Lower, Some(2), 10));
+        tt.store(entry(9, 7, Bound::Upper, None, 4));
+        assert_eq!(tt.probe_bounds(9), Some((3, 7, Some(2))));
+        assert_eq!(tt.probe(9), Some(entry(9, 3, Bound::Lower, Some(2), 4)));
+        let heavy = tt.heavy_entries(0);
+        assert_eq!(heavy, vec![entry(9, 7, Bound::Upper, Some(2), 4), entry(9, 3, Bound::Lower, Some(2), 4)]);
+        let mut seeded = BoundsTable::<u64, u8>::with_bits(4);
+        for e in heavy {
+            seeded.store(e);
+        }
+        assert_eq!(seeded.probe_bounds(9), Some((3, 7, Some(2))));
+        tt.store(entry(9, 5, Bound::Upper, None, 4));
+        tt.store(entry(9, 5, Bound::Lower, Some(1), 4));
+        assert_eq!(tt.probe(9), Some(entry(9, 5, Bound::Exact, Some(1), 4)));
+        assert_eq!(tt.probe_bounds(9), Some((5, 5, Some(1))));
+        // A weaker bound stored later does not loosen the entry.
+        tt.store(entry(9, 2, Bound::Lower, None, 4));
+        assert_eq!(tt.probe_bounds(9), Some((5, 5, Some(1))));
+        tt.store(entry(4, 1 << 40, Bound::Lower, None, 1));
+        tt.store(entry(4, 1 << 41, Bound::Upper, None, 1));
+        assert_eq!(tt.probe_bounds(4), Some((Value::from(i32::MAX - 1), INFINITY, None)));
+        tt.store(entry(5, -(1 << 40), Bound::Exact, None, 1));
+        assert_eq!(tt.probe_bounds(5), Some((-INFINITY, Value::from(i32::MIN + 1), None)));
     }
 
     #[test]

@@ -13,7 +13,8 @@ use crate::Board;
 /// coins it leaves with no string, which the mover banks before moving again. The value of the
 /// remaining play depends on this graph alone.
 ///
-/// [`Board::candidates`] applies `capture`, `capture_first` and `all_but_two`; `fold_forced`,
+/// [`Board::candidates`] applies `capture`, `capture_first`, `all_but_two`, `simple_openings`,
+/// `chain_ends` and `twin_moves`; `fold_forced`,
 /// `graph_keys`, `twins` and `loony_values` are for the game's `play`, key and bounds
 /// ([`Board::folded_move`], [`Board::graph_key`], [`Board::normalise_twins`],
 /// [`Board::loony_value`]).
@@ -175,6 +176,19 @@ pub struct Rules {
     /// at once ([`Rules::capture`]: `s` completes both) before moving in the same `X`:
     /// `-(2 + v(X))`. So `v(P) >= max(2 + v(X), -2 - v(X)) >= 0`.
     pub loony_offers: bool,
+    /// Twin moves: of the undrawn strings of a twin group ([`Board::twin_groups`]: the
+    /// strings that tie one coin to the ground, the two rim lines of a corner box) that the
+    /// other rules keep, only the lowest is searched; except in the start position (nothing
+    /// drawn), whose moves stay the legal ones, as root checkpoints of the empty board list
+    /// them. A move rule, the move form of [`Rules::twins`]; [`Board::folded_move`] ignores it
+    /// (it folds captures only).
+    ///
+    /// Proof: exchanging two strings that tie the same coin to the ground is an automorphism
+    /// of the strings-and-coins graph ([`Rules::twins`]) that fixes every other string, so
+    /// it maps the position after one of them onto the position after the other, with the
+    /// same coins completed: both moves have the same value, and the one kept stands for the
+    /// other.
+    pub twin_moves: bool,
 }
 
 impl Rules {
@@ -190,6 +204,7 @@ impl Rules {
         simple_openings: true,
         chain_ends: true,
         loony_offers: true,
+        twin_moves: true,
     };
     /// No rule: the plain game tree.
     pub const NONE: Rules = Rules {
@@ -203,6 +218,7 @@ impl Rules {
         simple_openings: false,
         chain_ends: false,
         loony_offers: false,
+        twin_moves: false,
     };
 }
 
@@ -276,11 +292,34 @@ impl Board {
     /// The moves searched in `drawn` under `rules`, as a string set: every undrawn string, or
     /// the subset that [`Rules::capture`], [`Rules::capture_first`] and [`Rules::all_but_two`]
     /// keep (a single string for a forced capture), and where nothing is capturable
-    /// [`Rules::simple_openings`] and [`Rules::chain_ends`]. Never empty while a string is
-    /// undrawn.
+    /// [`Rules::simple_openings`] and [`Rules::chain_ends`]; then [`Rules::twin_moves`]. Never
+    /// empty while a string is undrawn.
     #[inline]
     #[must_use]
     pub fn candidates(&self, drawn: u64, rules: Rules) -> u64 {
+        let candidates = self.rule_candidates(drawn, rules);
+        if rules.twin_moves && drawn != 0 {
+            self.without_twin_moves(candidates)
+        } else {
+            candidates
+        }
+    }
+
+    /// `candidates` without the strings [`Rules::twin_moves`] drops: of each twin group's
+    /// strings in `candidates`, all but the lowest.
+    #[inline]
+    #[must_use]
+    pub fn without_twin_moves(&self, candidates: u64) -> u64 {
+        self.twin_groups().iter().fold(candidates, |c, &group| {
+            let kept = c & group;
+            // Every string of the group in `candidates` but the lowest.
+            c & !(kept & kept.wrapping_sub(1))
+        })
+    }
+
+    /// [`Board::candidates`] before [`Rules::twin_moves`].
+    #[inline]
+    fn rule_candidates(&self, drawn: u64, rules: Rules) -> u64 {
         let free = self.all_strings() & !drawn;
         let mut candidates = free;
         if rules.capture || rules.capture_first || rules.simple_openings || rules.chain_ends {
@@ -343,7 +382,10 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn folded_move(&self, drawn: u64, rules: Rules) -> Option<usize> {
-        let only = self.candidates(drawn, Rules { simple_openings: false, chain_ends: false, ..rules });
+        let only = self.candidates(
+            drawn,
+            Rules { simple_openings: false, chain_ends: false, twin_moves: false, ..rules },
+        );
         (only != 0 && only & (only - 1) == 0).then(|| only.trailing_zeros() as usize)
     }
 }

@@ -144,6 +144,8 @@ impl Game for TriangleWar {
         (key.0, Symmetry::Map(symmetry))
     }
 
+    const TT_KEEPS_BOTH_BOUNDS: bool = true;
+
     fn move_to_canonical(&self, mv: u8, symmetry: u8) -> u8 {
         self.symmetries.forward(symmetry, mv)
     }

@@ -4,7 +4,7 @@
 use strings_and_coins::Rules;
 
 /// Every rule's name, in the order of [`Rules`]'s fields.
-pub const RULE_NAMES: [&str; 10] = [
+pub const RULE_NAMES: [&str; 11] = [
     "capture",
     "capture-first",
     "all-but-two",
@@ -15,11 +15,12 @@ pub const RULE_NAMES: [&str; 10] = [
     "simple-openings",
     "chain-ends",
     "loony-offers",
+    "twin-moves",
 ];
 
 /// A rules text that [`parse_rules`] does not read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown rule {0:?}: expected all, none or a comma-separated list of capture, capture-first, all-but-two, fold-forced, graph-keys, twins, loony-values, simple-openings, chain-ends, loony-offers (each may be prefixed with no-, e.g. all,no-twins)")]
+#[error("unknown rule {0:?}: expected all, none or a comma-separated list of capture, capture-first, all-but-two, fold-forced, graph-keys, twins, loony-values, simple-openings, chain-ends, loony-offers, twin-moves (each may be prefixed with no-, e.g. all,no-twins)")]
 pub struct RulesError(pub String);
 
 /// The field of `rules` named `name` (one of [`RULE_NAMES`]).
@@ -35,6 +36,7 @@ fn field<'a>(rules: &'a mut Rules, name: &str) -> Option<&'a mut bool> {
         "simple-openings" => &mut rules.simple_openings,
         "chain-ends" => &mut rules.chain_ends,
         "loony-offers" => &mut rules.loony_offers,
+        "twin-moves" => &mut rules.twin_moves,
         _ => return None,
     })
 }

@@ -132,6 +132,7 @@ fn side4_rules_match_the_plain_engine() {
             simple_openings: false,
             chain_ends: false,
             loony_offers: false,
+            twin_moves: false,
         },
         true,
     );
@@ -148,6 +149,7 @@ fn side4_rules_match_the_plain_engine() {
             simple_openings: false,
             chain_ends: false,
             loony_offers: false,
+            twin_moves: false,
         },
         true,
     );
@@ -164,6 +166,7 @@ fn side4_rules_match_the_plain_engine() {
             simple_openings: false,
             chain_ends: false,
             loony_offers: false,
+            twin_moves: false,
         },
         true,
     );
@@ -173,6 +176,7 @@ fn side4_rules_match_the_plain_engine() {
     let mut openings_only = solver(&g, Rules { simple_openings: true, ..Rules::NONE }, true);
     let mut chain_ends_only = solver(&g, Rules { chain_ends: true, ..Rules::NONE }, true);
     let mut loony_offers_only = solver(&g, Rules { loony_offers: true, ..Rules::NONE }, true);
+    let mut twin_moves_only = solver(&g, Rules { twin_moves: true, ..Rules::NONE }, true);
     let mut rng = SmallRng::seed_from_u64(4);
     for i in 0..1500 {
         let pos = if i % 2 == 0 {
@@ -195,6 +199,7 @@ fn side4_rules_match_the_plain_engine() {
         assert_eq!(openings_only.final_margin(&pos), want, "{pos:?}");
         assert_eq!(chain_ends_only.final_margin(&pos), want, "{pos:?}");
         assert_eq!(loony_offers_only.final_margin(&pos), want, "{pos:?}");
+        assert_eq!(twin_moves_only.final_margin(&pos), want, "{pos:?}");
     }
 }
 
