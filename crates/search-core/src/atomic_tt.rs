@@ -32,11 +32,8 @@
 use std::marker::PhantomData;
 use std::sync::atomic::{fence, AtomicU64, Ordering};
 
-use crate::tt::{choose_slot, Slot};
+use crate::tt::{bucket_index, choose_slot, Slot};
 use crate::{Bound, TtEntry, TtKey, Value, MAX_TT_BITS};
-
-/// `2^64 / phi`, odd: Fibonacci hashing's multiplier (as in [`crate::TranspositionTable`]).
-const FIBONACCI: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// Largest work stored (20 bits); larger subtrees are stored as this.
 pub(crate) const MAX_WORK: u64 = (1 << 20) - 1;
@@ -117,8 +114,7 @@ impl<K: TtKey, M: PackedMove> SharedTable<K, M> {
 
     #[inline]
     fn bucket(&self, key: K) -> &Bucket<K> {
-        let h = key.hash64().wrapping_mul(FIBONACCI);
-        &self.buckets[h.checked_shr(self.shift).unwrap_or(0) as usize]
+        &self.buckets[bucket_index(key, self.shift)]
     }
 
     /// The entry stored for `key`, if any (and if no writer was changing its bucket at the

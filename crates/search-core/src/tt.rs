@@ -8,6 +8,17 @@ use crate::{PackedMove, TtKey, Value, INFINITY};
 /// `2^64 / phi`, odd: Fibonacci hashing's multiplier.
 const FIBONACCI: u64 = 0x9E37_79B9_7F4A_7C15;
 
+/// The bucket of `key` in every table here: Fibonacci hashing, the key's 64-bit hash
+/// multiplied by `2^64 / phi`, of which the top `64 - shift` bits are kept (they depend on every
+/// bit of the key; the middle bits do not depend on its high bits). `shift` 64 is a table of
+/// one bucket.
+#[inline]
+pub(crate) fn bucket_index<K: TtKey>(key: K, shift: u32) -> usize {
+    let h = key.hash64().wrapping_mul(FIBONACCI);
+    // `checked_shr` covers a one-bucket table (shift 64).
+    h.checked_shr(shift).unwrap_or(0) as usize
+}
+
 /// Largest `bits` accepted by [`TranspositionTable::with_bits`] (2^40 entries).
 pub const MAX_TT_BITS: u32 = 40;
 
@@ -108,11 +119,7 @@ impl<K: TtKey, M: Copy> TranspositionTable<K, M> {
 
     #[inline]
     fn bucket(&self, key: K) -> usize {
-        // Fibonacci hashing: multiply by 2^64 / phi and keep the *top* bits, which depend on
-        // every bit of the key (the middle bits do not depend on the key's high bits).
-        let h = key.hash64().wrapping_mul(FIBONACCI);
-        // `checked_shr` covers a one-bucket table (shift 64).
-        (h.checked_shr(self.shift).unwrap_or(0) as usize) << 1
+        bucket_index(key, self.shift) << 1
     }
 
     /// The entry stored for `key`, if any.
@@ -249,11 +256,7 @@ impl<K: TtKey, M: Copy> BoundsTable<K, M> {
 
     #[inline]
     fn bucket(&self, key: K) -> usize {
-        // Fibonacci hashing: multiply by 2^64 / phi and keep the *top* bits, which depend on
-        // every bit of the key (the middle bits do not depend on the key's high bits).
-        let h = key.hash64().wrapping_mul(FIBONACCI);
-        // `checked_shr` covers a one-bucket table (shift 64).
-        (h.checked_shr(self.shift).unwrap_or(0) as usize) << 1
+        bucket_index(key, self.shift) << 1
     }
 
     #[inline]
@@ -391,9 +394,7 @@ impl<K: TtKey, M: PackedMove> PackedTable<K, M> {
 
     #[inline]
     fn bucket(&self, key: K) -> usize {
-        // As in `TranspositionTable::bucket`: the top bits of the Fibonacci product.
-        let h = key.hash64().wrapping_mul(FIBONACCI);
-        h.checked_shr(self.shift).unwrap_or(0) as usize
+        bucket_index(key, self.shift)
     }
 
     /// The entry stored for `key`, if any.
