@@ -637,6 +637,23 @@ fn the_engine_equals_the_dense_solver_with_24_lines_left() {
     assert!(hard_seen > 0, "no hard position within {LEFT} lines left");
 }
 
+/// The value of line `l` in the 3x3 position `pos` for its player to move, by the table: the
+/// boxes it completes plus the value of the rest, or the negated value of the opponent's.
+fn move_value(g: &Geometry, table: &RetrogradeTable, pos: &Position, l: usize) -> i64 {
+    let (next, gain) = pos.play(g, l);
+    let child = table.value(next.drawn());
+    if gain > 0 {
+        i64::from(gain) + child
+    } else {
+        -child
+    }
+}
+
+/// The best of the lines in `kept` of the 3x3 position `pos`, by the table.
+fn best_kept(g: &Geometry, table: &RetrogradeTable, pos: &Position, kept: u64) -> i64 {
+    (0..24).filter(|&l| kept >> l & 1 == 1).map(|l| move_value(g, table, pos, l)).max().unwrap()
+}
+
 /// [`Rules::chain_ends`] on every position of 3x3 where it drops moves (nothing capturable, a
 /// chain of two coins or more with an end on a junction): the best of the moves it keeps,
 /// valued by the table, is the position's value, so no dropped move is better.
@@ -655,20 +672,7 @@ fn chain_ends_keep_the_best_move_on_every_3x3_position() {
         let kept = board.candidates(drawn, rules);
         assert_eq!(kept & board.chain_cuts(drawn), 0);
         let pos = Position::from_drawn(&g, drawn).unwrap();
-        let best = (0..24)
-            .filter(|&l| kept >> l & 1 == 1)
-            .map(|l| {
-                let (next, gain) = pos.play(&g, l);
-                let child = table.value(next.drawn());
-                if gain > 0 {
-                    i64::from(gain) + child
-                } else {
-                    -child
-                }
-            })
-            .max()
-            .unwrap();
-        assert_eq!(best, table.value(drawn), "drawn {drawn:#x}");
+        assert_eq!(best_kept(&g, table, &pos, kept), table.value(drawn), "drawn {drawn:#x}");
     }
     assert!(dropping > 100_000, "only {dropping} positions where the rule drops moves");
     eprintln!("chain ends drop moves in {dropping} positions of 3x3");
@@ -705,15 +709,6 @@ fn twin_moves_keep_the_best_move_on_every_3x3_position() {
     let rules = Rules { twin_moves: true, ..Rules::NONE };
     let free = (1u64 << 24) - 1;
     let mut dropping = 0u64;
-    let value_of = |pos: &Position, l: usize| {
-        let (next, gain) = pos.play(&g, l);
-        let child = table.value(next.drawn());
-        if gain > 0 {
-            i64::from(gain) + child
-        } else {
-            -child
-        }
-    };
     for drawn in 1..1u64 << 24 {
         let kept = board.candidates(drawn, rules);
         let dropped = free & !drawn & !kept;
@@ -722,12 +717,13 @@ fn twin_moves_keep_the_best_move_on_every_3x3_position() {
         }
         dropping += 1;
         let pos = Position::from_drawn(&g, drawn).unwrap();
-        let best = (0..24).filter(|&l| kept >> l & 1 == 1).map(|l| value_of(&pos, l)).max().unwrap();
-        assert_eq!(best, table.value(drawn), "drawn {drawn:#x}");
+        assert_eq!(best_kept(&g, table, &pos, kept), table.value(drawn), "drawn {drawn:#x}");
         for l in (0..24).filter(|&l| dropped >> l & 1 == 1) {
             let group = board.twin_groups().iter().find(|&&t| t >> l & 1 == 1).expect("a twin");
             let twin = (group & kept).trailing_zeros() as usize;
-            assert_eq!(value_of(&pos, l), value_of(&pos, twin), "drawn {drawn:#x} line {l}");
+            let (dropped_value, kept_value) =
+                (move_value(&g, table, &pos, l), move_value(&g, table, &pos, twin));
+            assert_eq!(dropped_value, kept_value, "drawn {drawn:#x} line {l}");
         }
     }
     assert!(board.candidates(0, rules) == free, "the empty board keeps every move");
