@@ -1302,6 +1302,18 @@ mod tests {
         }
     }
 
+    /// Whether `r`, a fail-soft result of the window `(a, b)`, is consistent with the exact
+    /// value: an upper bound at or below `a`, a lower bound at or above `b`, the value inside.
+    fn fail_soft_holds(r: Value, a: Value, b: Value, exact: Value) -> bool {
+        if r <= a {
+            exact <= r
+        } else if r >= b {
+            exact >= r
+        } else {
+            exact == r
+        }
+    }
+
     /// The value of `n` by plain recursion.
     fn greedy_value(n: u8) -> Value {
         (1..=3.min(n))
@@ -1343,14 +1355,11 @@ mod tests {
                         let hits = engine.stats().tt_hits;
                         let r = engine.search(&(n, Player::First), a, a + w);
                         child_hits += engine.stats().tt_hits - hits;
-                        let ok = if r <= a {
-                            exact <= r
-                        } else if r >= a + w {
-                            exact >= r
-                        } else {
-                            exact == r
-                        };
-                        assert!(ok, "n {n} window ({a}, {}) gave {r}, value {exact}", a + w);
+                        assert!(
+                            fail_soft_holds(r, a, a + w, exact),
+                            "n {n} window ({a}, {}) gave {r}, value {exact}",
+                            a + w
+                        );
                     }
                 }
             }
@@ -1419,14 +1428,11 @@ mod tests {
             for a in -30..30 {
                 for w in [1, 3] {
                     let r = engine.search(&(n, Player::First), a, a + w);
-                    let ok = if r <= a {
-                        exact <= r
-                    } else if r >= a + w {
-                        exact >= r
-                    } else {
-                        exact == r
-                    };
-                    assert!(ok, "n {n} window ({a}, {}) gave {r}, value {exact}", a + w);
+                    assert!(
+                        fail_soft_holds(r, a, a + w, exact),
+                        "n {n} window ({a}, {}) gave {r}, value {exact}",
+                        a + w
+                    );
                 }
             }
         }
