@@ -48,6 +48,17 @@ pub struct TtEntry<K, M> {
     pub work: u32,
 }
 
+/// The empty slots of a table of `2^bits` entries (`bits` at most [`MAX_TT_BITS`]) in buckets
+/// of two, and the shift of [`bucket_index`] that picks a bucket; `bits == 0`: no slot, a
+/// disabled table.
+fn two_slot_buckets<E: Clone>(bits: u32) -> (Vec<Option<E>>, u32) {
+    if bits == 0 {
+        return (Vec::new(), 64);
+    }
+    let bits = bits.min(MAX_TT_BITS);
+    (vec![None; 1usize << bits], 64 - (bits - 1))
+}
+
 /// Where a two-slot bucket takes a new entry ([`choose_slot`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Slot {
@@ -103,12 +114,8 @@ impl<K: TtKey, M: Copy> TranspositionTable<K, M> {
     /// `bits == 0` gives a disabled table: it stores nothing and finds nothing (plain
     /// alpha-beta, for teaching and comparison).
     pub fn with_bits(bits: u32) -> Self {
-        if bits == 0 {
-            return TranspositionTable { slots: Vec::new(), shift: 64 };
-        }
-        let bits = bits.min(MAX_TT_BITS);
-        let len = 1usize << bits;
-        TranspositionTable { slots: vec![None; len], shift: 64 - (bits - 1) }
+        let (slots, shift) = two_slot_buckets(bits);
+        TranspositionTable { slots, shift }
     }
 
     /// Bytes one entry takes (the table takes `2^bits` of them).
@@ -240,12 +247,8 @@ impl<K: TtKey, M: Copy> BoundsTable<K, M> {
     /// `bits == 0` gives a disabled table: it stores nothing and finds nothing (plain
     /// alpha-beta, for teaching and comparison).
     pub fn with_bits(bits: u32) -> Self {
-        if bits == 0 {
-            return BoundsTable { slots: Vec::new(), shift: 64 };
-        }
-        let bits = bits.min(MAX_TT_BITS);
-        let len = 1usize << bits;
-        BoundsTable { slots: vec![None; len], shift: 64 - (bits - 1) }
+        let (slots, shift) = two_slot_buckets(bits);
+        BoundsTable { slots, shift }
     }
 
     /// Bytes one entry takes (the table takes `2^bits` of them).
