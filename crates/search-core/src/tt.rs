@@ -93,6 +93,31 @@ pub(crate) fn choose_slot<K: PartialEq>(
     }
 }
 
+/// The slot of the two-slot bucket starting at `b` in `slots` that takes an entry for `key`
+/// whose subtree took `work` ([`choose_slot`]; `key_work` reads an entry's key and work), the
+/// first slot's old entry moved to the second first where the scheme demotes it.
+#[inline]
+fn take_slot<E: Copy, K: PartialEq>(
+    slots: &mut [Option<E>],
+    b: usize,
+    key: K,
+    work: u32,
+    key_work: impl Fn(&E) -> (K, u32),
+) -> usize {
+    let (first, second) = (slots[b].as_ref().map(&key_work), slots[b + 1].as_ref().map(&key_work));
+    let first_work = first.as_ref().map(|(_, w)| *w);
+    let outworks = || first_work.is_some_and(|w| work >= w);
+    match choose_slot(first.map(|(k, _)| k), second.map(|(k, _)| k), key, outworks) {
+        Slot::First { demote } => {
+            if demote {
+                slots[b + 1] = slots[b];
+            }
+            b
+        }
+        Slot::Second => b + 1,
+    }
+}
+
 /// A transposition table with two-entry buckets: the first slot keeps the entry whose subtree
 /// was larger, the second is always replaced. Keys are compared in full, so a probe never
 /// returns another position's entry.
@@ -156,22 +181,7 @@ impl<K: TtKey, M: Copy> TranspositionTable<K, M> {
             return;
         }
         let b = self.bucket(entry.key);
-        let (first, second) = (&self.slots[b], &self.slots[b + 1]);
-        let outworks = || first.as_ref().is_some_and(|e| entry.work >= e.work);
-        let slot = match choose_slot(
-            first.as_ref().map(|e| e.key),
-            second.as_ref().map(|e| e.key),
-            entry.key,
-            outworks,
-        ) {
-            Slot::First { demote } => {
-                if demote {
-                    self.slots[b + 1] = self.slots[b];
-                }
-                b
-            }
-            Slot::Second => b + 1,
-        };
+        let slot = take_slot(&mut self.slots, b, entry.key, entry.work, |e| (e.key, e.work));
         self.slots[slot] = Some(entry);
     }
 }
@@ -318,22 +328,7 @@ impl<K: TtKey, M: Copy> BoundsTable<K, M> {
             return;
         }
         let b = self.bucket(entry.key);
-        let (first, second) = (&self.slots[b], &self.slots[b + 1]);
-        let outworks = || first.as_ref().is_some_and(|e| entry.work >= e.work);
-        let slot = match choose_slot(
-            first.as_ref().map(|e| e.key),
-            second.as_ref().map(|e| e.key),
-            entry.key,
-            outworks,
-        ) {
-            Slot::First { demote } => {
-                if demote {
-                    self.slots[b + 1] = self.slots[b];
-                }
-                b
-            }
-            Slot::Second => b + 1,
-        };
+        let slot = take_slot(&mut self.slots, b, entry.key, entry.work, |e| (e.key, e.work));
         let mut new = TwoBounds::from_entry(&entry);
         if let Some(old) = self.slots[slot].filter(|e| e.key == entry.key) {
             let (lo, hi) = (new.lo.max(old.lo), new.hi.min(old.hi));
