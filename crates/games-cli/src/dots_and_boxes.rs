@@ -52,6 +52,10 @@ pub struct Args {
     /// move at the root; resumed from the file) and `--save-every`.
     #[command(flatten)]
     long: crate::long_solve::LongSolveArgs,
+    /// `--tt-bits` (default: 20 up to 24 lines, 32 MiB; 22 up to 31 lines, 128 MiB; 24
+    /// above, 512 MiB), `--tt-mib`, `--threads`.
+    #[command(flatten)]
+    table: crate::common::TableArgs,
 }
 
 /// Runs the subcommand: each line is answered (and flushed) as soon as it is read, so that the
@@ -59,7 +63,8 @@ pub struct Args {
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
     let (rows, cols) = args.size;
     let geometry = Geometry::new(rows, cols).map_err(|e| anyhow!("--size {rows}x{cols}: {e}"))?;
-    let mut judge = Judge::new(geometry.clone(), None);
+    let tt_bits = args.table.tt_bits::<dots_and_boxes::DotsAndBoxes>()?;
+    let mut judge = Judge::new(geometry.clone(), tt_bits).with_threads(args.table.threads());
     let mut unfinished = Vec::new();
     if args.empty {
         answer(args, &mut judge, 1, &Position::start(), out, &mut unfinished)?;

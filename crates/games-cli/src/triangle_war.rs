@@ -39,14 +39,10 @@ pub struct Args {
     /// Answer the empty board as one game, without reading input.
     #[arg(long, conflicts_with = "file")]
     empty: bool,
-    /// TT size as a power of two (entries of about 32 bytes), for boards solved by search.
-    /// Default: 18 up to side 3 (8 MiB), 20 on side 4 (32 MiB), 22 above (128 MiB).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(10..=30), conflicts_with = "tt_mib")]
-    tt_bits: Option<u32>,
-    /// TT size in MiB (the largest power-of-two table that fits); refused before allocating if
-    /// the memory available is smaller.
-    #[arg(long, value_name = "MIB")]
-    tt_mib: Option<u64>,
+    /// `--tt-bits` (default: 18 up to side 3, 8 MiB; 20 on side 4, 32 MiB; 22 above, 128
+    /// MiB), `--tt-mib`, `--threads`.
+    #[command(flatten)]
+    table: crate::common::TableArgs,
     /// Pruning rules of the search: `all` (every proven rule, the default), `none` (the plain
     /// game tree) or a comma-separated list of capture, capture-first, all-but-two,
     /// fold-forced, graph-keys, twins, each optionally prefixed with `no-` (e.g.
@@ -56,10 +52,6 @@ pub struct Args {
     rules: Rules,
     #[command(flatten)]
     long: crate::long_solve::LongSolveArgs,
-    /// Search threads for boards solved by search (lazy SMP over a shared TT; the answers do
-    /// not depend on it); 0 means every core, at most 256.
-    #[arg(long, default_value_t = 1, value_name = "N", value_parser = crate::common::threads_parser())]
-    threads: u16,
     #[command(flatten)]
     output: OutputArgs,
     #[command(flatten)]
@@ -69,14 +61,8 @@ pub struct Args {
 /// Runs `triangle-war`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
     let front = TriangleWarFront::with_geometry(Geometry::new(args.side)?);
-    let tt_bits = match args.tt_mib {
-        Some(mib) => {
-            let available = crate::memory::mem_available().map(|b| u64::try_from(b).unwrap_or(u64::MAX));
-            Some(triangle_war::tt_bits_for_mib(mib, available)?)
-        }
-        None => args.tt_bits,
-    };
-    let threads = crate::common::thread_count(args.threads);
+    let tt_bits = args.table.tt_bits::<TriangleWar>()?;
+    let threads = args.table.threads();
     let mut judge =
         Judge::new(front.geometry().clone(), tt_bits).with_threads(threads).with_rules(args.rules);
     let searched = front.geometry().segments().len() > triangle_war::TABLE_MAX_SEGMENTS;

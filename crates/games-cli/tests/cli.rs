@@ -179,6 +179,28 @@ fn an_oversized_tt_is_refused_before_allocating() {
     assert!(stderr.starts_with("games-cli: a TT of 1000000000 MiB needs "), "{stderr}");
 }
 
+/// Dots-and-boxes takes the same table and thread options as Triangle War: the answer does not
+/// depend on them, a table larger than the memory is refused before allocating.
+#[test]
+fn dots_and_boxes_table_and_threads() {
+    for extra in [&["--threads", "2", "--tt-mib", "16"][..], &["--tt-bits", "12"], &["--threads", "0"]] {
+        let out =
+            games_cli().args(["dots-and-boxes", "--size", "3x3", "--empty"]).args(extra).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{extra:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(String::from_utf8(out.stdout).unwrap(), format!("{} -3\n", "0".repeat(24)), "{extra:?}");
+    }
+    for (extra, message) in [
+        (&["--tt-mib", "1000000000"][..], "games-cli: a TT of 1000000000 MiB needs "),
+        (&["--tt-mib", "0"], "games-cli: a TT of 0 MiB is too small"),
+    ] {
+        let out =
+            games_cli().args(["dots-and-boxes", "--size", "4x4", "--empty"]).args(extra).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{extra:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.starts_with(message), "{extra:?}: {stderr}");
+    }
+}
+
 /// Replaces line `line` (0-based) of a sealed file's text by `new` and seals it again, as
 /// someone who knows the format would: only the content checks can refuse it then.
 fn resealed(text: &str, line: usize, new: &str, kind: search_core::SealedKind) -> String {
