@@ -9,7 +9,7 @@ use std::io::{IsTerminal, Write};
 
 use anyhow::Result;
 use game_front::Front;
-use search_core::{Analysis, Game, Limits, Player};
+use search_core::{Game, Player};
 use triangle_war::{
     parse_games_from, Geometry, Judge, Outcome, Position, Rules, TriangleWar, TriangleWarFront,
 };
@@ -212,38 +212,10 @@ fn long_solve(
     let (lo, hi) = margins(result.bounds);
     if result.finished && exact_all {
         // Every root move is exact: the analysis, with a principal variation found by a root
-        // solve at each step (under what is left of the time limit).
-        let mut pv = Vec::new();
-        let mut p = *pos;
-        while !p.is_over(geometry) {
-            let time = deadline.map(|d| d.saturating_duration_since(std::time::Instant::now()));
-            solver.set_limits(Limits { time, ..Limits::default() });
-            let step = solver.solve_root(&p, None, false, |_| {}).map_err(|e| anyhow::anyhow!("{e}"))?;
-            if !step.finished {
-                break;
-            }
-            let best = step.checkpoint.moves.iter().find(|m| m.lo == step.bounds.0).expect("a best move");
-            // The engine folds forced captures into the move that allows them (unless the
-            // rules say otherwise): expand them.
-            p = p.play(geometry, usize::from(best.mv)).0;
-            pv.push(best.mv);
-            let game = solver.engine().game();
-            let fold = game.rules().fold_forced;
-            while let Some(s) = game.folded_move(p.drawn().0).filter(|_| fold) {
-                pv.push(s as u8);
-                p = p.play(geometry, s).0;
-            }
-        }
-        if p.is_over(geometry) {
-            let mut moves: Vec<search_core::MoveValue<u8>> = result
-                .checkpoint
-                .moves
-                .iter()
-                .map(|m| search_core::MoveValue { mv: m.mv, value: margin + sign * m.lo })
-                .collect();
-            moves.sort_by_key(|m| -sign * m.value);
-            let stats = solver.stats().since(&stats0);
-            let analysis = Analysis { to_move: pos.to_move(), value: lo, moves, pv, stats };
+        // solve at each step (under what is left of the time limit), played without folding
+        // forced captures so that it lists every segment.
+        let plain = TriangleWar::with_rules(geometry.clone(), Rules { fold_forced: false, ..args.rules });
+        if let Ok(analysis) = solver.engine().root_analysis(&plain, pos, &result, &stats0, deadline) {
             let report = CaseReport::new(front, number, outcome_line(lo), &analysis);
             report.write(&args.output, out, &front.draw(pos), &front.score_text(pos), front.value_note())?;
             return Ok(None);

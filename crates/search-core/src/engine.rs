@@ -632,6 +632,12 @@ impl<G: Game> Engine<G> {
         self.started = None;
     }
 
+    /// The limits the `try_` searches obey ([`Engine::set_limits`]).
+    #[must_use]
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
     /// Clears the start time of limited searches: [`Limits::time`] counts again from the next
     /// one.
     pub fn restart_clock(&mut self) {

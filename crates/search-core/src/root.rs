@@ -444,4 +444,57 @@ impl<G: Game> Engine<G> {
             finished && bounds.0 == bounds.1 && (!exact_all || cp.moves.iter().all(|m| m.lo == m.hi));
         Ok(RootResult { bounds, finished, checkpoint: cp })
     }
+
+    /// The analysis of `pos` from `result`, a finished [`Engine::solve_root`] of `pos` with
+    /// `exact_all` (every root move exact) of a position that is not over: the root moves'
+    /// values as the checkpoint has them, and a principal variation that starts with the
+    /// result's first best move and goes on by a root solve (the best value only) at each step,
+    /// each under the engine's limits with what is left until `deadline`. The steps are played
+    /// in `plain`, the same game without the rules that fold forced moves into one, so that
+    /// the PV lists every move; the engine's rules find each step's best move. `stats` are the
+    /// engine's statistics since `before`. Values are from the first player's side, boxes or
+    /// points already banked counted ([`Game::banked`]), as [`Engine::analyze`] gives them.
+    ///
+    /// # Errors
+    /// [`Interrupted`] with the bounds of the step's position when the limits or the deadline
+    /// stop a step; [`Interrupted`] with `result`'s bounds if `result` is not finished.
+    pub fn root_analysis(
+        &mut self,
+        plain: &G,
+        pos: &G::Position,
+        result: &RootResult<G::Move>,
+        before: &crate::Stats,
+        deadline: Option<Instant>,
+    ) -> Result<crate::Analysis<G::Move>, crate::Interrupted> {
+        let (lo, hi) = result.bounds;
+        if !result.finished || result.checkpoint.moves.iter().any(|m| m.lo != m.hi) {
+            return Err(crate::Interrupted { lo, hi });
+        }
+        let limits = self.limits().clone();
+        let best = |r: &RootResult<G::Move>| {
+            r.checkpoint.moves.iter().find(|m| m.lo == r.bounds.0).expect("a best move").mv
+        };
+        // The first step is the result's own best move.
+        let mut pv = vec![best(result)];
+        let mut p = plain.play(pos, pv[0]).0;
+        while plain.terminal_value(&p).is_none() {
+            let time = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+            self.set_limits(crate::Limits { time: time.or(limits.time), ..limits.clone() });
+            let step = self.solve_root(&p, None, false, |_| {});
+            self.set_limits(limits.clone());
+            let step = step.expect("a fresh checkpoint fits its position");
+            if !step.finished {
+                let (lo, hi) = step.bounds;
+                return Err(crate::Interrupted { lo, hi });
+            }
+            pv.push(best(&step));
+            p = plain.play(&p, best(&step)).0;
+        }
+        let (to_move, banked) = (self.game().to_move(pos), self.game().banked(pos));
+        let sign = to_move.sign();
+        let values = result.checkpoint.moves.iter().map(|m| (m.mv, m.lo)).collect();
+        let moves = crate::analysis::ranked(values, banked, sign);
+        let stats = self.stats().since(before);
+        Ok(crate::Analysis { to_move, value: banked + sign * lo, moves, pv, stats })
+    }
 }
