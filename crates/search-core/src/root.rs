@@ -403,40 +403,74 @@ impl<G: Game> Engine<G> {
         engine.restart_clock();
         let n = cp.moves.len();
         let mut finished = true;
-        'moves: for i in 0..n {
-            loop {
-                let RootMove { mv, lo, hi } = cp.moves[i];
-                let best_lo = cp.bounds().0;
-                // Settled: exact, or (not exact_all) unable to beat the best proven move.
-                if lo == hi || (!exact_all && hi <= best_lo) {
+        // Tests root move `i` against threshold `t` ("is its value > t?") with a null window
+        // on the child and narrows the move's bounds by the fail-soft result; `false` when a
+        // limit stopped it.
+        let mut test = |engine: &mut Self, cp: &mut Checkpoint<G::Move>, i: usize, t: Value| -> bool {
+            let mv = cp.moves[i].mv;
+            let (child, gain) = engine.game().play(pos, mv);
+            let same = engine.game().to_move(&child) == me;
+            // Move value m = gain + v (same) or gain - v (other side to move).
+            let c = if same { t - gain } else { gain - t - 1 };
+            let Ok(r) = engine.try_search(&child, c, c + 1) else {
+                return false;
+            };
+            let m = &mut cp.moves[i];
+            match (same, r > c) {
+                (true, true) => m.lo = m.lo.max(gain + r),
+                (true, false) => m.hi = m.hi.min(gain + r),
+                (false, true) => m.hi = m.hi.min(gain - r),
+                (false, false) => m.lo = m.lo.max(gain - r),
+            }
+            progress(&Progress {
+                move_index: i,
+                moves: n,
+                checkpoint: cp.clone(),
+                bounds: cp.bounds(),
+                nodes: engine.stats().nodes - nodes0,
+                elapsed: start.elapsed(),
+            });
+            true
+        };
+        if exact_all {
+            // Every move made exact, one after the other, by bisection of its interval.
+            'moves: for i in 0..n {
+                while cp.moves[i].lo != cp.moves[i].hi {
+                    let RootMove { lo, hi, .. } = cp.moves[i];
+                    if !test(engine, &mut cp, i, lo + (hi - lo) / 2) {
+                        finished = false;
+                        break 'moves;
+                    }
+                }
+            }
+        } else {
+            // The root's value alone, as a null-window search of the root would find it: each
+            // round asks "is the root's value > t?", t stepping from 0 towards the proven
+            // bounds (MTD(f) from 0 with the fail-soft jumps), and tests the moves still
+            // undecided at t, the highest proven lower bound first, then in the game's order,
+            // until one is above t (the root's lower bound rises) or none is (its upper bound
+            // falls). Only the best move's value is made exact.
+            let mut ordered: Vec<G::Move> = cp.moves.iter().map(|m| m.mv).collect();
+            engine.game().order_moves(pos, &mut ordered);
+            let rank = |mv: G::Move| ordered.iter().position(|&m| m == mv).unwrap_or(n);
+            'rounds: loop {
+                let (lo, hi) = cp.bounds();
+                if lo >= hi {
                     break;
                 }
-                // Threshold: "is the move's value > t?" First against the best proven lower
-                // bound (can it be better?), then bisection of its own interval.
-                let t = if !exact_all && best_lo > lo && best_lo < hi { best_lo } else { lo + (hi - lo) / 2 };
-                let (child, gain) = engine.game().play(pos, mv);
-                let same = engine.game().to_move(&child) == me;
-                // Move value m = gain + v (same) or gain - v (other side to move).
-                let c = if same { t - gain } else { gain - t - 1 };
-                let Ok(r) = engine.try_search(&child, c, c + 1) else {
-                    finished = false;
-                    break 'moves;
-                };
-                let m = &mut cp.moves[i];
-                match (same, r > c) {
-                    (true, true) => m.lo = m.lo.max(gain + r),
-                    (true, false) => m.hi = m.hi.min(gain + r),
-                    (false, true) => m.hi = m.hi.min(gain - r),
-                    (false, false) => m.lo = m.lo.max(gain - r),
+                let t = 0.clamp(lo, hi - 1);
+                let mut undecided: Vec<usize> =
+                    (0..n).filter(|&i| cp.moves[i].lo <= t && cp.moves[i].hi > t).collect();
+                undecided.sort_by_key(|&i| (std::cmp::Reverse(cp.moves[i].lo), rank(cp.moves[i].mv)));
+                for i in undecided {
+                    if !test(engine, &mut cp, i, t) {
+                        finished = false;
+                        break 'rounds;
+                    }
+                    if cp.moves[i].lo > t {
+                        break;
+                    }
                 }
-                progress(&Progress {
-                    move_index: i,
-                    moves: n,
-                    checkpoint: cp.clone(),
-                    bounds: cp.bounds(),
-                    nodes: engine.stats().nodes - nodes0,
-                    elapsed: start.elapsed(),
-                });
             }
         }
         let bounds = cp.bounds();

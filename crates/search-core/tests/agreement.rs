@@ -347,6 +347,24 @@ fn root_driver_limits_and_checkpoints_match_minimax() {
         }
         let best = Engine::new(game, 12).solve_root(&root, None, false, |_| {}).unwrap();
         assert_eq!(best.bounds, (expected, expected), "seed {}", game.seed);
+        // Value only: every move's bounds hold its value, none is above the root's.
+        for (m, (_, v)) in best.checkpoint.moves.iter().zip(&values) {
+            assert!(m.lo <= *v && *v <= m.hi && m.hi <= expected, "seed {}: {m:?} {v}", game.seed);
+        }
+        // ...and a value-only solve stopped again and again resumes to the same value.
+        let mut cp = None;
+        let resumed = (0..10_000)
+            .find_map(|_| {
+                let mut s = Engine::new(game, 12);
+                s.set_limits(Limits { max_nodes: Some(4096 * 3), ..Limits::default() });
+                let r = s.solve_root(&root, cp.take(), false, |_| {}).unwrap();
+                assert!(r.bounds.0 <= expected && expected <= r.bounds.1);
+                let done = r.finished.then_some(r.bounds);
+                cp = Some(r.checkpoint);
+                done
+            })
+            .expect("progress");
+        assert_eq!(resumed, (expected, expected), "seed {}", game.seed);
 
         let mut text = None;
         for _ in 0..10_000 {
