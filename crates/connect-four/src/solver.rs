@@ -361,12 +361,22 @@ impl Solver {
 /// -6 %, L1_R2 first 20 +2 %, but L1_R1 (scores of 8 to 18 from 6 stones on) 1.61 M -> 5.96 M.
 pub const OPENING_STONES: usize = 4;
 
-/// The driver [`Solver`] solves `pos` with (see [`OPENING_STONES`]).
+/// The budget of [`Driver::EndsThenBisection`], by which [`Solver`] solves positions of more
+/// than [`OPENING_STONES`] stones: tests walk in from both ends of the score's interval while
+/// each costs at most this many nodes, then Pons' bisection leaning towards 0 takes over. A
+/// score next to an end (a quick win or loss) takes a few cheap tests there, where
+/// bisection's first tests, far from it, cost the most (`65225331`, score 11 in [-16, 15]:
+/// the tests at -8 and 7 cost 4,830 and 17,399 of its 25,319 nodes; the walk 9,428 in all).
+/// Nodes by bisection / by the walk with this budget, TT 2^16, TT cleared before each
+/// position: see the crate README, "Small trees, third round".
+pub const ENDS_BUDGET: u64 = 1000;
+
+/// The driver [`Solver`] solves `pos` with (see [`OPENING_STONES`] and [`ENDS_BUDGET`]).
 fn driver_for(pos: &Position) -> Driver {
     if pos.moves_played() <= OPENING_STONES {
         Driver::ZeroThenBisection
     } else {
-        Driver::BisectionTowardZero
+        Driver::EndsThenBisection { budget: ENDS_BUDGET }
     }
 }
 
