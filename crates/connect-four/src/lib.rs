@@ -69,5 +69,5 @@ pub use rules::PlainConnectFour;
 pub use sizes::{published, GameResult, PublishedResult, PUBLISHED};
 pub use solver::{
     all_cores, search_options, Solver, WinDrawLoss, DEFAULT_THREADS, DEFAULT_TT_BITS, ETC_SPAN,
-    ENDS_BUDGET, OPENING_STONES, PACKED_TT_BITS,
+    ENDS_BUDGET, ENDS_MIN_EMPTY, OPENING_STONES, PACKED_TT_BITS,
 };
