@@ -225,6 +225,20 @@ pub enum Driver {
     /// proved?), then [`Driver::BisectionTowardZero`] on what is left: a value next to 0 takes
     /// two searches, a large one a few more than bisection.
     ZeroThenBisection,
+    /// Null-window tests walking in from both ends of the interval, one step at a time ("is
+    /// the value the upper bound?", "is it above the lower bound?"; each fail-soft result
+    /// moves its end by as much as it proves), the end whose last test was cheaper next, while
+    /// each test costs at most `budget` nodes; then [`Driver::BisectionTowardZero`], its
+    /// midpoints taken from the bounds its own tests proved (the tests the walk answered
+    /// skipped), so that a value the walk did not reach is searched as that driver searches
+    /// it. A test next to an end is cheap (the bounds from what is left of the game cut most
+    /// of its tree) and one far from the value dear, so values next to an end (quick wins and
+    /// losses) take a few cheap tests where bisection's first tests, far from them, are the
+    /// dear ones.
+    EndsThenBisection {
+        /// The most nodes a test of the walk may cost for the walk to go on.
+        budget: u64,
+    },
 }
 
 /// Nodes a search runs on one thread before the helpers start (see [`Engine::set_solo_nodes`]).

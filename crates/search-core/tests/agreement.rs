@@ -674,6 +674,10 @@ fn every_driver_and_clamp_gives_the_exact_value() {
             Driver::BisectionTowardZero,
             Driver::MtdfMidpoint,
             Driver::ZeroThenBisection,
+            // The walk from the ends: never past its first test, stopped part way, to the end.
+            Driver::EndsThenBisection { budget: 0 },
+            Driver::EndsThenBisection { budget: rng.gen_range(1..60) },
+            Driver::EndsThenBisection { budget: u64::MAX },
         ] {
             for threads in [1, 2] {
                 let options = SearchOptions { tt_bits: 10, threads, driver, ..SearchOptions::DEFAULT };
@@ -792,7 +796,12 @@ fn window_aware_ordering_keeps_the_exact_value() {
         for (bits, pvs) in [(2, true), (16, false), (10, true)] {
             let options =
                 SearchOptions { principal_variation_search: pvs, tt_bits: bits, ..SearchOptions::DEFAULT };
-            for driver in [Driver::FullWindow, Driver::Bisection, Driver::BisectionTowardZero] {
+            for driver in [
+                Driver::FullWindow,
+                Driver::Bisection,
+                Driver::BisectionTowardZero,
+                Driver::EndsThenBisection { budget: 20 },
+            ] {
                 let game = WindowOrdered { tree, calls: 0.into() };
                 let mut solver = Engine::with_options(game, SearchOptions { driver, ..options });
                 assert_eq!(solver.solve(&root), exact, "seed {} {driver:?} bits {bits}", tree.seed);
