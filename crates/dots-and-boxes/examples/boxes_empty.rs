@@ -91,21 +91,9 @@ fn main() {
                     None if root => {
                         // The root driver of `games-cli --checkpoint`: one null window per step,
                         // each step printed to stderr.
-                        let start = Instant::now();
-                        let r = solver.engine().solve_root(&Position::start(), None, false, |p| {
-                            let m = &p.checkpoint.moves[p.move_index];
-                            eprintln!(
-                                "  move {} ({}) in [{}, {}], root in [{}, {}], {} nodes, {:.1} s",
-                                p.move_index,
-                                m.mv,
-                                m.lo,
-                                m.hi,
-                                p.bounds.0,
-                                p.bounds.1,
-                                p.nodes,
-                                start.elapsed().as_secs_f64()
-                            );
-                        });
+                        let r = solver
+                            .engine()
+                            .solve_root(&Position::start(), None, false, |p| eprintln!("  {p}"));
                         let r = r.expect("a fresh checkpoint");
                         match r.finished {
                             true => Ok(format!("{:+}", r.bounds.0)),

@@ -119,33 +119,12 @@ fn a_solved_checkpoint_is_answered_without_search_or_writes() {
 /// same value and move values) and a principal variation that replays to the value.
 #[test]
 fn a_checkpointed_analysis_matches_the_plain_one_and_its_pv_replays() {
-    use serde_json::Value;
-    let dir = std::env::temp_dir().join(format!("games-cli-analysis-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let cp = dir.join("side4.checkpoint");
     let side4 = ["triangle-war", "--side", "4", "--empty", "--analyze", "--format", "json"];
-    let plain = games_cli().args(side4).output().unwrap();
-    let plain: Value = serde_json::from_slice(&plain.stdout).unwrap();
-    let base = [&side4[..], &["--tt-bits", "18", "--checkpoint", cp.to_str().unwrap()]].concat();
-    let first = games_cli().args(&base).args(["--time-limit", "0.05"]).output().unwrap();
-    assert_eq!(first.status.code(), Some(3), "{}", String::from_utf8_lossy(&first.stderr));
-    let resumed = games_cli().args(&base).output().unwrap();
-    assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
-    let driven: Value = serde_json::from_slice(&resumed.stdout).unwrap();
+    let (plain, driven) = plain_and_checkpointed_analysis("side4", &side4, "18", "0.05");
     assert_eq!(driven["value"], plain["value"]);
     assert_eq!(driven["value"], -2);
-    let sorted = |a: &Value| {
-        let mut m: Vec<(String, i64)> = a["moves"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|m| (m["move"].as_str().unwrap().to_string(), m["value"].as_i64().unwrap()))
-            .collect();
-        m.sort();
-        m
-    };
-    assert_eq!(sorted(&driven), sorted(&plain));
-    assert_eq!(sorted(&driven).len(), 30);
+    assert_eq!(move_values(&driven), move_values(&plain));
+    assert_eq!(move_values(&driven).len(), 30);
     let g = triangle_war::Geometry::new(4).unwrap();
     let mut pos = triangle_war::Position::start();
     for mv in driven["pv"].as_array().unwrap() {
@@ -154,7 +133,40 @@ fn a_checkpointed_analysis_matches_the_plain_one_and_its_pv_replays() {
     }
     assert!(pos.is_over(&g));
     assert_eq!(pos.margin(), -2);
+}
+
+/// Runs `args` (an `--analyze --format json` solve of one position) plainly, then under
+/// `--tt-bits TT_BITS --checkpoint` in a fresh directory, first stopped by `--time-limit
+/// SECONDS` (exit status 3) and then resumed to the end; returns both JSON answers.
+fn plain_and_checkpointed_analysis(
+    name: &str,
+    args: &[&str],
+    tt_bits: &str,
+    seconds: &str,
+) -> (serde_json::Value, serde_json::Value) {
+    let dir = std::env::temp_dir().join(format!("games-cli-analysis-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cp = dir.join("checkpoint");
+    let plain = serde_json::from_slice(&games_cli().args(args).output().unwrap().stdout).unwrap();
+    let base = [args, &["--tt-bits", tt_bits, "--checkpoint", cp.to_str().unwrap()]].concat();
+    let first = games_cli().args(&base).args(["--time-limit", seconds]).output().unwrap();
+    assert_eq!(first.status.code(), Some(3), "{}", String::from_utf8_lossy(&first.stderr));
+    let resumed = games_cli().args(&base).output().unwrap();
+    assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
     let _ = std::fs::remove_dir_all(&dir);
+    (plain, serde_json::from_slice(&resumed.stdout).unwrap())
+}
+
+/// A JSON analysis' moves as (move, value) pairs, sorted by move.
+fn move_values(a: &serde_json::Value) -> Vec<(String, i64)> {
+    let mut m: Vec<(String, i64)> = a["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["move"].as_str().unwrap().to_string(), m["value"].as_i64().unwrap()))
+        .collect();
+    m.sort();
+    m
 }
 
 #[test]
@@ -184,31 +196,11 @@ fn an_oversized_tt_is_refused_before_allocating() {
 /// principal variation that replays to the value.
 #[test]
 fn a_checkpointed_dots_and_boxes_analysis_matches_the_plain_one() {
-    use serde_json::Value;
-    let dir = std::env::temp_dir().join(format!("games-cli-dab-analysis-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let cp = dir.join("2x4.checkpoint");
     let board = ["dots-and-boxes", "--size", "2x4", "--empty", "--analyze", "--format", "json"];
-    let plain: Value = serde_json::from_slice(&games_cli().args(board).output().unwrap().stdout).unwrap();
-    let base = [&board[..], &["--tt-bits", "14", "--checkpoint", cp.to_str().unwrap()]].concat();
-    let first = games_cli().args(&base).args(["--time-limit", "0.02"]).output().unwrap();
-    assert_eq!(first.status.code(), Some(3), "{}", String::from_utf8_lossy(&first.stderr));
-    let resumed = games_cli().args(&base).output().unwrap();
-    assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
-    let driven: Value = serde_json::from_slice(&resumed.stdout).unwrap();
-    assert_eq!((&driven["value"], &plain["value"]), (&Value::from(2), &Value::from(2)));
-    assert_eq!(driven["moves"].as_array().unwrap().len(), 22);
-    let values = |a: &Value| {
-        let mut m: Vec<(String, i64)> = a["moves"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|m| (m["move"].as_str().unwrap().to_string(), m["value"].as_i64().unwrap()))
-            .collect();
-        m.sort();
-        m
-    };
-    assert_eq!(values(&driven), values(&plain));
+    let (plain, driven) = plain_and_checkpointed_analysis("2x4", &board, "14", "0.02");
+    assert_eq!((driven["value"].as_i64(), plain["value"].as_i64()), (Some(2), Some(2)));
+    assert_eq!(move_values(&driven), move_values(&plain));
+    assert_eq!(move_values(&driven).len(), 22);
     let g = dots_and_boxes::Geometry::new(2, 4).unwrap();
     let mut pos = dots_and_boxes::Position::start();
     for mv in driven["pv"].as_array().unwrap() {
@@ -216,7 +208,6 @@ fn a_checkpointed_dots_and_boxes_analysis_matches_the_plain_one() {
     }
     assert!(pos.is_over(&g));
     assert_eq!(pos.margin(), 2);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Dots-and-boxes takes the same table and thread options as Triangle War: the answer does not

@@ -262,6 +262,28 @@ impl<M> Progress<M> {
     }
 }
 
+/// One line: `move I/N (MOVE): [LO, HI]; root in [LO, HI]; NODES nodes, RATE nodes/s, TIME`
+/// (I counted from 1).
+impl<M: Copy + Display> Display for Progress<M> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let m = &self.checkpoint.moves[self.move_index];
+        write!(
+            f,
+            "move {}/{} ({}): [{}, {}]; root in [{}, {}]; {} nodes, {:.0} nodes/s, {:.1?}",
+            self.move_index + 1,
+            self.moves,
+            m.mv,
+            m.lo,
+            m.hi,
+            self.bounds.0,
+            self.bounds.1,
+            self.nodes,
+            self.nodes_per_second(),
+            self.elapsed
+        )
+    }
+}
+
 /// What [`Engine::solve_root`] proved: the root's value, or bounds if a limit stopped it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RootResult<M> {

@@ -39,20 +39,7 @@ fn main() {
     let result = solver
         .engine()
         .solve_root(&Position::start(), checkpoint, false, |p| {
-            let m = p.checkpoint.moves[p.move_index];
-            println!(
-                "move {}/{} (segment {}): [{}, {}]; root in [{}, {}]; {} nodes, {:.0} nodes/s, {:.1?}",
-                p.move_index + 1,
-                p.moves,
-                m.mv,
-                m.lo,
-                m.hi,
-                p.bounds.0,
-                p.bounds.1,
-                p.nodes,
-                p.nodes_per_second(),
-                p.elapsed
-            );
+            println!("{p}");
             save(&p.checkpoint);
         })
         .expect("checkpoint of this board");
