@@ -98,7 +98,7 @@ pub use engine::{
 pub use game::{Game, Player, Symmetry, TtKey, Value, INFINITY};
 pub use root::{
     root_checkpoint, tt_entries_from_text, tt_entries_to_text, tt_snapshot_from_text, tt_snapshot_to_text,
-    Checkpoint, CheckpointError, Progress, RootMove, RootResult,
+    Checkpoint, CheckpointError, Progress, RootMove, RootResult, MTD_REACH,
 };
 pub use sealed::{seal, unseal, SealedKind, SolveIdentity};
 pub use tt::{Bound, BoundsTable, PackedTable, TranspositionTable, TtEntry, MAX_TT_BITS};

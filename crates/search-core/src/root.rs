@@ -236,6 +236,12 @@ pub fn tt_snapshot_from_text<K: FromStr, M: FromStr>(
     Ok(entries)
 }
 
+/// How far from 0 [`Engine::solve_root`] (value only) steps its threshold one proven bound at a
+/// time (MTD(f) from 0) before it bisects the root's interval: dots-and-boxes' and Triangle
+/// War's values sit next to 0 (4x4 0, 3x5 -1, side 5 +1: two rounds), a large value (a quick
+/// Connect Four win) is found by bisection.
+pub const MTD_REACH: Value = 2;
+
 /// A progress report of [`Engine::solve_root`], after each null-window search at the root and
 /// when it stops.
 #[derive(Clone, Debug)]
@@ -388,9 +394,12 @@ pub fn root_checkpoint<G: Game>(game: &G, pos: &G::Position) -> Checkpoint<G::Mo
 impl<G: Game> Engine<G> {
     /// Solves the non-terminal `pos` move by move under the engine's limits, starting from
     /// `checkpoint` (or a fresh one), calling `progress` after every null-window search. Each
-    /// step tests one root move against a threshold with a null window: a move whose upper bound
-    /// is not above the best proven lower bound is settled; otherwise its interval is bisected.
-    /// With `exact_all`, every move's value is made exact (for analysis); otherwise only the best.
+    /// step tests one root move against a threshold with a null window ("is its value above
+    /// t?"). With `exact_all`, every move's value is made exact (for analysis), each move's
+    /// interval bisected in turn. Otherwise only the best: rounds ask "is the root's value
+    /// above t?" (t from 0 by MTD(f)'s steps up to [`MTD_REACH`], then by bisection of the
+    /// root's interval) and test the moves still undecided at t, the highest proven lower bound
+    /// first, then in the game's move order ([`Game::order_moves`]), until one is above t.
     ///
     /// When a limit stops the search, the result has the bounds proven so far and
     /// `finished == false`; calling again with its checkpoint continues and ends with the same
@@ -468,7 +477,8 @@ impl<G: Game> Engine<G> {
         } else {
             // The root's value alone, as a null-window search of the root would find it: each
             // round asks "is the root's value > t?", t stepping from 0 towards the proven
-            // bounds (MTD(f) from 0 with the fail-soft jumps), and tests the moves still
+            // bounds (MTD(f) from 0 with the fail-soft jumps) up to [`MTD_REACH`] from 0 and
+            // bisecting the root's interval beyond, and tests the moves still
             // undecided at t, the highest proven lower bound first, then in the game's order,
             // until one is above t (the root's lower bound rises) or none is (its upper bound
             // falls). Only the best move's value is made exact.
@@ -480,7 +490,10 @@ impl<G: Game> Engine<G> {
                 if lo >= hi {
                     break;
                 }
-                let t = 0.clamp(lo, hi - 1);
+                // MTD(f)'s step from 0 while it stays next to 0 (values of the margin games sit
+                // there), bisection of what is left beyond (Connect Four's quick wins).
+                let step = 0.clamp(lo, hi - 1);
+                let t = if step.abs() <= MTD_REACH { step } else { lo + (hi - 1 - lo) / 2 };
                 let mut undecided: Vec<usize> =
                     (0..n).filter(|&i| cp.moves[i].lo <= t && cp.moves[i].hi > t).collect();
                 undecided.sort_by_key(|&i| (std::cmp::Reverse(cp.moves[i].lo), rank(cp.moves[i].mv)));
