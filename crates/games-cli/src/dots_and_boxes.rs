@@ -54,8 +54,9 @@ pub struct Args {
     /// move at the root; resumed from the file) and `--save-every`.
     #[command(flatten)]
     long: crate::long_solve::LongSolveArgs,
-    /// `--tt-bits` (default: 20 up to 24 lines, 32 MiB; 22 up to 31 lines, 128 MiB; 24
-    /// above, 512 MiB), `--tt-mib`, `--threads`.
+    /// `--tt-bits` (default: 20 up to 24 lines, 32 MiB; 22 up to 31 lines, 128 MiB; above,
+    /// 512 MiB, and 2 GiB for `--empty` or `--checkpoint` when twice that is available),
+    /// `--tt-mib`, `--threads`.
     #[command(flatten)]
     table: crate::common::TableArgs,
 }
@@ -65,7 +66,14 @@ pub struct Args {
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
     let (rows, cols) = args.size;
     let geometry = Geometry::new(rows, cols).map_err(|e| anyhow!("--size {rows}x{cols}: {e}"))?;
-    let tt_bits = args.table.tt_bits::<dots_and_boxes::DotsAndBoxes>()?;
+    let tt_bits = match args.table.tt_bits::<DotsAndBoxes>()? {
+        // The empty board or a checkpointed solve of a large board: one search of about 10^9
+        // nodes, worth a large table (touching it costs about a second).
+        None if geometry.line_count() > LARGE_BOARD_LINES && (args.empty || args.long.one_case()) => {
+            large_board_tt_bits(args.table.threads())
+        }
+        bits => bits,
+    };
     let mut judge = Judge::new(geometry.clone(), tt_bits).with_threads(args.table.threads());
     let mut unfinished = Vec::new();
     if args.empty {
@@ -77,6 +85,24 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
         let pos = Position::from_drawn(&geometry, drawn)?;
         answer(args, &mut judge, number, &pos, out, unfinished)
     })
+}
+
+/// The empty board (`--empty`) or a checkpointed solve of a board of more than this many lines
+/// (3x5, 4x4 and up: searches of about 10^9 nodes) gets a TT of [`LARGE_BOARD_TT_MIB`] by
+/// default when the memory allows; positions read from the input keep the library's default.
+const LARGE_BOARD_LINES: usize = 31;
+
+/// The default TT of the large boards, in MiB: 2^26 entries of 32 bytes. On 4x4 it halves the
+/// nodes of the library's default 2^24 entries (840 M -> 435 M; 2^28: 387 M).
+const LARGE_BOARD_TT_MIB: u64 = 2048;
+
+/// The TT size of a large board when none is asked for: [`LARGE_BOARD_TT_MIB`] if the memory
+/// available is at least twice that, else `None` (the library's default, 512 MiB).
+fn large_board_tt_bits(threads: usize) -> Option<u32> {
+    let available = crate::memory::mem_available()?;
+    (available >= u128::from(2 * LARGE_BOARD_TT_MIB) << 20)
+        .then(|| search_core::Engine::<DotsAndBoxes>::tt_bits_for_mib(LARGE_BOARD_TT_MIB, threads, None).ok())
+        .flatten()
 }
 
 /// Answers the position of line `number` (flushed at once); under `--time-limit` a position
