@@ -37,7 +37,11 @@ impl DotsAndBoxes {
     /// The game on `geometry`, searched with the pruning `rules` (values do not depend on them).
     #[must_use]
     pub fn with_rules(geometry: Geometry, rules: Rules) -> Self {
-        let symmetries = strings_and_coins::Symmetries::new(geometry.symmetries(), geometry.line_count());
+        let symmetries = strings_and_coins::Symmetries::with_twins(
+            geometry.symmetries(),
+            geometry.line_count(),
+            geometry.board().twin_groups(),
+        );
         // Midpoints in half units: a horizontal line at (2 row, 2 col + 1), a vertical one at
         // (2 row + 1, 2 col); the centre at (rows, cols). Squared distances, ranked.
         let distance = |l: &crate::Line| {
@@ -96,8 +100,7 @@ impl DotsAndBoxes {
     #[inline]
     fn canonical_with_symmetry(&self, drawn: u64) -> (u64, u8) {
         if self.rules.twins {
-            let board = self.geometry.board();
-            self.symmetries.canonical_by(drawn, |d| board.normalise_twins(d))
+            self.symmetries.canonical_twins(self.geometry.board().normalise_twins(drawn))
         } else {
             self.symmetries.canonical(drawn)
         }
