@@ -25,6 +25,8 @@ pub struct DotsAndBoxes {
     /// Each line's rank by the distance of its midpoint from the centre of the board (0 the
     /// nearest), for move ordering.
     centre_rank: [u8; 64],
+    /// The line of each centre rank (the inverse of `centre_rank`).
+    by_rank: [u8; 64],
 }
 
 impl DotsAndBoxes {
@@ -54,11 +56,12 @@ impl DotsAndBoxes {
         };
         let mut order: Vec<usize> = (0..geometry.line_count()).collect();
         order.sort_by_key(|&i| (distance(&geometry.lines()[i]), i));
-        let mut centre_rank = [0u8; 64];
+        let (mut centre_rank, mut by_rank) = ([0u8; 64], [0u8; 64]);
         for (rank, &i) in order.iter().enumerate() {
             centre_rank[i] = rank as u8;
+            by_rank[rank] = i as u8;
         }
-        DotsAndBoxes { geometry, symmetries, rules, centre_rank }
+        DotsAndBoxes { geometry, symmetries, rules, centre_rank, by_rank }
     }
 
     /// The pruning rules in force.
@@ -182,13 +185,16 @@ impl Game for DotsAndBoxes {
     /// ([`strings_and_coins::Board::loony_offer`]).
     fn value_bounds(&self, pos: &Position) -> (Value, Value) {
         let board = self.geometry.board();
+        let drawn = pos.drawn();
+        // One pass over the boxes for the three questions.
+        let classes = board.coin_classes(drawn);
         if self.rules.loony_values {
-            if let Some(v) = board.loony_value(pos.drawn()) {
+            if let Some(v) = board.loony_value_with(drawn, classes) {
                 return (Value::from(v), Value::from(v));
             }
         }
-        let open = Value::from(board.open_coins(pos.drawn()).count_ones());
-        if self.rules.loony_offers && board.loony_offer(pos.drawn()) {
+        let open = Value::from(classes.open().count_ones());
+        if self.rules.loony_offers && board.loony_offer_with(drawn, classes) {
             // At least 0, of the parity of the open boxes.
             return (open & 1, open);
         }
@@ -199,25 +205,41 @@ impl Game for DotsAndBoxes {
     /// to complete, then the rest, fewest boxes offered first; within each class from the
     /// centre outward (Barker and Korf 2012).
     fn order_moves(&self, pos: &Position, moves: &mut [u8]) {
+        // The order of the keys `2 - completed` (ties by line) for the completing moves, then
+        // `(1 + offered) * 64 + centre rank` for the others, without a sort: the moves that
+        // complete two boxes and one box as line sets, the others as sets of centre ranks,
+        // one per number of boxes offered (every key distinct: each set read in order).
         let drawn = pos.drawn();
-        let score = |m: u8| {
+        let board = self.geometry.board();
+        let (mut two, mut one) = (0u64, 0u64);
+        let mut offering = [0u64; 3];
+        for &m in moves.iter() {
             let after = drawn | 1 << m;
-            let border = self.geometry.board().border(usize::from(m));
-            let completes = border.completed(after).count_ones() as u16;
-            if completes > 0 {
-                2 - completes
-            } else {
-                (1 + border.offered(after) as u16) * 64 + u16::from(self.centre_rank[usize::from(m)])
+            let border = board.border(usize::from(m));
+            match border.completed(after).count_ones() {
+                0 => offering[border.offered(after) as usize] |= 1 << self.centre_rank[usize::from(m)],
+                1 => one |= 1 << m,
+                _ => two |= 1 << m,
             }
-        };
-        let mut keyed = [(0u16, 0u8); 64];
-        for (k, &m) in keyed.iter_mut().zip(moves.iter()) {
-            *k = (score(m), m);
         }
-        let keyed = &mut keyed[..moves.len()];
-        keyed.sort_unstable();
-        for (m, &(_, k)) in moves.iter_mut().zip(keyed.iter()) {
-            *m = k;
+        debug_assert_eq!(
+            (two.count_ones() + one.count_ones() + offering.iter().map(|o| o.count_ones()).sum::<u32>())
+                as usize,
+            moves.len(),
+            "distinct moves"
+        );
+        let mut out = moves.iter_mut();
+        for (set, ranked) in
+            [(two, false), (one, false), (offering[0], true), (offering[1], true), (offering[2], true)]
+        {
+            let mut left = set;
+            while left != 0 {
+                let i = left.trailing_zeros() as usize;
+                left &= left - 1;
+                if let Some(slot) = out.next() {
+                    *slot = if ranked { self.by_rank[i] } else { i as u8 };
+                }
+            }
         }
     }
 

@@ -1,6 +1,6 @@
 //! Graph keys: a position named by the chains and loops of its strings-and-coins graph.
 
-use crate::Board;
+use crate::{Board, CoinClasses};
 
 /// Components a graph key holds (one byte each under the flag bit).
 pub const GRAPH_KEY_COMPONENTS: usize = 7;
@@ -25,16 +25,12 @@ impl Board {
     pub fn graph_key(&self, drawn: u64) -> Option<u64> {
         // Three strings or more on a coin (an untouched triangle, a box with three or four):
         // the graph is not a union of paths and cycles.
-        let junction = self.coins().iter().any(|&t| {
-            let open = t & !drawn;
-            let rest = open & open.wrapping_sub(1);
-            rest & rest.wrapping_sub(1) != 0
-        });
-        if junction {
+        let classes = self.coin_classes(drawn);
+        if classes.many != 0 {
             return None;
         }
         // With no junction every component is simple: the split's code names them all.
-        self.split_graph(drawn).map(|(_, code)| GRAPH_KEY_FLAG | code)
+        self.split_graph_with(drawn, classes).map(|(_, code)| GRAPH_KEY_FLAG | code)
     }
 
     /// The graph split into its simple and its junction parts, for keys of positions that are
@@ -53,15 +49,16 @@ impl Board {
     /// is every string and the code is the graph key's.
     #[must_use]
     pub fn split_graph(&self, drawn: u64) -> Option<(u64, u64)> {
+        self.split_graph_with(drawn, self.coin_classes(drawn))
+    }
+
+    /// [`Board::split_graph`] with the coin classes of `drawn` ([`Board::coin_classes`])
+    /// already known.
+    #[must_use]
+    pub fn split_graph_with(&self, drawn: u64, classes: CoinClasses) -> Option<(u64, u64)> {
         // Open coins with one or two strings: a simple component is made of them alone.
-        let mut low = 0u64;
-        for (i, &t) in self.coins().iter().enumerate() {
-            let open = t & !drawn;
-            let rest = open & open.wrapping_sub(1);
-            if open != 0 && rest & rest.wrapping_sub(1) == 0 {
-                low |= 1 << i;
-            }
-        }
+        let low = classes.one | classes.two;
+        let ground_strings = self.ground_strings();
         let mut codes = [0u8; GRAPH_KEY_COMPONENTS];
         let (mut n, mut hidden) = (0, 0u64);
         let mut left = low;
@@ -75,20 +72,17 @@ impl Board {
                 let c = todo.trailing_zeros() as usize;
                 todo &= todo - 1;
                 component |= 1 << c;
-                let mut strings = self.coins()[c] & !drawn;
+                let strings = self.coin_mask(c) & !drawn;
                 strings_of |= strings;
                 ends += u32::from(strings & (strings - 1) == 0);
-                while strings != 0 {
-                    let s = strings.trailing_zeros() as usize;
-                    strings &= strings - 1;
-                    let b = self.border(s);
-                    if b.masks[1] == 0 {
-                        ground += 1;
-                    } else {
-                        let next = (b.bits[0] | b.bits[1]) & !component;
-                        junction |= next & !low != 0;
-                        todo |= next & low;
-                    }
+                ground += (strings & ground_strings).count_ones();
+                let mut between = strings & !ground_strings;
+                while between != 0 {
+                    let s = between.trailing_zeros() as usize;
+                    between &= between - 1;
+                    let next = self.link(s) & !component;
+                    junction |= next & !low != 0;
+                    todo |= next & low;
                 }
             }
             left &= !component;
@@ -135,15 +129,12 @@ impl Board {
     /// [`Board::chain_cuts`] (if `chains`) together, in one walk of the components.
     #[must_use]
     pub(crate) fn dropped_openings(&self, drawn: u64, simple: bool, chains: bool) -> u64 {
-        // Open coins with exactly two strings.
-        let mut two = 0u64;
-        for (i, &t) in self.coins().iter().enumerate() {
-            let open = t & !drawn;
-            let rest = open & open.wrapping_sub(1);
-            if rest != 0 && rest & rest.wrapping_sub(1) == 0 {
-                two |= 1 << i;
-            }
-        }
+        self.dropped_openings_with(drawn, self.coin_classes(drawn).two, simple, chains)
+    }
+
+    /// [`Board::dropped_openings`] with `two`, the open coins with exactly two strings, known.
+    pub(crate) fn dropped_openings_with(&self, drawn: u64, two: u64, simple: bool, chains: bool) -> u64 {
+        let ground_strings = self.ground_strings();
         // Classes seen: `ground << 6 | coins` (ground 2 for a chain, 0 for a loop).
         let mut seen = [0u8; 64];
         let mut n_seen = 0;
@@ -161,23 +152,20 @@ impl Board {
                 let c = todo.trailing_zeros() as usize;
                 todo &= todo - 1;
                 component |= 1 << c;
-                let mut strings = self.coins()[c] & !drawn;
+                let strings = self.coin_mask(c) & !drawn;
                 strings_of |= strings;
-                while strings != 0 {
-                    let s = strings.trailing_zeros() as usize;
-                    strings &= strings - 1;
-                    let b = self.border(s);
-                    if b.masks[1] == 0 {
-                        ground |= 1 << s;
-                    } else {
-                        let both = b.bits[0] | b.bits[1];
-                        if both & two == both {
-                            inner |= 1 << s;
-                        }
-                        let next = both & !component;
-                        junction |= next & !two != 0;
-                        todo |= next & two;
+                ground |= strings & ground_strings;
+                let mut between = strings & !ground_strings;
+                while between != 0 {
+                    let s = between.trailing_zeros() as usize;
+                    between &= between - 1;
+                    let both = self.link(s);
+                    if both & two == both {
+                        inner |= 1 << s;
                     }
+                    let next = both & !component;
+                    junction |= next & !two != 0;
+                    todo |= next & two;
                 }
             }
             left &= !component;

@@ -1,7 +1,7 @@
 //! The proven pruning rules of strings and coins: forced capture, capture before sacrificing,
 //! all but two, and the moves they leave alone.
 
-use crate::Board;
+use crate::{Board, CoinClasses};
 
 /// Pruning rules of a strings-and-coins search: proven value-preserving restrictions of the
 /// moves searched. Values are exact with any setting; only the work differs.
@@ -253,6 +253,17 @@ impl Board {
         })
     }
 
+    /// [`Board::capturing`] given `one`, the open coins with one string left.
+    #[inline]
+    fn capturing_of(&self, drawn: u64, one: u64) -> u64 {
+        let (mut left, mut strings) = (one, 0u64);
+        while left != 0 {
+            strings |= self.coin_mask(left.trailing_zeros() as usize);
+            left &= left - 1;
+        }
+        strings & !drawn
+    }
+
     /// How the coin(s) that the capturing string `s` completes in `drawn` hang (see [`Hang`]);
     /// with `all_but_two` ([`Rules::all_but_two`]) the double-dealing move inside a chain of
     /// three or more is dropped. `s` must be in [`Board::capturing`]`(drawn)`.
@@ -323,13 +334,19 @@ impl Board {
         let free = self.all_strings() & !drawn;
         let mut candidates = free;
         if rules.capture || rules.capture_first || rules.simple_openings || rules.chain_ends {
-            let capturing = self.capturing(drawn);
-            if capturing == 0 {
+            let classes = self.coin_classes(drawn);
+            if classes.one == 0 {
                 if rules.simple_openings || rules.chain_ends {
-                    candidates &= !self.dropped_openings(drawn, rules.simple_openings, rules.chain_ends);
+                    candidates &= !self.dropped_openings_with(
+                        drawn,
+                        classes.two,
+                        rules.simple_openings,
+                        rules.chain_ends,
+                    );
                 }
                 return candidates;
             }
+            let capturing = self.capturing_of(drawn, classes.one);
             let mut left = capturing;
             while left != 0 {
                 let s = left.trailing_zeros() as usize;
@@ -357,7 +374,18 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn loony_offer(&self, drawn: u64) -> bool {
-        let mut left = self.capturing(drawn);
+        self.loony_offer_with(drawn, self.coin_classes(drawn))
+    }
+
+    /// [`Board::loony_offer`] with the coin classes of `drawn` ([`Board::coin_classes`])
+    /// already known.
+    #[inline]
+    #[must_use]
+    pub fn loony_offer_with(&self, drawn: u64, classes: CoinClasses) -> bool {
+        if classes.one == 0 {
+            return false;
+        }
+        let mut left = self.capturing_of(drawn, classes.one);
         while left != 0 {
             let s = left.trailing_zeros() as usize;
             left &= left - 1;
