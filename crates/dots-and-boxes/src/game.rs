@@ -124,7 +124,8 @@ impl Game for DotsAndBoxes {
     }
 
     fn generate_moves(&self, pos: &Position, moves: &mut Vec<u8>) {
-        let mut c = self.candidates(pos.drawn());
+        let classes = pos.coin_classes(&self.geometry);
+        let mut c = self.geometry.board().candidates_with(pos.drawn(), classes, self.rules);
         while c != 0 {
             moves.push(c.trailing_zeros() as u8);
             c &= c - 1;
@@ -138,7 +139,10 @@ impl Game for DotsAndBoxes {
             // A single candidate is a capture (every restriction keeps one): the boxes go to
             // the player to move in `next`.
             let sign = if next.to_move() == pos.to_move() { 1 } else { -1 };
-            while let Some(s) = self.folded_move(next.drawn()) {
+            let board = self.geometry.board();
+            while let Some(s) =
+                board.folded_move_with(next.drawn(), next.coin_classes(&self.geometry), self.rules)
+            {
                 let (after, c) = next.play(&self.geometry, s);
                 gain += sign * Value::from(c);
                 next = after;
@@ -154,7 +158,8 @@ impl Game for DotsAndBoxes {
     fn canonical_key(&self, pos: &Position) -> (u128, Symmetry) {
         let drawn = pos.drawn();
         if self.rules.graph_keys {
-            if let Some((junction, code)) = self.geometry.board().split_graph(drawn) {
+            let classes = pos.coin_classes(&self.geometry);
+            if let Some((junction, code)) = self.geometry.board().split_graph_with(drawn, classes) {
                 let code = u128::from(code) << 64;
                 if junction == self.geometry.all_lines() {
                     // An endgame of chains and loops: moves do not map between isomorphic
@@ -186,8 +191,7 @@ impl Game for DotsAndBoxes {
     fn value_bounds(&self, pos: &Position) -> (Value, Value) {
         let board = self.geometry.board();
         let drawn = pos.drawn();
-        // One pass over the boxes for the three questions.
-        let classes = board.coin_classes(drawn);
+        let classes = pos.coin_classes(&self.geometry);
         if self.rules.loony_values {
             if let Some(v) = board.loony_value_with(drawn, classes) {
                 return (Value::from(v), Value::from(v));

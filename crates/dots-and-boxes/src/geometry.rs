@@ -135,6 +135,17 @@ impl Geometry {
         self.rows * self.cols
     }
 
+    /// The set of every box, as coin bits (bit `r * cols + c` for box `(r, c)`).
+    #[inline]
+    #[must_use]
+    pub fn all_boxes(&self) -> u64 {
+        if self.boxes() == 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.boxes()) - 1
+        }
+    }
+
     /// The set of every line.
     #[must_use]
     pub fn all_lines(&self) -> u64 {

@@ -308,7 +308,15 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn candidates(&self, drawn: u64, rules: Rules) -> u64 {
-        let candidates = self.rule_candidates(drawn, rules);
+        self.candidates_with(drawn, self.coin_classes(drawn), rules)
+    }
+
+    /// [`Board::candidates`] with the coin classes of `drawn` ([`Board::coin_classes`]) already
+    /// known.
+    #[inline]
+    #[must_use]
+    pub fn candidates_with(&self, drawn: u64, classes: CoinClasses, rules: Rules) -> u64 {
+        let candidates = self.rule_candidates(drawn, classes, rules);
         if rules.twin_moves && drawn != 0 {
             self.without_twin_moves(candidates)
         } else {
@@ -330,11 +338,10 @@ impl Board {
 
     /// [`Board::candidates`] before [`Rules::twin_moves`].
     #[inline]
-    fn rule_candidates(&self, drawn: u64, rules: Rules) -> u64 {
+    fn rule_candidates(&self, drawn: u64, classes: CoinClasses, rules: Rules) -> u64 {
         let free = self.all_strings() & !drawn;
         let mut candidates = free;
         if rules.capture || rules.capture_first || rules.simple_openings || rules.chain_ends {
-            let classes = self.coin_classes(drawn);
             if classes.one == 0 {
                 if rules.simple_openings || rules.chain_ends {
                     candidates &= !self.dropped_openings_with(
@@ -410,8 +417,25 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn folded_move(&self, drawn: u64, rules: Rules) -> Option<usize> {
-        let only = self.candidates(
+        // Nothing capturable: every undrawn string is a candidate, and a single one left would
+        // complete its coins (so be capturable).
+        if self.capturing(drawn) == 0 {
+            return None;
+        }
+        self.folded_move_with(drawn, self.coin_classes(drawn), rules)
+    }
+
+    /// [`Board::folded_move`] with the coin classes of `drawn` ([`Board::coin_classes`])
+    /// already known.
+    #[inline]
+    #[must_use]
+    pub fn folded_move_with(&self, drawn: u64, classes: CoinClasses, rules: Rules) -> Option<usize> {
+        if classes.one == 0 {
+            return None;
+        }
+        let only = self.candidates_with(
             drawn,
+            classes,
             Rules { simple_openings: false, chain_ends: false, twin_moves: false, ..rules },
         );
         (only != 0 && only & (only - 1) == 0).then(|| only.trailing_zeros() as usize)
