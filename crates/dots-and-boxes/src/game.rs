@@ -212,31 +212,44 @@ impl Game for DotsAndBoxes {
         // The order of the keys `2 - completed` (ties by line) for the completing moves, then
         // `(1 + offered) * 64 + centre rank` for the others, without a sort: the moves that
         // complete two boxes and one box as line sets, the others as sets of centre ranks,
-        // one per number of boxes offered (every key distinct: each set read in order).
-        let drawn = pos.drawn();
+        // one per number of boxes offered (every key distinct: each set read in order). What
+        // a line completes or offers comes from the lines of the boxes with one and with two
+        // sides left (a line in two such boxes' sets completes or offers two).
         let board = self.geometry.board();
-        let (mut two, mut one) = (0u64, 0u64);
-        let mut offering = [0u64; 3];
-        for &m in moves.iter() {
-            let after = drawn | 1 << m;
-            let border = board.border(usize::from(m));
-            match border.completed(after).count_ones() {
-                0 => offering[border.offered(after) as usize] |= 1 << self.centre_rank[usize::from(m)],
-                1 => one |= 1 << m,
-                _ => two |= 1 << m,
+        let undrawn = !pos.drawn();
+        let classes = pos.coin_classes(&self.geometry);
+        let lines_of = |boxes: u64| {
+            let (mut once, mut twice, mut left) = (0u64, 0u64, boxes);
+            while left != 0 {
+                let m = board.coins()[left.trailing_zeros() as usize] & undrawn;
+                left &= left - 1;
+                twice |= once & m;
+                once |= m;
             }
-        }
-        debug_assert_eq!(
-            (two.count_ones() + one.count_ones() + offering.iter().map(|o| o.count_ones()).sum::<u32>())
-                as usize,
-            moves.len(),
-            "distinct moves"
-        );
+            (once, twice)
+        };
+        let (capture, capture_two) = lines_of(classes.one);
+        let (offer, offer_two) = lines_of(classes.two);
+        let set = moves.iter().fold(0u64, |set, &m| set | 1 << m);
+        debug_assert_eq!(set.count_ones() as usize, moves.len(), "distinct moves");
+        let rest = set & !capture;
+        let ranks = |lines: u64| {
+            let (mut ranks, mut left) = (0u64, lines);
+            while left != 0 {
+                ranks |= 1 << self.centre_rank[left.trailing_zeros() as usize];
+                left &= left - 1;
+            }
+            ranks
+        };
         let mut out = moves.iter_mut();
-        for (set, ranked) in
-            [(two, false), (one, false), (offering[0], true), (offering[1], true), (offering[2], true)]
-        {
-            let mut left = set;
+        for (lines, ranked) in [
+            (set & capture_two, false),
+            (set & capture & !capture_two, false),
+            (ranks(rest & !offer), true),
+            (ranks(rest & offer & !offer_two), true),
+            (ranks(rest & offer_two), true),
+        ] {
+            let mut left = lines;
             while left != 0 {
                 let i = left.trailing_zeros() as usize;
                 left &= left - 1;
