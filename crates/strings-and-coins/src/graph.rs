@@ -65,30 +65,27 @@ impl Board {
         while left != 0 {
             // The component of the first low coin left, through low coins; it is simple unless
             // a string leads to a coin with three strings or more (a junction).
-            let (mut component, mut todo, mut ground, mut ends, mut strings_of) =
-                (0u64, left & left.wrapping_neg(), 0u32, 0u32, 0u64);
-            let mut junction = false;
+            // The coins reached (the component and its neighbours) and the strings of the
+            // component's coins.
+            let (mut component, mut todo, mut reach, mut strings_of) =
+                (0u64, left & left.wrapping_neg(), 0u64, 0u64);
             while todo != 0 {
-                let c = todo.trailing_zeros() as usize;
-                todo &= todo - 1;
-                component |= 1 << c;
-                let strings = self.coin_mask(c) & !drawn;
+                component |= 1 << todo.trailing_zeros();
+                let mut strings = self.coin_mask(todo.trailing_zeros() as usize) & !drawn;
                 strings_of |= strings;
-                ends += u32::from(strings & (strings - 1) == 0);
-                ground += (strings & ground_strings).count_ones();
-                let mut between = strings & !ground_strings;
-                while between != 0 {
-                    let s = between.trailing_zeros() as usize;
-                    between &= between - 1;
-                    let next = self.link(s) & !component;
-                    junction |= next & !low != 0;
-                    todo |= next & low;
+                while strings != 0 {
+                    reach |= self.link(strings.trailing_zeros() as usize);
+                    strings &= strings - 1;
                 }
+                todo = reach & low & !component;
             }
             left &= !component;
-            if junction {
+            if reach & !low != 0 {
                 continue;
             }
+            // Ends: coins with one string; a string to the ground belongs to one coin only.
+            let ends = (component & classes.one).count_ones();
+            let ground = (strings_of & ground_strings).count_ones();
             let coins = component.count_ones();
             if n == GRAPH_KEY_COMPONENTS || coins > 63 {
                 return None;
@@ -145,30 +142,25 @@ impl Board {
         let mut dropped = 0u64;
         let mut left = two;
         while left != 0 {
-            let (mut component, mut todo, mut ground, mut strings_of, mut inner) =
+            // The coins reached (the component and its neighbours), the strings of the
+            // component's coins and those of two of them (the strings inside the component).
+            let (mut component, mut todo, mut reach, mut strings_of, mut inner) =
                 (0u64, left & left.wrapping_neg(), 0u64, 0u64, 0u64);
-            let mut junction = false;
             while todo != 0 {
-                let c = todo.trailing_zeros() as usize;
-                todo &= todo - 1;
-                component |= 1 << c;
-                let strings = self.coin_mask(c) & !drawn;
+                component |= 1 << todo.trailing_zeros();
+                let strings = self.coin_mask(todo.trailing_zeros() as usize) & !drawn;
+                inner |= strings_of & strings;
                 strings_of |= strings;
-                ground |= strings & ground_strings;
-                let mut between = strings & !ground_strings;
-                while between != 0 {
-                    let s = between.trailing_zeros() as usize;
-                    between &= between - 1;
-                    let both = self.link(s);
-                    if both & two == both {
-                        inner |= 1 << s;
-                    }
-                    let next = both & !component;
-                    junction |= next & !two != 0;
-                    todo |= next & two;
+                let mut left_strings = strings;
+                while left_strings != 0 {
+                    reach |= self.link(left_strings.trailing_zeros() as usize);
+                    left_strings &= left_strings - 1;
                 }
+                todo = reach & two & !component;
             }
             left &= !component;
+            let ground = strings_of & ground_strings;
+            let junction = reach & !two != 0;
             let coins = component.count_ones();
             let grounds = ground.count_ones();
             if junction {
