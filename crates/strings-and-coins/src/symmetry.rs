@@ -20,6 +20,24 @@ pub struct Symmetries {
     twin_tables: Vec<[[u64; 256]; 8]>,
 }
 
+/// The smallest of `drawn` and its images under the byte `tables` (of the symmetries but the
+/// identity), read `BYTES` bytes of `drawn` deep (the tables of the bytes beyond the strings
+/// are all 0), and the index of the symmetry that gives it (0: the identity).
+#[inline]
+fn smallest_image<const BYTES: usize>(tables: &[[[u64; 256]; 8]], drawn: u64) -> (u64, u8) {
+    let (mut best, mut symmetry) = (drawn, 0);
+    for (i, t) in tables.iter().enumerate() {
+        let mut image = 0;
+        for (byte, table) in t.iter().enumerate().take(BYTES) {
+            image |= table[(drawn >> (8 * byte)) as usize & 0xff];
+        }
+        if image < best {
+            (best, symmetry) = (image, i as u8 + 1);
+        }
+    }
+    (best, symmetry)
+}
+
 /// The byte tables of the permutations `perms` (each of the strings of `bytes` bytes).
 fn byte_tables<'a>(perms: impl Iterator<Item = &'a Vec<u8>>, bytes: usize) -> Vec<[[u64; 256]; 8]> {
     perms
@@ -150,17 +168,14 @@ impl Symmetries {
     #[must_use]
     pub fn canonical_twins(&self, normalised: u64) -> (u64, u8) {
         assert_eq!(self.twin_tables.len(), self.tables.len(), "symmetries made without the twin groups");
-        let (mut best, mut symmetry) = (normalised, 0);
-        for (i, t) in self.twin_tables.iter().enumerate() {
-            let mut image = 0;
-            for (byte, table) in t.iter().enumerate().take(self.bytes) {
-                image |= table[(normalised >> (8 * byte)) as usize & 0xff];
-            }
-            if image < best {
-                (best, symmetry) = (image, i as u8 + 1);
-            }
+        // The number of bytes as a constant, so that the loop over them unrolls.
+        match self.bytes {
+            0..=3 => smallest_image::<3>(&self.twin_tables, normalised),
+            4 => smallest_image::<4>(&self.twin_tables, normalised),
+            5 => smallest_image::<5>(&self.twin_tables, normalised),
+            6 => smallest_image::<6>(&self.twin_tables, normalised),
+            _ => smallest_image::<8>(&self.twin_tables, normalised),
         }
-        (best, symmetry)
     }
 
     /// The image of string `s` under symmetry `symmetry`.
