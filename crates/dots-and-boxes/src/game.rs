@@ -27,6 +27,13 @@ pub struct DotsAndBoxes {
     centre_rank: [u8; 64],
     /// The line of each centre rank (the inverse of `centre_rank`).
     by_rank: [u8; 64],
+    /// The boxes of every row but the last, as coin bits.
+    all_but_last_row: u64,
+    /// The boxes of the first row but its last box (a row's boxes tied to the box on their
+    /// right).
+    row_but_last: u64,
+    /// The index of the first vertical line.
+    first_vertical: usize,
 }
 
 impl DotsAndBoxes {
@@ -61,7 +68,20 @@ impl DotsAndBoxes {
             centre_rank[i] = rank as u8;
             by_rank[rank] = i as u8;
         }
-        DotsAndBoxes { geometry, symmetries, rules, centre_rank, by_rank }
+        let (rows, cols) = (geometry.rows(), geometry.cols());
+        let all_but_last_row = geometry.all_boxes() >> cols;
+        let row_but_last = (1u64 << (cols - 1)) - 1;
+        let first_vertical = (rows + 1) * cols;
+        DotsAndBoxes {
+            geometry,
+            symmetries,
+            rules,
+            centre_rank,
+            by_rank,
+            all_but_last_row,
+            row_but_last,
+            first_vertical,
+        }
     }
 
     /// The pruning rules in force.
@@ -107,6 +127,83 @@ impl DotsAndBoxes {
         } else {
             self.symmetries.canonical(drawn)
         }
+    }
+}
+
+impl DotsAndBoxes {
+    /// [`strings_and_coins::Board::split_graph_with`] on the grid: the same junction part and
+    /// code, with the boxes tied to a junction found by a flood fill over the whole board at
+    /// once (shifts along the rows and columns through the undrawn inner lines) instead of a
+    /// walk of each component, so that only the simple components are walked, and nothing
+    /// when there is none (the usual case in the middle game).
+    #[inline]
+    fn split_graph(&self, drawn: u64, classes: strings_and_coins::CoinClasses) -> Option<(u64, u64)> {
+        let low = classes.one | classes.two;
+        if low == 0 {
+            return Some((drawn, 0));
+        }
+        let (rows, cols) = (self.geometry.rows(), self.geometry.cols());
+        let undrawn = !drawn;
+        // Box `b` tied to `b + cols` below it, and to `b + 1` on its right, by an undrawn line.
+        let down = (undrawn >> cols) & self.all_but_last_row;
+        let mut right = 0u64;
+        for r in 0..rows {
+            right |=
+                ((undrawn >> (self.first_vertical + r * (cols + 1) + 1)) & self.row_but_last) << (r * cols);
+        }
+        let neighbours =
+            |x: u64| ((x & right) << 1) | ((x >> 1) & right) | ((x & down) << cols) | ((x >> cols) & down);
+        // The low boxes tied to a junction, through low boxes.
+        let mut tied = low & neighbours(classes.many);
+        loop {
+            let more = tied | (low & neighbours(tied));
+            if more == tied {
+                break;
+            }
+            tied = more;
+        }
+        let mut simple = low & !tied;
+        let result = if simple == 0 {
+            Some((drawn, 0))
+        } else {
+            let board = self.geometry.board();
+            let ground_strings = board.ground_strings();
+            let mut codes = [0u8; strings_and_coins::GRAPH_KEY_COMPONENTS];
+            let (mut n, mut hidden) = (0, 0u64);
+            while simple != 0 {
+                let mut component = simple & simple.wrapping_neg();
+                loop {
+                    let more = component | (simple & neighbours(component));
+                    if more == component {
+                        break;
+                    }
+                    component = more;
+                }
+                simple &= !component;
+                let (mut strings_of, mut left) = (0u64, component);
+                while left != 0 {
+                    strings_of |= board.coins()[left.trailing_zeros() as usize];
+                    left &= left - 1;
+                }
+                strings_of &= undrawn;
+                let coins = component.count_ones();
+                if n == strings_and_coins::GRAPH_KEY_COMPONENTS || coins > 63 {
+                    return None;
+                }
+                // Ends: boxes with one side left; a rim line belongs to one box only.
+                let ground = (strings_of & ground_strings).count_ones();
+                let ends = (component & classes.one).count_ones();
+                let kind = if ground + ends == 0 { 3 } else { ground as u8 };
+                codes[n] = kind << 6 | coins as u8;
+                n += 1;
+                hidden |= strings_of;
+            }
+            codes[..n].sort_unstable_by(|a, b| b.cmp(a));
+            let code = codes[..n].iter().enumerate().fold(0u64, |key, (i, &c)| key | u64::from(c) << (8 * i));
+            Some((drawn | hidden, code))
+        };
+        debug_assert_eq!(result, self.geometry.board().split_graph_with(drawn, classes));
+        result
     }
 }
 
@@ -159,7 +256,7 @@ impl Game for DotsAndBoxes {
         let drawn = pos.drawn();
         if self.rules.graph_keys {
             let classes = pos.coin_classes(&self.geometry);
-            if let Some((junction, code)) = self.geometry.board().split_graph_with(drawn, classes) {
+            if let Some((junction, code)) = self.split_graph(drawn, classes) {
                 let code = u128::from(code) << 64;
                 if junction == self.geometry.all_lines() {
                     // An endgame of chains and loops: moves do not map between isomorphic
