@@ -68,11 +68,24 @@ impl Board {
     /// of dots-and-boxes (3x3 to 4x4) and Triangle War.
     ///
     /// Costs one pass over the coins when the position is not such an endgame (stopping at the
-    /// first coin with one, three or four strings), and a walk of the graph and a recursion of
-    /// at most 1024 states when it is.
+    /// first coin with one, three or four strings; none with [`Board::loony_value_with`]), and
+    /// a walk of the graph and a recursion of at most 1024 states when it is.
     #[must_use]
     pub fn loony_value(&self, drawn: u64) -> Option<i32> {
-        self.loony_value_with(drawn, self.coin_classes(drawn))
+        // The open coins, stopping at the first with one string or three or more.
+        let mut two = 0u64;
+        for (i, &t) in self.coins().iter().enumerate() {
+            let open = t & !drawn;
+            if open == 0 {
+                continue;
+            }
+            let rest = open & open.wrapping_sub(1);
+            if rest == 0 || rest & rest.wrapping_sub(1) != 0 {
+                return None;
+            }
+            two |= 1 << i;
+        }
+        self.loony_value_with(drawn, CoinClasses { one: 0, two, many: 0 })
     }
 
     /// [`Board::loony_value`] with the coin classes of `drawn` ([`Board::coin_classes`])

@@ -316,7 +316,8 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn candidates_with(&self, drawn: u64, classes: CoinClasses, rules: Rules) -> u64 {
-        let candidates = self.rule_candidates(drawn, classes, rules);
+        let capturing = if classes.one == 0 { 0 } else { self.capturing_of(drawn, classes.one) };
+        let candidates = self.rule_candidates(drawn, capturing, || classes.two, rules);
         if rules.twin_moves && drawn != 0 {
             self.without_twin_moves(candidates)
         } else {
@@ -336,24 +337,20 @@ impl Board {
         })
     }
 
-    /// [`Board::candidates`] before [`Rules::twin_moves`].
+    /// [`Board::candidates`] before [`Rules::twin_moves`]: `capturing` is [`Board::capturing`]`(drawn)`, `two` gives the open coins with two
+    /// strings (asked for only where nothing is capturable, by the openings rules).
     #[inline]
-    fn rule_candidates(&self, drawn: u64, classes: CoinClasses, rules: Rules) -> u64 {
+    fn rule_candidates(&self, drawn: u64, capturing: u64, two: impl FnOnce() -> u64, rules: Rules) -> u64 {
         let free = self.all_strings() & !drawn;
         let mut candidates = free;
         if rules.capture || rules.capture_first || rules.simple_openings || rules.chain_ends {
-            if classes.one == 0 {
+            if capturing == 0 {
                 if rules.simple_openings || rules.chain_ends {
-                    candidates &= !self.dropped_openings_with(
-                        drawn,
-                        classes.two,
-                        rules.simple_openings,
-                        rules.chain_ends,
-                    );
+                    candidates &=
+                        !self.dropped_openings_with(drawn, two(), rules.simple_openings, rules.chain_ends);
                 }
                 return candidates;
             }
-            let capturing = self.capturing_of(drawn, classes.one);
             let mut left = capturing;
             while left != 0 {
                 let s = left.trailing_zeros() as usize;
@@ -381,7 +378,7 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn loony_offer(&self, drawn: u64) -> bool {
-        self.loony_offer_with(drawn, self.coin_classes(drawn))
+        self.loony_offer_of(drawn, self.capturing(drawn))
     }
 
     /// [`Board::loony_offer`] with the coin classes of `drawn` ([`Board::coin_classes`])
@@ -392,7 +389,13 @@ impl Board {
         if classes.one == 0 {
             return false;
         }
-        let mut left = self.capturing_of(drawn, classes.one);
+        self.loony_offer_of(drawn, self.capturing_of(drawn, classes.one))
+    }
+
+    /// [`Board::loony_offer`] given the capturing strings of `drawn`.
+    #[inline]
+    fn loony_offer_of(&self, drawn: u64, capturing: u64) -> bool {
+        let mut left = capturing;
         while left != 0 {
             let s = left.trailing_zeros() as usize;
             left &= left - 1;
@@ -419,10 +422,21 @@ impl Board {
     pub fn folded_move(&self, drawn: u64, rules: Rules) -> Option<usize> {
         // Nothing capturable: every undrawn string is a candidate, and a single one left would
         // complete its coins (so be capturable).
-        if self.capturing(drawn) == 0 {
+        let capturing = self.capturing(drawn);
+        if capturing == 0 {
             return None;
         }
-        self.folded_move_with(drawn, self.coin_classes(drawn), rules)
+        // Folding ignores the openings rules: the coins with two strings are never asked for.
+        let only =
+            self.rule_candidates(drawn, capturing, || self.coin_classes(drawn).two, Self::folding(rules));
+        (only != 0 && only & (only - 1) == 0).then(|| only.trailing_zeros() as usize)
+    }
+
+    /// The rules [`Board::folded_move`] applies: `rules` without the move rules that only
+    /// narrow a choice (the openings, chain ends and twin moves).
+    #[inline]
+    const fn folding(rules: Rules) -> Rules {
+        Rules { simple_openings: false, chain_ends: false, twin_moves: false, ..rules }
     }
 
     /// [`Board::folded_move`] with the coin classes of `drawn` ([`Board::coin_classes`])
@@ -433,11 +447,7 @@ impl Board {
         if classes.one == 0 {
             return None;
         }
-        let only = self.candidates_with(
-            drawn,
-            classes,
-            Rules { simple_openings: false, chain_ends: false, twin_moves: false, ..rules },
-        );
+        let only = self.candidates_with(drawn, classes, Self::folding(rules));
         (only != 0 && only & (only - 1) == 0).then(|| only.trailing_zeros() as usize)
     }
 }
