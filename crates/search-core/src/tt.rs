@@ -586,8 +586,8 @@ mod tests {
     /// the same stores, merges, replacement and heavy entries.
     #[test]
     fn bounds_tables_of_u128_keys_use_aligned_lines() {
-        assert!(BoundsTable::<u128, u8>::LINED);
-        assert!(!BoundsTable::<u64, u8>::LINED);
+        const { assert!(BoundsTable::<u128, u8>::LINED) };
+        const { assert!(!BoundsTable::<u64, u8>::LINED) };
         let mut tt = BoundsTable::<u128, u8>::with_bits(4);
         assert_eq!(tt.lines.len(), 8);
         assert_eq!(std::mem::align_of_val(&tt.lines[0]), 64);
