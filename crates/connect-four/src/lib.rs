@@ -68,6 +68,6 @@ pub use position::{Board, Column, MoveError, PlayError, Position, Setup, SetupEr
 pub use rules::PlainConnectFour;
 pub use sizes::{published, GameResult, PublishedResult, PUBLISHED};
 pub use solver::{
-    all_cores, search_options, Solver, WinDrawLoss, DEFAULT_THREADS, DEFAULT_TT_BITS, ETC_SPAN,
-    OPENING_STONES, PACKED_TT_BITS,
+    all_cores, search_options, Solver, WinDrawLoss, DEFAULT_THREADS, DEFAULT_TT_BITS, ENDS_BUDGET,
+    ENDS_MIN_EMPTY, ETC_SPAN, OPENING_STONES, PACKED_TT_BITS,
 };

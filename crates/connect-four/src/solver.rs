@@ -361,10 +361,32 @@ impl Solver {
 /// -6 %, L1_R2 first 20 +2 %, but L1_R1 (scores of 8 to 18 from 6 stones on) 1.61 M -> 5.96 M.
 pub const OPENING_STONES: usize = 4;
 
-/// The driver [`Solver`] solves `pos` with (see [`OPENING_STONES`]).
+/// The budget of [`Driver::EndsThenBisection`], by which [`Solver`] solves positions of more
+/// than [`OPENING_STONES`] stones with at least [`ENDS_MIN_EMPTY`] empty cells: tests walk in
+/// from both ends of the score's interval while each costs at most this many nodes, then Pons'
+/// bisection leaning towards 0 takes over. A score next to an end (a quick win or loss) takes
+/// a few cheap tests there, where bisection's first tests, far from it, cost the most
+/// (`65225331`, score 11 in [-16, 15]: the tests at -8 and 7 cost 4,830 and 17,399 of its
+/// 25,319 nodes; the walk without a budget 9,428 in all). Nodes by bisection / by the walk,
+/// TT 2^16, TT cleared before each position: Test_L1_R1 first 100 148,913 / 90,576 (all 1000
+/// 1,173,313 / 785,154; budget 500 106,818, 3,000 63,302 but Test_L2_R2 first 300 +10 %);
+/// see the crate README, "Small trees, third round".
+pub const ENDS_BUDGET: u64 = 1000;
+
+/// The fewest empty cells with which [`Solver`] walks in from the ends ([`ENDS_BUDGET`]): on
+/// the narrower score intervals of later positions the walk crosses most of the interval in
+/// tests that bisection does not need (Test_L2_R1 first 100: 9,556 / 11,911 nodes, 1.24 times
+/// the time; Test_L2_R2 first 300 4,227,334 / 4,519,048), so they keep
+/// [`Driver::BisectionTowardZero`]. 28 on 7 x 6: positions of at most 14 stones.
+pub const ENDS_MIN_EMPTY: usize = 28;
+
+/// The driver [`Solver`] solves `pos` with (see [`OPENING_STONES`], [`ENDS_BUDGET`] and
+/// [`ENDS_MIN_EMPTY`]).
 fn driver_for(pos: &Position) -> Driver {
     if pos.moves_played() <= OPENING_STONES {
         Driver::ZeroThenBisection
+    } else if pos.geometry().cells() - pos.moves_played() >= ENDS_MIN_EMPTY {
+        Driver::EndsThenBisection { budget: ENDS_BUDGET }
     } else {
         Driver::BisectionTowardZero
     }

@@ -1,13 +1,15 @@
 //! Solves the empty board of each size given and prints its value (first player's net boxes),
 //! the engine's nodes and the time: `cargo run --release -p dots-and-boxes --example
-//! boxes_empty -- [--driver full|bisection|zero|mtdf] [--no-pvs] [--tt-bits N] [--threads N]
+//! boxes_empty -- [--driver full|bisection|zero|mtdf] [--root] [--no-pvs] [--tt-bits N] [--threads N]
 //! [--etc SPAN] [--etc-moves N] [--no-twins] [--no-split] [--no-loony] [--no-openings] [--no-chain-ends] [--no-loony-offers] [--window LO,HI] [--time-limit SECONDS] 3x3 3x4 ...` (`--etc`: enhanced
 //! transposition cutoff at nodes with at least SPAN boxes left (`--etc 0`: any) and, with
 //! `--etc-moves`, at least N moves; `--no-twins`: without the
 //! twin-strings rule; `--no-split`: without graph and split keys; `--no-loony`: without the
 //! values of simple loony endgames; `--no-openings`: without the simple-openings rule; `--window`: one search with
 //! that window instead of the driver, the value exact when strictly inside it; `--time-limit`:
-//! stop after that long and print the nodes and the bounds proven).
+//! stop after that long and print the nodes and the bounds proven; `--root`: the root driver of
+//! `games-cli --checkpoint` (`Engine::solve_root`, value only) instead of the driver, each step
+//! on stderr).
 
 use std::time::Instant;
 
@@ -24,6 +26,7 @@ fn main() {
     let mut rules = Rules::ALL;
     let mut window = None;
     let mut time_limit = None;
+    let mut root = false;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -37,6 +40,7 @@ fn main() {
                 }
             }
             "--no-pvs" => pvs = false,
+            "--root" => root = true,
             "--no-twins" => rules.twins = false,
             "--no-split" => rules.graph_keys = false,
             "--no-loony" => rules.loony_values = false,
@@ -84,6 +88,30 @@ fn main() {
                             format!("{v:+}")
                         }
                     }),
+                    None if root => {
+                        // The root driver of `games-cli --checkpoint`: one null window per step,
+                        // each step printed to stderr.
+                        let start = Instant::now();
+                        let r = solver.engine().solve_root(&Position::start(), None, false, |p| {
+                            let m = &p.checkpoint.moves[p.move_index];
+                            eprintln!(
+                                "  move {} ({}) in [{}, {}], root in [{}, {}], {} nodes, {:.1} s",
+                                p.move_index,
+                                m.mv,
+                                m.lo,
+                                m.hi,
+                                p.bounds.0,
+                                p.bounds.1,
+                                p.nodes,
+                                start.elapsed().as_secs_f64()
+                            );
+                        });
+                        let r = r.expect("a fresh checkpoint");
+                        match r.finished {
+                            true => Ok(format!("{:+}", r.bounds.0)),
+                            false => Err(search_core::Interrupted { lo: r.bounds.0, hi: r.bounds.1 }),
+                        }
+                    }
                     None => solver.try_value(&Position::start()).map(|v| format!("{v:+}")),
                 };
                 let v = match result {
@@ -92,9 +120,10 @@ fn main() {
                 };
                 let s = solver.stats();
                 println!(
-                    "{r}x{c} value {v} nodes {} time {:.2} s ({driver:?}, pvs {pvs}, tt_bits {tt_bits}, threads {threads}, etc {etc:?} from {etc_moves} moves, twins {}, graph keys {}, loony values {}, simple openings {}, chain ends {})",
+                    "{r}x{c} value {v} nodes {} time {:.2} s ({}, pvs {pvs}, tt_bits {tt_bits}, threads {threads}, etc {etc:?} from {etc_moves} moves, twins {}, graph keys {}, loony values {}, simple openings {}, chain ends {})",
                     s.nodes,
                     t.elapsed().as_secs_f64(),
+                    if root { "root driver".to_string() } else { format!("{driver:?}") },
                     rules.twins,
                     rules.graph_keys,
                     rules.loony_values,

@@ -1,9 +1,9 @@
 //! [`Judge`]: one entry point that answers a batch of positions of one board the cheapest exact
 //! way: a retrograde table for small boards, the search-core engine for larger ones.
 
-use search_core::Analysis;
+use search_core::{Analysis, SearchOptions};
 
-use crate::{Geometry, Position, RetrogradeTable, Solver};
+use crate::{Geometry, Position, RetrogradeTable, Rules, Solver};
 
 /// Most lines answered from a [`RetrogradeTable`] by a [`Judge`] (2x3 and 1x5: 17 lines, 2^17
 /// sets, 128 KiB, a few milliseconds to build); larger boards are searched (3x3 by search
@@ -32,6 +32,7 @@ pub fn default_tt_bits(geometry: &Geometry) -> u32 {
 pub struct Judge {
     geometry: Geometry,
     tt_bits: u32,
+    threads: usize,
     table: Option<RetrogradeTable>,
     solver: Option<Solver>,
 }
@@ -42,7 +43,21 @@ impl Judge {
     #[must_use]
     pub fn new(geometry: Geometry, tt_bits: Option<u32>) -> Self {
         let tt_bits = tt_bits.unwrap_or_else(|| default_tt_bits(&geometry));
-        Judge { geometry, tt_bits, table: None, solver: None }
+        Judge { geometry, tt_bits, threads: 1, table: None, solver: None }
+    }
+
+    /// This judge with its search engine on `threads` threads (lazy SMP over a shared TT; 1,
+    /// the default, is the one-thread engine with its own table).
+    #[must_use]
+    pub fn with_threads(mut self, threads: usize) -> Self {
+        self.threads = threads.max(1);
+        self
+    }
+
+    /// The TT size (log2 of entries) the search engine gets.
+    #[must_use]
+    pub fn tt_bits(&self) -> u32 {
+        self.tt_bits
     }
 
     /// The board.
@@ -77,7 +92,10 @@ impl Judge {
 
     /// The search engine, built on first use.
     pub fn solver(&mut self) -> &mut Solver {
-        let (geometry, bits) = (&self.geometry, self.tt_bits);
-        self.solver.get_or_insert_with(|| Solver::new(geometry.clone(), bits))
+        let (geometry, tt_bits, threads) = (&self.geometry, self.tt_bits, self.threads);
+        self.solver.get_or_insert_with(|| {
+            let options = SearchOptions { tt_bits, threads, ..SearchOptions::DEFAULT };
+            Solver::with_options(geometry.clone(), Rules::ALL, options)
+        })
     }
 }

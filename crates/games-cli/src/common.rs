@@ -197,6 +197,44 @@ pub fn thread_count(n: u16) -> usize {
     }
 }
 
+/// The search engine's table and threads, for the games solved by the generic engine on large
+/// boards (Triangle War, dots-and-boxes): `--tt-bits`, `--tt-mib`, `--threads`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct TableArgs {
+    /// TT size as a power of two (entries of about 32 bytes), for boards solved by search.
+    /// Default: by the board's size, from 8 MiB on the judges' boards to 512 MiB on the
+    /// largest.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(10..=30), conflicts_with = "tt_mib")]
+    pub tt_bits: Option<u32>,
+    /// TT size in MiB (the largest power-of-two table that fits, for the number of threads
+    /// asked for); refused before allocating if the memory available is smaller.
+    #[arg(long, value_name = "MIB")]
+    pub tt_mib: Option<u64>,
+    /// Search threads for boards solved by search (lazy SMP over a shared TT; the answers do
+    /// not depend on it); 0 means every core, at most 256.
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = threads_parser())]
+    pub threads: u16,
+}
+
+impl TableArgs {
+    /// The number of search threads ([`thread_count`]).
+    pub fn threads(&self) -> usize {
+        thread_count(self.threads)
+    }
+
+    /// The TT size in bits for game `G`'s engine: `--tt-bits`, or the largest table within
+    /// `--tt-mib` on [`TableArgs::threads`] threads (checked against the memory available),
+    /// or `None` (the game's default).
+    ///
+    /// # Errors
+    /// `--tt-mib` too small, or larger than the memory available.
+    pub fn tt_bits<G: search_core::Game>(&self) -> anyhow::Result<Option<u32>> {
+        let Some(mib) = self.tt_mib else { return Ok(self.tt_bits) };
+        let available = crate::memory::mem_available().map(|b| u64::try_from(b).unwrap_or(u64::MAX));
+        Ok(Some(search_core::Engine::<G>::tt_bits_for_mib(mib, self.threads(), available)?))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

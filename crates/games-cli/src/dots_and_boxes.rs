@@ -15,7 +15,9 @@
 use std::io::Write;
 
 use anyhow::{anyhow, Result};
-use dots_and_boxes::{dbn_string, parse_dbn_line, DotsAndBoxesFront, Geometry, Judge, Position};
+use dots_and_boxes::{
+    dbn_string, parse_dbn_line, DotsAndBoxes, DotsAndBoxesFront, Geometry, Judge, Position, Rules,
+};
 use game_front::Front;
 use search_core::{Analysis, Interrupted, Limits};
 
@@ -52,6 +54,10 @@ pub struct Args {
     /// move at the root; resumed from the file) and `--save-every`.
     #[command(flatten)]
     long: crate::long_solve::LongSolveArgs,
+    /// `--tt-bits` (default: 20 up to 24 lines, 32 MiB; 22 up to 31 lines, 128 MiB; 24
+    /// above, 512 MiB), `--tt-mib`, `--threads`.
+    #[command(flatten)]
+    table: crate::common::TableArgs,
 }
 
 /// Runs the subcommand: each line is answered (and flushed) as soon as it is read, so that the
@@ -59,7 +65,8 @@ pub struct Args {
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
     let (rows, cols) = args.size;
     let geometry = Geometry::new(rows, cols).map_err(|e| anyhow!("--size {rows}x{cols}: {e}"))?;
-    let mut judge = Judge::new(geometry.clone(), None);
+    let tt_bits = args.table.tt_bits::<dots_and_boxes::DotsAndBoxes>()?;
+    let mut judge = Judge::new(geometry.clone(), tt_bits).with_threads(args.table.threads());
     let mut unfinished = Vec::new();
     if args.empty {
         answer(args, &mut judge, 1, &Position::start(), out, &mut unfinished)?;
@@ -99,15 +106,16 @@ fn answer(
         false => None,
     };
     let found = (|| -> Result<(i64, Option<Analysis<u8>>), Interrupted> {
-        let value = match rooted {
+        let (value, analysis) = match rooted {
             Some(r) => r?,
-            None if limited && !judge.uses_table() => judge.solver().try_value(pos)?,
-            None => judge.value(pos),
+            None if limited && !judge.uses_table() => (judge.solver().try_value(pos)?, None),
+            None => (judge.value(pos), None),
         };
-        let analysis = match (args.output.explains(), limited) {
-            (false, _) => None,
-            (true, false) => Some(judge.analyze(pos)),
-            (true, true) => Some(judge.solver().try_analyze(pos)?),
+        let analysis = match (analysis, args.output.explains(), limited) {
+            (Some(a), ..) => Some(a),
+            (None, false, _) => None,
+            (None, true, false) => Some(judge.analyze(pos)),
+            (None, true, true) => Some(judge.solver().try_analyze(pos)?),
         };
         Ok((value, analysis))
     })();
@@ -148,11 +156,15 @@ fn open_boxes(geometry: &Geometry, pos: &Position) -> i64 {
 }
 
 /// The value of `pos` by the root driver ([`crate::long_solve::solve`]) with `--checkpoint`,
-/// or the bounds proven and what stopped it when a limit (time, node budget) stops it.
-fn root_solve(args: &Args, judge: &mut Judge, pos: &Position) -> Result<Result<i64, (Interrupted, Stop)>> {
+/// or the bounds proven and what stopped it when a limit (time, node budget) stops it. When
+/// the answer is explained (`--analyze`, `--format json`) and the rules leave every legal move
+/// at the root (always on the empty board), every root move is made exact in the checkpoint
+/// and the analysis comes with the value ([`search_core::Engine::root_analysis`]); otherwise
+/// the caller analyses afterwards.
+fn root_solve(args: &Args, judge: &mut Judge, pos: &Position) -> Result<Result<Rooted, (Interrupted, Stop)>> {
     let geometry = judge.geometry().clone();
     if pos.is_over(&geometry) {
-        return Ok(Ok(0));
+        return Ok(Ok((0, None)));
     }
     let (boxes, lines) = (geometry.boxes() as i64, geometry.line_count());
     // A TT entry is trusted as a proven bound: a value possible on the board, a line of it.
@@ -163,6 +175,11 @@ fn root_solve(args: &Args, judge: &mut Judge, pos: &Position) -> Result<Result<i
     let open = open_boxes(&geometry, pos);
     let bounds_text =
         |(lo, hi): (i64, i64)| format!("value in [{}, {}]", lo.clamp(-open, open), hi.clamp(-open, open));
+    let engine = judge.solver().engine();
+    // Every legal move, as the analysis lists them.
+    let plain = DotsAndBoxes::with_rules(geometry.clone(), Rules::NONE);
+    let every_move = |game: &DotsAndBoxes| search_core::root_checkpoint(game, pos).moves.len();
+    let exact_all = args.output.explains() && every_move(engine.game()) == every_move(&plain);
     let spec = crate::long_solve::RootSolve {
         args: &args.long,
         identity: search_core::SolveIdentity {
@@ -170,15 +187,26 @@ fn root_solve(args: &Args, judge: &mut Judge, pos: &Position) -> Result<Result<i
             options: format!("size {}x{}", geometry.rows(), geometry.cols()),
             root: format!("dbn {}", dbn_string(&geometry, pos.drawn())),
         },
-        exact_all: false,
+        exact_all,
         entry_ok: &entry_ok,
         move_text: &move_text,
         bounds_text: &bounds_text,
     };
-    let solved = crate::long_solve::solve(judge.solver().engine(), pos, &spec)?;
+    let deadline = args.long.time_limit.map(|t| std::time::Instant::now() + t);
+    let before = engine.stats();
+    let solved = crate::long_solve::solve(engine, pos, &spec)?;
     let (lo, hi) = solved.result.bounds;
     Ok(match solved.stop {
-        None => Ok(lo),
         Some(stop) => Err((Interrupted { lo, hi }, stop)),
+        None if !exact_all => Ok((lo, None)),
+        // A principal variation cut short by the time limit: the value is known, the
+        // analysis is not.
+        None => match engine.root_analysis(&plain, pos, &solved.result, &before, deadline) {
+            Ok(analysis) => Ok((lo, Some(analysis))),
+            Err(_) => Err((Interrupted { lo, hi }, Stop::TimeLimit)),
+        },
     })
 }
+
+/// A root solve's value and, when the root driver made every move exact, its analysis.
+type Rooted = (i64, Option<Analysis<u8>>);

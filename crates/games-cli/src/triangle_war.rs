@@ -9,7 +9,7 @@ use std::io::{IsTerminal, Write};
 
 use anyhow::Result;
 use game_front::Front;
-use search_core::{Analysis, Game, Limits, Player};
+use search_core::{Game, Player};
 use triangle_war::{
     parse_games_from, Geometry, Judge, Outcome, Position, Rules, TriangleWar, TriangleWarFront,
 };
@@ -39,14 +39,10 @@ pub struct Args {
     /// Answer the empty board as one game, without reading input.
     #[arg(long, conflicts_with = "file")]
     empty: bool,
-    /// TT size as a power of two (entries of about 32 bytes), for boards solved by search.
-    /// Default: 18 up to side 3 (8 MiB), 20 on side 4 (32 MiB), 22 above (128 MiB).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(10..=30), conflicts_with = "tt_mib")]
-    tt_bits: Option<u32>,
-    /// TT size in MiB (the largest power-of-two table that fits); refused before allocating if
-    /// the memory available is smaller.
-    #[arg(long, value_name = "MIB")]
-    tt_mib: Option<u64>,
+    /// `--tt-bits` (default: 18 up to side 3, 8 MiB; 20 on side 4, 32 MiB; 22 above, 128
+    /// MiB), `--tt-mib`, `--threads`.
+    #[command(flatten)]
+    table: crate::common::TableArgs,
     /// Pruning rules of the search: `all` (every proven rule, the default), `none` (the plain
     /// game tree) or a comma-separated list of capture, capture-first, all-but-two,
     /// fold-forced, graph-keys, twins, each optionally prefixed with `no-` (e.g.
@@ -56,10 +52,6 @@ pub struct Args {
     rules: Rules,
     #[command(flatten)]
     long: crate::long_solve::LongSolveArgs,
-    /// Search threads for boards solved by search (lazy SMP over a shared TT; the answers do
-    /// not depend on it); 0 means every core, at most 256.
-    #[arg(long, default_value_t = 1, value_name = "N", value_parser = crate::common::threads_parser())]
-    threads: u16,
     #[command(flatten)]
     output: OutputArgs,
     #[command(flatten)]
@@ -69,14 +61,8 @@ pub struct Args {
 /// Runs `triangle-war`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
     let front = TriangleWarFront::with_geometry(Geometry::new(args.side)?);
-    let tt_bits = match args.tt_mib {
-        Some(mib) => {
-            let available = crate::memory::mem_available().map(|b| u64::try_from(b).unwrap_or(u64::MAX));
-            Some(triangle_war::tt_bits_for_mib(mib, available)?)
-        }
-        None => args.tt_bits,
-    };
-    let threads = crate::common::thread_count(args.threads);
+    let tt_bits = args.table.tt_bits::<TriangleWar>()?;
+    let threads = args.table.threads();
     let mut judge =
         Judge::new(front.geometry().clone(), tt_bits).with_threads(threads).with_rules(args.rules);
     let searched = front.geometry().segments().len() > triangle_war::TABLE_MAX_SEGMENTS;
@@ -226,38 +212,10 @@ fn long_solve(
     let (lo, hi) = margins(result.bounds);
     if result.finished && exact_all {
         // Every root move is exact: the analysis, with a principal variation found by a root
-        // solve at each step (under what is left of the time limit).
-        let mut pv = Vec::new();
-        let mut p = *pos;
-        while !p.is_over(geometry) {
-            let time = deadline.map(|d| d.saturating_duration_since(std::time::Instant::now()));
-            solver.set_limits(Limits { time, ..Limits::default() });
-            let step = solver.solve_root(&p, None, false, |_| {}).map_err(|e| anyhow::anyhow!("{e}"))?;
-            if !step.finished {
-                break;
-            }
-            let best = step.checkpoint.moves.iter().find(|m| m.lo == step.bounds.0).expect("a best move");
-            // The engine folds forced captures into the move that allows them (unless the
-            // rules say otherwise): expand them.
-            p = p.play(geometry, usize::from(best.mv)).0;
-            pv.push(best.mv);
-            let game = solver.engine().game();
-            let fold = game.rules().fold_forced;
-            while let Some(s) = game.folded_move(p.drawn().0).filter(|_| fold) {
-                pv.push(s as u8);
-                p = p.play(geometry, s).0;
-            }
-        }
-        if p.is_over(geometry) {
-            let mut moves: Vec<search_core::MoveValue<u8>> = result
-                .checkpoint
-                .moves
-                .iter()
-                .map(|m| search_core::MoveValue { mv: m.mv, value: margin + sign * m.lo })
-                .collect();
-            moves.sort_by_key(|m| -sign * m.value);
-            let stats = solver.stats().since(&stats0);
-            let analysis = Analysis { to_move: pos.to_move(), value: lo, moves, pv, stats };
+        // solve at each step (under what is left of the time limit), played without folding
+        // forced captures so that it lists every segment.
+        let plain = TriangleWar::with_rules(geometry.clone(), Rules { fold_forced: false, ..args.rules });
+        if let Ok(analysis) = solver.engine().root_analysis(&plain, pos, &result, &stats0, deadline) {
             let report = CaseReport::new(front, number, outcome_line(lo), &analysis);
             report.write(&args.output, out, &front.draw(pos), &front.score_text(pos), front.value_note())?;
             return Ok(None);

@@ -179,6 +179,68 @@ fn an_oversized_tt_is_refused_before_allocating() {
     assert!(stderr.starts_with("games-cli: a TT of 1000000000 MiB needs "), "{stderr}");
 }
 
+/// Dots-and-boxes under `--checkpoint`: an analysis from the root driver (every root move made
+/// exact, resumed after a time limit) with the plain analysis' value and move values, and a
+/// principal variation that replays to the value.
+#[test]
+fn a_checkpointed_dots_and_boxes_analysis_matches_the_plain_one() {
+    use serde_json::Value;
+    let dir = std::env::temp_dir().join(format!("games-cli-dab-analysis-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cp = dir.join("2x4.checkpoint");
+    let board = ["dots-and-boxes", "--size", "2x4", "--empty", "--analyze", "--format", "json"];
+    let plain: Value = serde_json::from_slice(&games_cli().args(board).output().unwrap().stdout).unwrap();
+    let base = [&board[..], &["--tt-bits", "14", "--checkpoint", cp.to_str().unwrap()]].concat();
+    let first = games_cli().args(&base).args(["--time-limit", "0.02"]).output().unwrap();
+    assert_eq!(first.status.code(), Some(3), "{}", String::from_utf8_lossy(&first.stderr));
+    let resumed = games_cli().args(&base).output().unwrap();
+    assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
+    let driven: Value = serde_json::from_slice(&resumed.stdout).unwrap();
+    assert_eq!((&driven["value"], &plain["value"]), (&Value::from(2), &Value::from(2)));
+    assert_eq!(driven["moves"].as_array().unwrap().len(), 22);
+    let values = |a: &Value| {
+        let mut m: Vec<(String, i64)> = a["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| (m["move"].as_str().unwrap().to_string(), m["value"].as_i64().unwrap()))
+            .collect();
+        m.sort();
+        m
+    };
+    assert_eq!(values(&driven), values(&plain));
+    let g = dots_and_boxes::Geometry::new(2, 4).unwrap();
+    let mut pos = dots_and_boxes::Position::start();
+    for mv in driven["pv"].as_array().unwrap() {
+        pos = pos.try_play(&g, mv.as_str().unwrap().parse().unwrap()).unwrap().0;
+    }
+    assert!(pos.is_over(&g));
+    assert_eq!(pos.margin(), 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Dots-and-boxes takes the same table and thread options as Triangle War: the answer does not
+/// depend on them, a table larger than the memory is refused before allocating.
+#[test]
+fn dots_and_boxes_table_and_threads() {
+    for extra in [&["--threads", "2", "--tt-mib", "16"][..], &["--tt-bits", "12"], &["--threads", "0"]] {
+        let out =
+            games_cli().args(["dots-and-boxes", "--size", "3x3", "--empty"]).args(extra).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{extra:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(String::from_utf8(out.stdout).unwrap(), format!("{} -3\n", "0".repeat(24)), "{extra:?}");
+    }
+    for (extra, message) in [
+        (&["--tt-mib", "1000000000"][..], "games-cli: a TT of 1000000000 MiB needs "),
+        (&["--tt-mib", "0"], "games-cli: a TT of 0 MiB is too small"),
+    ] {
+        let out =
+            games_cli().args(["dots-and-boxes", "--size", "4x4", "--empty"]).args(extra).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{extra:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.starts_with(message), "{extra:?}: {stderr}");
+    }
+}
+
 /// Replaces line `line` (0-based) of a sealed file's text by `new` and seals it again, as
 /// someone who knows the format would: only the content checks can refuse it then.
 fn resealed(text: &str, line: usize, new: &str, kind: search_core::SealedKind) -> String {

@@ -157,7 +157,7 @@ impl<G: Game> Engine<G> {
 /// Moves with values from the side to move, as [`MoveValue`]s from the first player's side
 /// (plus `banked`), best first for the side to move (`sign` is its [`Player::sign`]); a stable
 /// sort, so ties keep move-generation order.
-fn ranked<M>(values: Vec<(M, Value)>, banked: Value, sign: Value) -> Vec<MoveValue<M>> {
+pub(crate) fn ranked<M>(values: Vec<(M, Value)>, banked: Value, sign: Value) -> Vec<MoveValue<M>> {
     let mut moves: Vec<MoveValue<M>> =
         values.into_iter().map(|(mv, v)| MoveValue { mv, value: banked + sign * v }).collect();
     moves.sort_by_key(|m| -sign * m.value);

@@ -116,6 +116,27 @@ impl Limits {
     }
 }
 
+/// A TT size request that cannot be met ([`Engine::tt_bits_for_mib`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TtSizeError {
+    /// The request is below one bucket.
+    #[error("a TT of {mib} MiB is too small: at least 1 MiB is needed")]
+    TooSmall {
+        /// The requested size in MiB.
+        mib: u64,
+    },
+    /// The table would not fit the memory available.
+    #[error("a TT of {mib} MiB needs {needed_bytes} bytes, but only {available_bytes} bytes are available")]
+    TooLarge {
+        /// The requested size in MiB.
+        mib: u64,
+        /// Bytes the table would allocate.
+        needed_bytes: u64,
+        /// Bytes available (as measured by the caller).
+        available_bytes: u64,
+    },
+}
+
 /// A limited search was stopped by its [`Limits`] before it proved its result. Carries the
 /// bounds proven on the searched position's value when it stopped (from its side to move;
 /// `lo == -INFINITY / 2` or `hi == INFINITY / 2` when nothing is known on that side).
@@ -204,6 +225,20 @@ pub enum Driver {
     /// proved?), then [`Driver::BisectionTowardZero`] on what is left: a value next to 0 takes
     /// two searches, a large one a few more than bisection.
     ZeroThenBisection,
+    /// Null-window tests walking in from both ends of the interval, one step at a time ("is
+    /// the value the upper bound?", "is it above the lower bound?"; each fail-soft result
+    /// moves its end by as much as it proves), the end whose last test was cheaper next, while
+    /// each test costs at most `budget` nodes; then [`Driver::BisectionTowardZero`], its
+    /// midpoints taken from the bounds its own tests proved (the tests the walk answered
+    /// skipped), so that a value the walk did not reach is searched as that driver searches
+    /// it. A test next to an end is cheap (the bounds from what is left of the game cut most
+    /// of its tree) and one far from the value dear, so values next to an end (quick wins and
+    /// losses) take a few cheap tests where bisection's first tests, far from them, are the
+    /// dear ones.
+    EndsThenBisection {
+        /// The most nodes a test of the walk may cost for the walk to go on.
+        budget: u64,
+    },
 }
 
 /// Nodes a search runs on one thread before the helpers start (see [`Engine::set_solo_nodes`]).
@@ -535,6 +570,41 @@ impl<G: Game> Engine<G> {
     /// entry size); 0 (no TT) when not even two entries fit.
     #[must_use]
     pub fn tt_bits_within(bytes: u64, threads: usize) -> u32 {
+        let entry = Self::tt_bytes(0, threads);
+        // Both tables hold buckets of two entries: one entry (0 bits) is no TT.
+        (bytes / entry.max(1)).checked_ilog2().unwrap_or(0).min(crate::MAX_TT_BITS)
+    }
+
+    /// The largest TT size in bits whose table fits in `mib` MiB on `threads` threads
+    /// ([`Engine::tt_bits_within`]), checked before anything is allocated against
+    /// `available_bytes` (the caller measures it, e.g. from `/proc/meminfo`; `None`:
+    /// unchecked).
+    ///
+    /// # Errors
+    /// [`TtSizeError::TooSmall`] when not even one bucket fits (0 MiB);
+    /// [`TtSizeError::TooLarge`] if the table would need more than `available_bytes`.
+    pub fn tt_bits_for_mib(
+        mib: u64,
+        threads: usize,
+        available_bytes: Option<u64>,
+    ) -> Result<u32, TtSizeError> {
+        let bits = Self::tt_bits_within(mib.saturating_mul(1 << 20), threads);
+        if bits == 0 {
+            return Err(TtSizeError::TooSmall { mib });
+        }
+        let needed_bytes = Self::tt_bytes(bits, threads);
+        match available_bytes {
+            Some(available_bytes) if needed_bytes > available_bytes => {
+                Err(TtSizeError::TooLarge { mib, needed_bytes, available_bytes })
+            }
+            _ => Ok(bits),
+        }
+    }
+
+    /// Bytes a TT of `2^tt_bits` entries takes on `threads` threads (the table
+    /// [`Engine::tt_bits_within`] sizes).
+    #[must_use]
+    pub fn tt_bytes(tt_bits: u32, threads: usize) -> u64 {
         let entry = if threads > 1 {
             SharedTable::<G::Key, G::Move>::entry_bytes()
         } else if G::TT_KEEPS_BOTH_BOUNDS {
@@ -542,8 +612,7 @@ impl<G: Game> Engine<G> {
         } else {
             TranspositionTable::<G::Key, G::Move>::entry_bytes()
         } as u64;
-        // Both tables hold buckets of two entries: one entry (0 bits) is no TT.
-        (bytes / entry.max(1)).checked_ilog2().unwrap_or(0).min(crate::MAX_TT_BITS)
+        entry << tt_bits
     }
 
     /// The options the engine was built with (`threads` at least 1).
@@ -575,6 +644,12 @@ impl<G: Game> Engine<G> {
     pub fn set_limits(&mut self, limits: Limits) {
         self.limits = limits;
         self.started = None;
+    }
+
+    /// The limits the `try_` searches obey ([`Engine::set_limits`]).
+    #[must_use]
+    pub fn limits(&self) -> &Limits {
+        &self.limits
     }
 
     /// Clears the start time of limited searches: [`Limits::time`] counts again from the next

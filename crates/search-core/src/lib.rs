@@ -92,8 +92,8 @@ mod tt;
 pub use analysis::{analyze_with, try_analyze_with, Analysis, MoveValue};
 pub use atomic_tt::{PackedMove, SharedTable, MAX_MOVE_CODE};
 pub use engine::{
-    unlimited, Driver, Engine, Interrupted, Limits, SearchOptions, Stats, Table, DEFAULT_DEFER_PLIES,
-    DEFAULT_SOLO_NODES,
+    unlimited, Driver, Engine, Interrupted, Limits, SearchOptions, Stats, Table, TtSizeError,
+    DEFAULT_DEFER_PLIES, DEFAULT_SOLO_NODES,
 };
 pub use game::{Game, Player, Symmetry, TtKey, Value, INFINITY};
 pub use root::{

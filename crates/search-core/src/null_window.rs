@@ -114,6 +114,7 @@ impl<G: Game> Engine<G> {
                 }
                 Ok(lo)
             }
+            Driver::EndsThenBisection { budget } => self.ends_then_bisection(pos, lo, hi, budget, limited),
             Driver::Bisection | Driver::BisectionTowardZero | Driver::ZeroThenBisection => {
                 if driver == Driver::ZeroThenBisection {
                     // "value > 0?", then the test next to the bound it proved.
@@ -153,6 +154,70 @@ impl<G: Game> Engine<G> {
                 Ok(lo)
             }
         }
+    }
+}
+
+impl<G: Game> Engine<G> {
+    /// [`Driver::EndsThenBisection`] on `[lo, hi]` (`lo < hi`).
+    fn ends_then_bisection(
+        &mut self,
+        pos: &G::Position,
+        mut lo: Value,
+        mut hi: Value,
+        budget: u64,
+        limited: bool,
+    ) -> Result<Value, Interrupted> {
+        // The walk: the cost of the last test at each end (the top first).
+        let (mut top_cost, mut bottom_cost) = (0, 1);
+        while lo < hi {
+            let top = top_cost <= bottom_cost;
+            let t = if top { hi - 1 } else { lo };
+            let before = self.stats().nodes;
+            let r = self.search_as(pos, t, t + 1, limited)?;
+            let cost = self.stats().nodes - before;
+            if r > t {
+                lo = r.min(hi);
+            } else {
+                hi = r.max(lo);
+            }
+            if cost > budget {
+                break;
+            }
+            if top {
+                top_cost = cost;
+            } else {
+                bottom_cost = cost;
+            }
+        }
+        // Bisection leaning towards 0 over `[plo, phi]`, the bounds it proved itself (from the
+        // game's), its tests inside `[lo, hi]` searched, the others answered by the walk.
+        let (mut plo, mut phi) = start_bounds(self.game(), pos);
+        (plo, phi) = (plo.min(lo), phi.max(hi));
+        while lo < hi {
+            let mut mid = plo + (phi - plo) / 2;
+            if mid <= 0 && plo / 2 < mid {
+                mid = plo / 2;
+            } else if mid >= 0 && phi / 2 > mid {
+                mid = phi / 2;
+            }
+            if mid < lo {
+                plo = lo;
+                continue;
+            }
+            if mid >= hi {
+                phi = hi;
+                continue;
+            }
+            let r = self.search_as(pos, mid, mid + 1, limited)?;
+            if r > mid {
+                lo = r.min(hi);
+                plo = lo;
+            } else {
+                hi = r.max(lo);
+                phi = hi;
+            }
+        }
+        Ok(lo)
     }
 }
 

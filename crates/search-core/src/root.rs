@@ -403,45 +403,132 @@ impl<G: Game> Engine<G> {
         engine.restart_clock();
         let n = cp.moves.len();
         let mut finished = true;
-        'moves: for i in 0..n {
-            loop {
-                let RootMove { mv, lo, hi } = cp.moves[i];
-                let best_lo = cp.bounds().0;
-                // Settled: exact, or (not exact_all) unable to beat the best proven move.
-                if lo == hi || (!exact_all && hi <= best_lo) {
+        // Tests root move `i` against threshold `t` ("is its value > t?") with a null window
+        // on the child and narrows the move's bounds by the fail-soft result; `false` when a
+        // limit stopped it.
+        let mut test = |engine: &mut Self, cp: &mut Checkpoint<G::Move>, i: usize, t: Value| -> bool {
+            let mv = cp.moves[i].mv;
+            let (child, gain) = engine.game().play(pos, mv);
+            let same = engine.game().to_move(&child) == me;
+            // Move value m = gain + v (same) or gain - v (other side to move).
+            let c = if same { t - gain } else { gain - t - 1 };
+            let Ok(r) = engine.try_search(&child, c, c + 1) else {
+                return false;
+            };
+            let m = &mut cp.moves[i];
+            match (same, r > c) {
+                (true, true) => m.lo = m.lo.max(gain + r),
+                (true, false) => m.hi = m.hi.min(gain + r),
+                (false, true) => m.hi = m.hi.min(gain - r),
+                (false, false) => m.lo = m.lo.max(gain - r),
+            }
+            progress(&Progress {
+                move_index: i,
+                moves: n,
+                checkpoint: cp.clone(),
+                bounds: cp.bounds(),
+                nodes: engine.stats().nodes - nodes0,
+                elapsed: start.elapsed(),
+            });
+            true
+        };
+        if exact_all {
+            // Every move made exact, one after the other, by bisection of its interval.
+            'moves: for i in 0..n {
+                while cp.moves[i].lo != cp.moves[i].hi {
+                    let RootMove { lo, hi, .. } = cp.moves[i];
+                    if !test(engine, &mut cp, i, lo + (hi - lo) / 2) {
+                        finished = false;
+                        break 'moves;
+                    }
+                }
+            }
+        } else {
+            // The root's value alone, as a null-window search of the root would find it: each
+            // round asks "is the root's value > t?", t stepping from 0 towards the proven
+            // bounds (MTD(f) from 0 with the fail-soft jumps), and tests the moves still
+            // undecided at t, the highest proven lower bound first, then in the game's order,
+            // until one is above t (the root's lower bound rises) or none is (its upper bound
+            // falls). Only the best move's value is made exact.
+            let mut ordered: Vec<G::Move> = cp.moves.iter().map(|m| m.mv).collect();
+            engine.game().order_moves(pos, &mut ordered);
+            let rank = |mv: G::Move| ordered.iter().position(|&m| m == mv).unwrap_or(n);
+            'rounds: loop {
+                let (lo, hi) = cp.bounds();
+                if lo >= hi {
                     break;
                 }
-                // Threshold: "is the move's value > t?" First against the best proven lower
-                // bound (can it be better?), then bisection of its own interval.
-                let t = if !exact_all && best_lo > lo && best_lo < hi { best_lo } else { lo + (hi - lo) / 2 };
-                let (child, gain) = engine.game().play(pos, mv);
-                let same = engine.game().to_move(&child) == me;
-                // Move value m = gain + v (same) or gain - v (other side to move).
-                let c = if same { t - gain } else { gain - t - 1 };
-                let Ok(r) = engine.try_search(&child, c, c + 1) else {
-                    finished = false;
-                    break 'moves;
-                };
-                let m = &mut cp.moves[i];
-                match (same, r > c) {
-                    (true, true) => m.lo = m.lo.max(gain + r),
-                    (true, false) => m.hi = m.hi.min(gain + r),
-                    (false, true) => m.hi = m.hi.min(gain - r),
-                    (false, false) => m.lo = m.lo.max(gain - r),
+                let t = 0.clamp(lo, hi - 1);
+                let mut undecided: Vec<usize> =
+                    (0..n).filter(|&i| cp.moves[i].lo <= t && cp.moves[i].hi > t).collect();
+                undecided.sort_by_key(|&i| (std::cmp::Reverse(cp.moves[i].lo), rank(cp.moves[i].mv)));
+                for i in undecided {
+                    if !test(engine, &mut cp, i, t) {
+                        finished = false;
+                        break 'rounds;
+                    }
+                    if cp.moves[i].lo > t {
+                        break;
+                    }
                 }
-                progress(&Progress {
-                    move_index: i,
-                    moves: n,
-                    checkpoint: cp.clone(),
-                    bounds: cp.bounds(),
-                    nodes: engine.stats().nodes - nodes0,
-                    elapsed: start.elapsed(),
-                });
             }
         }
         let bounds = cp.bounds();
         let finished =
             finished && bounds.0 == bounds.1 && (!exact_all || cp.moves.iter().all(|m| m.lo == m.hi));
         Ok(RootResult { bounds, finished, checkpoint: cp })
+    }
+
+    /// The analysis of `pos` from `result`, a finished [`Engine::solve_root`] of `pos` with
+    /// `exact_all` (every root move exact) of a position that is not over: the root moves'
+    /// values as the checkpoint has them, and a principal variation that starts with the
+    /// result's first best move and goes on by a root solve (the best value only) at each step,
+    /// each under the engine's limits with what is left until `deadline`. The steps are played
+    /// in `plain`, the same game without the rules that fold forced moves into one, so that
+    /// the PV lists every move; the engine's rules find each step's best move. `stats` are the
+    /// engine's statistics since `before`. Values are from the first player's side, boxes or
+    /// points already banked counted ([`Game::banked`]), as [`Engine::analyze`] gives them.
+    ///
+    /// # Errors
+    /// [`Interrupted`] with the bounds of the step's position when the limits or the deadline
+    /// stop a step; [`Interrupted`] with `result`'s bounds if `result` is not finished.
+    pub fn root_analysis(
+        &mut self,
+        plain: &G,
+        pos: &G::Position,
+        result: &RootResult<G::Move>,
+        before: &crate::Stats,
+        deadline: Option<Instant>,
+    ) -> Result<crate::Analysis<G::Move>, crate::Interrupted> {
+        let (lo, hi) = result.bounds;
+        if !result.finished || result.checkpoint.moves.iter().any(|m| m.lo != m.hi) {
+            return Err(crate::Interrupted { lo, hi });
+        }
+        let limits = self.limits().clone();
+        let best = |r: &RootResult<G::Move>| {
+            r.checkpoint.moves.iter().find(|m| m.lo == r.bounds.0).expect("a best move").mv
+        };
+        // The first step is the result's own best move.
+        let mut pv = vec![best(result)];
+        let mut p = plain.play(pos, pv[0]).0;
+        while plain.terminal_value(&p).is_none() {
+            let time = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+            self.set_limits(crate::Limits { time: time.or(limits.time), ..limits.clone() });
+            let step = self.solve_root(&p, None, false, |_| {});
+            self.set_limits(limits.clone());
+            let step = step.expect("a fresh checkpoint fits its position");
+            if !step.finished {
+                let (lo, hi) = step.bounds;
+                return Err(crate::Interrupted { lo, hi });
+            }
+            pv.push(best(&step));
+            p = plain.play(&p, best(&step)).0;
+        }
+        let (to_move, banked) = (self.game().to_move(pos), self.game().banked(pos));
+        let sign = to_move.sign();
+        let values = result.checkpoint.moves.iter().map(|m| (m.mv, m.lo)).collect();
+        let moves = crate::analysis::ranked(values, banked, sign);
+        let stats = self.stats().since(before);
+        Ok(crate::Analysis { to_move, value: banked + sign * lo, moves, pv, stats })
     }
 }

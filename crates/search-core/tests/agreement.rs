@@ -347,6 +347,24 @@ fn root_driver_limits_and_checkpoints_match_minimax() {
         }
         let best = Engine::new(game, 12).solve_root(&root, None, false, |_| {}).unwrap();
         assert_eq!(best.bounds, (expected, expected), "seed {}", game.seed);
+        // Value only: every move's bounds hold its value, none is above the root's.
+        for (m, (_, v)) in best.checkpoint.moves.iter().zip(&values) {
+            assert!(m.lo <= *v && *v <= m.hi && m.hi <= expected, "seed {}: {m:?} {v}", game.seed);
+        }
+        // ...and a value-only solve stopped again and again resumes to the same value.
+        let mut cp = None;
+        let resumed = (0..10_000)
+            .find_map(|_| {
+                let mut s = Engine::new(game, 12);
+                s.set_limits(Limits { max_nodes: Some(4096 * 3), ..Limits::default() });
+                let r = s.solve_root(&root, cp.take(), false, |_| {}).unwrap();
+                assert!(r.bounds.0 <= expected && expected <= r.bounds.1);
+                let done = r.finished.then_some(r.bounds);
+                cp = Some(r.checkpoint);
+                done
+            })
+            .expect("progress");
+        assert_eq!(resumed, (expected, expected), "seed {}", game.seed);
 
         let mut text = None;
         for _ in 0..10_000 {
@@ -656,6 +674,10 @@ fn every_driver_and_clamp_gives_the_exact_value() {
             Driver::BisectionTowardZero,
             Driver::MtdfMidpoint,
             Driver::ZeroThenBisection,
+            // The walk from the ends: never past its first test, stopped part way, to the end.
+            Driver::EndsThenBisection { budget: 0 },
+            Driver::EndsThenBisection { budget: rng.gen_range(1..60) },
+            Driver::EndsThenBisection { budget: u64::MAX },
         ] {
             for threads in [1, 2] {
                 let options = SearchOptions { tt_bits: 10, threads, driver, ..SearchOptions::DEFAULT };
@@ -774,7 +796,12 @@ fn window_aware_ordering_keeps_the_exact_value() {
         for (bits, pvs) in [(2, true), (16, false), (10, true)] {
             let options =
                 SearchOptions { principal_variation_search: pvs, tt_bits: bits, ..SearchOptions::DEFAULT };
-            for driver in [Driver::FullWindow, Driver::Bisection, Driver::BisectionTowardZero] {
+            for driver in [
+                Driver::FullWindow,
+                Driver::Bisection,
+                Driver::BisectionTowardZero,
+                Driver::EndsThenBisection { budget: 20 },
+            ] {
                 let game = WindowOrdered { tree, calls: 0.into() };
                 let mut solver = Engine::with_options(game, SearchOptions { driver, ..options });
                 assert_eq!(solver.solve(&root), exact, "seed {} {driver:?} bits {bits}", tree.seed);

@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use search_core::{Checkpoint, Limits, SearchOptions};
-use triangle_war::{tt_bits_for_mib, Geometry, Position, Rules, Solver};
+use triangle_war::{Geometry, Position, Rules, Solver, TriangleWar};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -15,7 +15,7 @@ fn main() {
     let mib: u64 = args.get(1).map_or(256, |s| s.parse().expect("MiB"));
     let path = args.get(2).cloned().unwrap_or_else(|| format!("side{side}.checkpoint"));
     let seconds: Option<u64> = args.get(3).map(|s| s.parse().expect("seconds"));
-    let tt_bits = match tt_bits_for_mib(mib, None) {
+    let tt_bits = match search_core::Engine::<TriangleWar>::tt_bits_for_mib(mib, 1, None) {
         Ok(b) => b,
         Err(e) => {
             eprintln!("error: {e}");

@@ -344,66 +344,25 @@ impl Solver {
     }
 }
 
-/// A TT size request that cannot be met.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum TtSizeError {
-    /// The request is below one bucket.
-    #[error("a TT of {mib} MiB is too small: at least 1 MiB is needed")]
-    TooSmall {
-        /// The requested size in MiB.
-        mib: u64,
-    },
-    /// The table would not fit the memory available.
-    #[error("a TT of {mib} MiB needs {needed_bytes} bytes, but only {available_bytes} bytes are available")]
-    TooLarge {
-        /// The requested size in MiB.
-        mib: u64,
-        /// Bytes the table would allocate.
-        needed_bytes: u64,
-        /// Bytes available (as measured by the caller).
-        available_bytes: u64,
-    },
-}
-
-/// Bytes one TT entry of the Triangle War engine takes.
-#[must_use]
-pub fn tt_entry_bytes() -> u64 {
-    search_core::TranspositionTable::<u64, u8>::entry_bytes() as u64
-}
-
-/// The largest TT (as `tt_bits`, `2^tt_bits` entries) that fits in `mib` MiB, checked before
-/// anything is allocated against `available_bytes` (the caller measures it, e.g. from
-/// `/proc/meminfo`; `None`: unchecked).
-///
-/// # Errors
-/// [`TtSizeError::TooSmall`] below 1 MiB; [`TtSizeError::TooLarge`] if the table would need
-/// more than `available_bytes`.
-pub fn tt_bits_for_mib(mib: u64, available_bytes: Option<u64>) -> Result<u32, TtSizeError> {
-    if mib == 0 {
-        return Err(TtSizeError::TooSmall { mib });
-    }
-    let entries = mib.saturating_mul(1 << 20) / tt_entry_bytes();
-    let bits = (63 - entries.leading_zeros()).min(search_core::MAX_TT_BITS);
-    let needed_bytes = (1u64 << bits) * tt_entry_bytes();
-    match available_bytes {
-        Some(available_bytes) if needed_bytes > available_bytes => {
-            Err(TtSizeError::TooLarge { mib, needed_bytes, available_bytes })
-        }
-        _ => Ok(bits),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn tt_sizes_round_down_and_oversized_requests_are_refused() {
-        let bits = tt_bits_for_mib(1536, None).unwrap();
-        assert!((1u64 << bits) * tt_entry_bytes() <= 1536 << 20);
-        assert!((2u64 << bits) * tt_entry_bytes() > 1536 << 20);
-        assert_eq!(tt_bits_for_mib(0, None), Err(TtSizeError::TooSmall { mib: 0 }));
-        match tt_bits_for_mib(4096, Some(1 << 30)) {
+        // The engine sizes Triangle War's own table (two bounds per entry; shared on threads).
+        use search_core::{Engine, TtSizeError};
+        for threads in [1, 2] {
+            let bits = Engine::<TriangleWar>::tt_bits_for_mib(1536, threads, None).unwrap();
+            let bytes = Engine::<TriangleWar>::tt_bytes(bits, threads);
+            assert!(bytes <= 1536 << 20 && 2 * bytes > 1536 << 20, "{threads} threads: {bytes} bytes");
+        }
+        assert!(
+            search_core::BoundsTable::<u64, u8>::entry_bytes() as u64
+                == Engine::<TriangleWar>::tt_bytes(0, 1)
+        );
+        assert_eq!(Engine::<TriangleWar>::tt_bits_for_mib(0, 1, None), Err(TtSizeError::TooSmall { mib: 0 }));
+        match Engine::<TriangleWar>::tt_bits_for_mib(4096, 1, Some(1 << 30)) {
             Err(TtSizeError::TooLarge { needed_bytes, .. }) => assert!(needed_bytes > 1 << 30),
             other => panic!("{other:?}"),
         }

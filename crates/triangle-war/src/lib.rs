@@ -46,7 +46,7 @@ mod rules_text;
 
 pub use diagram::diagram;
 pub use front::TriangleWarFront;
-pub use game::{tt_bits_for_mib, tt_entry_bytes, Solver, TriangleWar, TtSizeError};
+pub use game::{Solver, TriangleWar};
 pub use geometry::{Geometry, GeometryError, Segment, MAX_SIDE};
 pub use judge::{Judge, DEFAULT_TT_BITS, TABLE_MAX_SEGMENTS};
 pub use parse::{
