@@ -25,6 +25,15 @@ pub struct DotsAndBoxes {
     /// Each line's rank by the distance of its midpoint from the centre of the board (0 the
     /// nearest), for move ordering.
     centre_rank: [u8; 64],
+    /// The line of each centre rank (the inverse of `centre_rank`).
+    by_rank: [u8; 64],
+    /// The boxes of every row but the last, as coin bits.
+    all_but_last_row: u64,
+    /// The boxes of the first row but its last box (a row's boxes tied to the box on their
+    /// right).
+    row_but_last: u64,
+    /// The index of the first vertical line.
+    first_vertical: usize,
 }
 
 impl DotsAndBoxes {
@@ -37,7 +46,11 @@ impl DotsAndBoxes {
     /// The game on `geometry`, searched with the pruning `rules` (values do not depend on them).
     #[must_use]
     pub fn with_rules(geometry: Geometry, rules: Rules) -> Self {
-        let symmetries = strings_and_coins::Symmetries::new(geometry.symmetries(), geometry.line_count());
+        let symmetries = strings_and_coins::Symmetries::with_twins(
+            geometry.symmetries(),
+            geometry.line_count(),
+            geometry.board().twin_groups(),
+        );
         // Midpoints in half units: a horizontal line at (2 row, 2 col + 1), a vertical one at
         // (2 row + 1, 2 col); the centre at (rows, cols). Squared distances, ranked.
         let distance = |l: &crate::Line| {
@@ -50,11 +63,25 @@ impl DotsAndBoxes {
         };
         let mut order: Vec<usize> = (0..geometry.line_count()).collect();
         order.sort_by_key(|&i| (distance(&geometry.lines()[i]), i));
-        let mut centre_rank = [0u8; 64];
+        let (mut centre_rank, mut by_rank) = ([0u8; 64], [0u8; 64]);
         for (rank, &i) in order.iter().enumerate() {
             centre_rank[i] = rank as u8;
+            by_rank[rank] = i as u8;
         }
-        DotsAndBoxes { geometry, symmetries, rules, centre_rank }
+        let (rows, cols) = (geometry.rows(), geometry.cols());
+        let all_but_last_row = geometry.all_boxes() >> cols;
+        let row_but_last = (1u64 << (cols - 1)) - 1;
+        let first_vertical = (rows + 1) * cols;
+        DotsAndBoxes {
+            geometry,
+            symmetries,
+            rules,
+            centre_rank,
+            by_rank,
+            all_but_last_row,
+            row_but_last,
+            first_vertical,
+        }
     }
 
     /// The pruning rules in force.
@@ -96,11 +123,87 @@ impl DotsAndBoxes {
     #[inline]
     fn canonical_with_symmetry(&self, drawn: u64) -> (u64, u8) {
         if self.rules.twins {
-            let board = self.geometry.board();
-            self.symmetries.canonical_by(drawn, |d| board.normalise_twins(d))
+            self.symmetries.canonical_twins(self.geometry.board().normalise_twins(drawn))
         } else {
             self.symmetries.canonical(drawn)
         }
+    }
+}
+
+impl DotsAndBoxes {
+    /// [`strings_and_coins::Board::split_graph_with`] on the grid: the same junction part and
+    /// code, with the boxes tied to a junction found by a flood fill over the whole board at
+    /// once (shifts along the rows and columns through the undrawn inner lines) instead of a
+    /// walk of each component, so that only the simple components are walked, and nothing
+    /// when there is none (the usual case in the middle game).
+    #[inline]
+    fn split_graph(&self, drawn: u64, classes: strings_and_coins::CoinClasses) -> Option<(u64, u64)> {
+        let low = classes.one | classes.two;
+        if low == 0 {
+            return Some((drawn, 0));
+        }
+        let (rows, cols) = (self.geometry.rows(), self.geometry.cols());
+        let undrawn = !drawn;
+        // Box `b` tied to `b + cols` below it, and to `b + 1` on its right, by an undrawn line.
+        let down = (undrawn >> cols) & self.all_but_last_row;
+        let mut right = 0u64;
+        for r in 0..rows {
+            right |=
+                ((undrawn >> (self.first_vertical + r * (cols + 1) + 1)) & self.row_but_last) << (r * cols);
+        }
+        let neighbours =
+            |x: u64| ((x & right) << 1) | ((x >> 1) & right) | ((x & down) << cols) | ((x >> cols) & down);
+        // The low boxes tied to a junction, through low boxes.
+        let mut tied = low & neighbours(classes.many);
+        loop {
+            let more = tied | (low & neighbours(tied));
+            if more == tied {
+                break;
+            }
+            tied = more;
+        }
+        let mut simple = low & !tied;
+        let result = if simple == 0 {
+            Some((drawn, 0))
+        } else {
+            let board = self.geometry.board();
+            let ground_strings = board.ground_strings();
+            let mut codes = [0u8; strings_and_coins::GRAPH_KEY_COMPONENTS];
+            let (mut n, mut hidden) = (0, 0u64);
+            while simple != 0 {
+                let mut component = simple & simple.wrapping_neg();
+                loop {
+                    let more = component | (simple & neighbours(component));
+                    if more == component {
+                        break;
+                    }
+                    component = more;
+                }
+                simple &= !component;
+                let (mut strings_of, mut left) = (0u64, component);
+                while left != 0 {
+                    strings_of |= board.coins()[left.trailing_zeros() as usize];
+                    left &= left - 1;
+                }
+                strings_of &= undrawn;
+                let coins = component.count_ones();
+                if n == strings_and_coins::GRAPH_KEY_COMPONENTS || coins > 63 {
+                    return None;
+                }
+                // Ends: boxes with one side left; a rim line belongs to one box only.
+                let ground = (strings_of & ground_strings).count_ones();
+                let ends = (component & classes.one).count_ones();
+                let kind = if ground + ends == 0 { 3 } else { ground as u8 };
+                codes[n] = kind << 6 | coins as u8;
+                n += 1;
+                hidden |= strings_of;
+            }
+            codes[..n].sort_unstable_by(|a, b| b.cmp(a));
+            let code = codes[..n].iter().enumerate().fold(0u64, |key, (i, &c)| key | u64::from(c) << (8 * i));
+            Some((drawn | hidden, code))
+        };
+        debug_assert_eq!(result, self.geometry.board().split_graph_with(drawn, classes));
+        result
     }
 }
 
@@ -118,7 +221,8 @@ impl Game for DotsAndBoxes {
     }
 
     fn generate_moves(&self, pos: &Position, moves: &mut Vec<u8>) {
-        let mut c = self.candidates(pos.drawn());
+        let classes = pos.coin_classes(&self.geometry);
+        let mut c = self.geometry.board().candidates_with(pos.drawn(), classes, self.rules);
         while c != 0 {
             moves.push(c.trailing_zeros() as u8);
             c &= c - 1;
@@ -132,7 +236,10 @@ impl Game for DotsAndBoxes {
             // A single candidate is a capture (every restriction keeps one): the boxes go to
             // the player to move in `next`.
             let sign = if next.to_move() == pos.to_move() { 1 } else { -1 };
-            while let Some(s) = self.folded_move(next.drawn()) {
+            let board = self.geometry.board();
+            while let Some(s) =
+                board.folded_move_with(next.drawn(), next.coin_classes(&self.geometry), self.rules)
+            {
                 let (after, c) = next.play(&self.geometry, s);
                 gain += sign * Value::from(c);
                 next = after;
@@ -148,7 +255,8 @@ impl Game for DotsAndBoxes {
     fn canonical_key(&self, pos: &Position) -> (u128, Symmetry) {
         let drawn = pos.drawn();
         if self.rules.graph_keys {
-            if let Some((junction, code)) = self.geometry.board().split_graph(drawn) {
+            let classes = pos.coin_classes(&self.geometry);
+            if let Some((junction, code)) = self.split_graph(drawn, classes) {
                 let code = u128::from(code) << 64;
                 if junction == self.geometry.all_lines() {
                     // An endgame of chains and loops: moves do not map between isomorphic
@@ -179,13 +287,15 @@ impl Game for DotsAndBoxes {
     /// ([`strings_and_coins::Board::loony_offer`]).
     fn value_bounds(&self, pos: &Position) -> (Value, Value) {
         let board = self.geometry.board();
+        let drawn = pos.drawn();
+        let classes = pos.coin_classes(&self.geometry);
         if self.rules.loony_values {
-            if let Some(v) = board.loony_value(pos.drawn()) {
+            if let Some(v) = board.loony_value_with(drawn, classes) {
                 return (Value::from(v), Value::from(v));
             }
         }
-        let open = Value::from(board.open_coins(pos.drawn()).count_ones());
-        if self.rules.loony_offers && board.loony_offer(pos.drawn()) {
+        let open = Value::from(classes.open().count_ones());
+        if self.rules.loony_offers && board.loony_offer_with(drawn, classes) {
             // At least 0, of the parity of the open boxes.
             return (open & 1, open);
         }
@@ -196,25 +306,54 @@ impl Game for DotsAndBoxes {
     /// to complete, then the rest, fewest boxes offered first; within each class from the
     /// centre outward (Barker and Korf 2012).
     fn order_moves(&self, pos: &Position, moves: &mut [u8]) {
-        let drawn = pos.drawn();
-        let score = |m: u8| {
-            let after = drawn | 1 << m;
-            let border = self.geometry.board().border(usize::from(m));
-            let completes = border.completed(after).count_ones() as u16;
-            if completes > 0 {
-                2 - completes
-            } else {
-                (1 + border.offered(after) as u16) * 64 + u16::from(self.centre_rank[usize::from(m)])
+        // The order of the keys `2 - completed` (ties by line) for the completing moves, then
+        // `(1 + offered) * 64 + centre rank` for the others, without a sort: the moves that
+        // complete two boxes and one box as line sets, the others as sets of centre ranks,
+        // one per number of boxes offered (every key distinct: each set read in order). What
+        // a line completes or offers comes from the lines of the boxes with one and with two
+        // sides left (a line in two such boxes' sets completes or offers two).
+        let board = self.geometry.board();
+        let undrawn = !pos.drawn();
+        let classes = pos.coin_classes(&self.geometry);
+        let lines_of = |boxes: u64| {
+            let (mut once, mut twice, mut left) = (0u64, 0u64, boxes);
+            while left != 0 {
+                let m = board.coins()[left.trailing_zeros() as usize] & undrawn;
+                left &= left - 1;
+                twice |= once & m;
+                once |= m;
             }
+            (once, twice)
         };
-        let mut keyed = [(0u16, 0u8); 64];
-        for (k, &m) in keyed.iter_mut().zip(moves.iter()) {
-            *k = (score(m), m);
-        }
-        let keyed = &mut keyed[..moves.len()];
-        keyed.sort_unstable();
-        for (m, &(_, k)) in moves.iter_mut().zip(keyed.iter()) {
-            *m = k;
+        let (capture, capture_two) = lines_of(classes.one);
+        let (offer, offer_two) = lines_of(classes.two);
+        let set = moves.iter().fold(0u64, |set, &m| set | 1 << m);
+        debug_assert_eq!(set.count_ones() as usize, moves.len(), "distinct moves");
+        let rest = set & !capture;
+        let ranks = |lines: u64| {
+            let (mut ranks, mut left) = (0u64, lines);
+            while left != 0 {
+                ranks |= 1 << self.centre_rank[left.trailing_zeros() as usize];
+                left &= left - 1;
+            }
+            ranks
+        };
+        let mut out = moves.iter_mut();
+        for (lines, ranked) in [
+            (set & capture_two, false),
+            (set & capture & !capture_two, false),
+            (ranks(rest & !offer), true),
+            (ranks(rest & offer & !offer_two), true),
+            (ranks(rest & offer_two), true),
+        ] {
+            let mut left = lines;
+            while left != 0 {
+                let i = left.trailing_zeros() as usize;
+                left &= left - 1;
+                if let Some(slot) = out.next() {
+                    *slot = if ranked { self.by_rank[i] } else { i as u8 };
+                }
+            }
         }
     }
 

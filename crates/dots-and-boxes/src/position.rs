@@ -2,6 +2,8 @@
 
 use search_core::Player;
 
+use strings_and_coins::CoinClasses;
+
 use crate::Geometry;
 
 /// A position: drawn lines (bit `i` is line `i` of a [`Geometry`], OpenSpiel's action id), the
@@ -17,6 +19,10 @@ pub struct Position {
     to_move: Player,
     owned_by_a: u64,
     owned_by_b: u64,
+    /// How many sides of each box are drawn (0 to 4), bit-sliced: bit `b` of `sides[k]` is
+    /// bit `k` of box `b`'s count. A function of `drawn`, kept up to date by every move so
+    /// that the boxes' classes ([`Position::coin_classes`]) cost no pass over the boxes.
+    sides: [u64; 3],
 }
 
 /// Errors of [`Position::try_play`].
@@ -30,11 +36,21 @@ pub enum PositionError {
     AlreadyDrawn(usize),
 }
 
+/// `sides` with one more side drawn on each box of `boxes` (one box, or the two a line
+/// separates): a bit-sliced increment.
+#[inline]
+const fn add_side(sides: [u64; 3], boxes: u64) -> [u64; 3] {
+    let [d0, d1, d2] = sides;
+    let carry0 = d0 & boxes;
+    let carry1 = d1 & carry0;
+    [d0 ^ boxes, d1 ^ carry0, d2 | carry1]
+}
+
 impl Position {
     /// The empty board, A (the first player) to move.
     #[must_use]
     pub const fn start() -> Self {
-        Position { drawn: 0, to_move: Player::First, owned_by_a: 0, owned_by_b: 0 }
+        Position { drawn: 0, to_move: Player::First, owned_by_a: 0, owned_by_b: 0, sides: [0; 3] }
     }
 
     /// The lines `drawn` (a set on `geometry`, e.g. from [`crate::parse_dbn`]), A to move,
@@ -48,7 +64,14 @@ impl Position {
         if off != 0 {
             return Err(PositionError::NoSuchLine(off.trailing_zeros() as usize));
         }
-        Ok(Position { drawn, ..Position::start() })
+        let mut sides = [0; 3];
+        let mut left = drawn;
+        while left != 0 {
+            let border = geometry.board().border(left.trailing_zeros() as usize);
+            sides = add_side(sides, border.bits[0] | border.bits[1]);
+            left &= left - 1;
+        }
+        Ok(Position { drawn, sides, ..Position::start() })
     }
 
     /// The lines drawn so far.
@@ -78,6 +101,19 @@ impl Position {
         i64::from(self.owned_by_a.count_ones()) - i64::from(self.owned_by_b.count_ones())
     }
 
+    /// The open boxes by their number of undrawn sides, as
+    /// [`strings_and_coins::Board::coin_classes`] gives them for [`Position::drawn`], without a
+    /// pass over the boxes.
+    #[inline]
+    #[must_use]
+    pub fn coin_classes(&self, geometry: &Geometry) -> CoinClasses {
+        let [d0, d1, d2] = self.sides;
+        // Three sides drawn: one left; two drawn: two left; none or one: three or four left.
+        let classes = CoinClasses { one: d0 & d1, two: d1 & !d0, many: !(d1 | d2) & geometry.all_boxes() };
+        debug_assert_eq!(classes, geometry.board().coin_classes(self.drawn));
+        classes
+    }
+
     /// Whether every line of `geometry` is drawn.
     #[must_use]
     pub fn is_over(&self, geometry: &Geometry) -> bool {
@@ -90,8 +126,10 @@ impl Position {
     #[must_use]
     pub fn play(&self, geometry: &Geometry, s: usize) -> (Position, u8) {
         let drawn = self.drawn | 1 << s;
-        let won = geometry.board().border(s).completed(drawn);
-        let mut next = Position { drawn, ..*self };
+        let border = geometry.board().border(s);
+        let won = border.completed(drawn);
+        let sides = add_side(self.sides, border.bits[0] | border.bits[1]);
+        let mut next = Position { drawn, sides, ..*self };
         if won == 0 {
             next.to_move = self.to_move.opponent();
         } else if self.to_move == Player::First {

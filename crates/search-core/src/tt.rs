@@ -197,10 +197,20 @@ impl<K: TtKey, M: Copy> TranspositionTable<K, M> {
 /// Capacity is a power of two, fixed at construction; the table never allocates afterwards.
 #[derive(Clone, Debug)]
 pub struct BoundsTable<K, M> {
+    /// The slots, two per bucket, where a bucket does not fill a cache line exactly (empty
+    /// otherwise).
     slots: Vec<Option<TwoBounds<K, M>>>,
+    /// The buckets, one per cache line, where two entries fill one exactly (`u128` keys; empty
+    /// otherwise): a probe then reads one line, never two.
+    lines: Vec<LinePair<TwoBounds<K, M>>>,
     /// `64 - log2(number of buckets)`: the bucket is the top bits of the multiplied key.
     shift: u32,
 }
+
+/// The two slots of a bucket, aligned to a 64-byte cache line.
+#[derive(Clone, Copy, Debug)]
+#[repr(align(64))]
+struct LinePair<E>([Option<E>; 2]);
 
 /// An entry of [`BoundsTable`]: both bounds of a position in 32 bits each, `i32::MIN`
 /// (`i32::MAX`) for an unknown lower (upper) bound.
@@ -257,8 +267,51 @@ impl<K: TtKey, M: Copy> BoundsTable<K, M> {
     /// `bits == 0` gives a disabled table: it stores nothing and finds nothing (plain
     /// alpha-beta, for teaching and comparison).
     pub fn with_bits(bits: u32) -> Self {
-        let (slots, shift) = two_slot_buckets(bits);
-        BoundsTable { slots, shift }
+        if Self::LINED {
+            // The same buckets as `two_slot_buckets` makes, one per line.
+            if bits == 0 {
+                return BoundsTable { slots: Vec::new(), lines: Vec::new(), shift: 64 };
+            }
+            let bits = bits.min(MAX_TT_BITS);
+            let lines = vec![LinePair([None; 2]); 1usize << (bits - 1)];
+            BoundsTable { slots: Vec::new(), lines, shift: 64 - (bits - 1) }
+        } else {
+            let (slots, shift) = two_slot_buckets(bits);
+            BoundsTable { slots, lines: Vec::new(), shift }
+        }
+    }
+
+    /// Whether two entries fill a cache line exactly (the buckets are then `lines`).
+    const LINED: bool = 2 * std::mem::size_of::<Option<TwoBounds<K, M>>>() == 64;
+
+    /// Whether the table is disabled (no bucket).
+    #[inline]
+    fn is_disabled(&self) -> bool {
+        if Self::LINED {
+            self.lines.is_empty()
+        } else {
+            self.slots.is_empty()
+        }
+    }
+
+    /// The two slots of bucket `b` (an index from [`BoundsTable::bucket`]).
+    #[inline]
+    fn pair(&self, b: usize) -> &[Option<TwoBounds<K, M>>] {
+        if Self::LINED {
+            &self.lines[b].0
+        } else {
+            &self.slots[2 * b..2 * b + 2]
+        }
+    }
+
+    /// The two slots of bucket `b`, to write.
+    #[inline]
+    fn pair_mut(&mut self, b: usize) -> &mut [Option<TwoBounds<K, M>>] {
+        if Self::LINED {
+            &mut self.lines[b].0
+        } else {
+            &mut self.slots[2 * b..2 * b + 2]
+        }
     }
 
     /// Bytes one entry takes (the table takes `2^bits` of them).
@@ -269,16 +322,15 @@ impl<K: TtKey, M: Copy> BoundsTable<K, M> {
 
     #[inline]
     fn bucket(&self, key: K) -> usize {
-        bucket_index(key, self.shift) << 1
+        bucket_index(key, self.shift)
     }
 
     #[inline]
     fn find(&self, key: K) -> Option<&TwoBounds<K, M>> {
-        if self.slots.is_empty() {
+        if self.is_disabled() {
             return None;
         }
-        let b = self.bucket(key);
-        self.slots[b..b + 2].iter().flatten().find(|e| e.key == key)
+        self.pair(self.bucket(key)).iter().flatten().find(|e| e.key == key)
     }
 
     /// The entry stored for `key`, if any, as one bound (exact where both bounds meet, else
@@ -307,7 +359,8 @@ impl<K: TtKey, M: Copy> BoundsTable<K, M> {
     #[must_use]
     pub fn heavy_entries(&self, min_work: u32) -> Vec<TtEntry<K, M>> {
         let mut out = Vec::new();
-        for e in self.slots.iter().flatten().filter(|e| e.work >= min_work) {
+        let lines = self.lines.iter().flat_map(|pair| pair.0.iter());
+        for e in self.slots.iter().chain(lines).flatten().filter(|e| e.work >= min_work) {
             let (lo, hi) = e.bounds();
             let entry = e.entry();
             if lo > -INFINITY && hi < INFINITY && lo < hi {
@@ -324,13 +377,14 @@ impl<K: TtKey, M: Copy> BoundsTable<K, M> {
     /// the always-replace slot.
     #[inline]
     pub fn store(&mut self, entry: TtEntry<K, M>) {
-        if self.slots.is_empty() {
+        if self.is_disabled() {
             return;
         }
         let b = self.bucket(entry.key);
-        let slot = take_slot(&mut self.slots, b, entry.key, entry.work, |e| (e.key, e.work));
+        let pair = self.pair_mut(b);
+        let slot = take_slot(pair, 0, entry.key, entry.work, |e| (e.key, e.work));
         let mut new = TwoBounds::from_entry(&entry);
-        if let Some(old) = self.slots[slot].filter(|e| e.key == entry.key) {
+        if let Some(old) = pair[slot].filter(|e| e.key == entry.key) {
             let (lo, hi) = (new.lo.max(old.lo), new.hi.min(old.hi));
             // Proven bounds always overlap; should they not, the newer result stands.
             if lo <= hi {
@@ -339,7 +393,7 @@ impl<K: TtKey, M: Copy> BoundsTable<K, M> {
             }
             new.best = new.best.or(old.best);
         }
-        self.slots[slot] = Some(new);
+        pair[slot] = Some(new);
     }
 }
 
@@ -526,6 +580,31 @@ mod tests {
         assert_eq!(tt.probe_bounds(4), Some((Value::from(i32::MAX - 1), INFINITY, None)));
         tt.store(entry(5, -(1 << 40), Bound::Exact, None, 1));
         assert_eq!(tt.probe_bounds(5), Some((-INFINITY, Value::from(i32::MIN + 1), None)));
+    }
+
+    /// With `u128` keys two entries fill a cache line: the buckets are the aligned lines, with
+    /// the same stores, merges, replacement and heavy entries.
+    #[test]
+    fn bounds_tables_of_u128_keys_use_aligned_lines() {
+        const { assert!(BoundsTable::<u128, u8>::LINED) };
+        const { assert!(!BoundsTable::<u64, u8>::LINED) };
+        let mut tt = BoundsTable::<u128, u8>::with_bits(4);
+        assert_eq!(tt.lines.len(), 8);
+        assert_eq!(std::mem::align_of_val(&tt.lines[0]), 64);
+        let e = |key: u128, value, bound, best, work| TtEntry { key, value, bound, best, work };
+        tt.store(e(9 << 64, 3, Bound::Lower, Some(2), 10));
+        tt.store(e(9 << 64, 7, Bound::Upper, None, 4));
+        assert_eq!(tt.probe_bounds(9 << 64), Some((3, 7, Some(2))));
+        assert_eq!(tt.heavy_entries(0).len(), 2);
+        // Three keys in one bucket: the third displaces one of the first two.
+        let same_bucket: Vec<u128> =
+            (1..10_000u128).filter(|&k| tt.bucket(k) == tt.bucket(9 << 64)).take(2).collect();
+        tt.store(e(same_bucket[0], 1, Bound::Exact, None, 1));
+        tt.store(e(same_bucket[1], 2, Bound::Exact, None, 1));
+        let found =
+            [9 << 64, same_bucket[0], same_bucket[1]].iter().filter(|&&k| tt.probe(k).is_some()).count();
+        assert_eq!(found, 2);
+        assert!(BoundsTable::<u128, u8>::with_bits(0).probe(1).is_none());
     }
 
     #[test]

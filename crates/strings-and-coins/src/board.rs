@@ -108,6 +108,34 @@ pub struct Board {
     /// For each twin group, the group and, for each `k` from 0 to its size, its `k` lowest
     /// strings ([`Board::normalise_twins`]).
     twin_prefixes: Vec<(u64, Vec<u64>)>,
+    /// Each coin's strings by coin index, in a fixed array for the hot loops (0 past the last
+    /// coin).
+    coin_masks: [u64; MAX_COINS],
+    /// For each string, the coin bits of the coin or two coins it ties (0 past the last string).
+    links: [u64; MAX_STRINGS],
+    /// The strings that tie a coin to the ground.
+    ground: u64,
+}
+
+/// The open coins of a drawn set by their number of strings left ([`Board::coin_classes`]), as
+/// coin sets.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CoinClasses {
+    /// Coins with one string left (capturable).
+    pub one: u64,
+    /// Coins with two strings left.
+    pub two: u64,
+    /// Coins with three strings or more left (junctions).
+    pub many: u64,
+}
+
+impl CoinClasses {
+    /// Every open coin (not yet completed).
+    #[inline]
+    #[must_use]
+    pub const fn open(&self) -> u64 {
+        self.one | self.two | self.many
+    }
 }
 
 impl Board {
@@ -176,7 +204,26 @@ impl Board {
                 (group, prefixes)
             })
             .collect();
-        Ok(Board { coins: coin_masks.to_vec(), borders, all, twins, twin_prefixes })
+        let mut masks = [0u64; MAX_COINS];
+        masks[..coin_masks.len()].copy_from_slice(coin_masks);
+        let mut links = [0u64; MAX_STRINGS];
+        let mut ground = 0u64;
+        for (s, b) in borders.iter().enumerate() {
+            links[s] = b.bits[0] | b.bits[1];
+            if b.is_ground() {
+                ground |= 1 << s;
+            }
+        }
+        Ok(Board {
+            coins: coin_masks.to_vec(),
+            borders,
+            all,
+            twins,
+            twin_prefixes,
+            coin_masks: masks,
+            links,
+            ground,
+        })
     }
 
     /// Each coin's strings, by coin index.
@@ -241,7 +288,48 @@ impl Board {
     /// The coins with a string left in `drawn` (not yet completed), as coin bits.
     #[must_use]
     pub fn open_coins(&self, drawn: u64) -> u64 {
-        self.coins.iter().enumerate().filter(|(_, &m)| m & !drawn != 0).fold(0, |acc, (i, _)| acc | 1 << i)
+        self.coin_classes(drawn).open()
+    }
+
+    /// The open coins of `drawn` by their number of strings left, in one pass over the coins.
+    #[inline]
+    #[must_use]
+    pub fn coin_classes(&self, drawn: u64) -> CoinClasses {
+        let mut classes = CoinClasses::default();
+        for (i, &t) in self.coins.iter().enumerate() {
+            let open = t & !drawn;
+            let rest = open & open.wrapping_sub(1);
+            let bit = 1u64 << i;
+            if rest == 0 {
+                if open != 0 {
+                    classes.one |= bit;
+                }
+            } else if rest & rest.wrapping_sub(1) == 0 {
+                classes.two |= bit;
+            } else {
+                classes.many |= bit;
+            }
+        }
+        classes
+    }
+
+    /// The strings of coin `c` (an index below 64; 0 past the last coin).
+    #[inline]
+    pub(crate) fn coin_mask(&self, c: usize) -> u64 {
+        self.coin_masks[c & (MAX_COINS - 1)]
+    }
+
+    /// The coin bits of the coin or two coins that string `s` ties (an index below 64).
+    #[inline]
+    pub(crate) fn link(&self, s: usize) -> u64 {
+        self.links[s & (MAX_STRINGS - 1)]
+    }
+
+    /// The strings that tie a coin to the ground.
+    #[inline]
+    #[must_use]
+    pub fn ground_strings(&self) -> u64 {
+        self.ground
     }
 
     /// The coin on the other side of string `s` from the coin with strings `mask` (0: the

@@ -1,6 +1,6 @@
 //! Graph keys: a position named by the chains and loops of its strings-and-coins graph.
 
-use crate::Board;
+use crate::{Board, CoinClasses};
 
 /// Components a graph key holds (one byte each under the flag bit).
 pub const GRAPH_KEY_COMPONENTS: usize = 7;
@@ -25,16 +25,12 @@ impl Board {
     pub fn graph_key(&self, drawn: u64) -> Option<u64> {
         // Three strings or more on a coin (an untouched triangle, a box with three or four):
         // the graph is not a union of paths and cycles.
-        let junction = self.coins().iter().any(|&t| {
-            let open = t & !drawn;
-            let rest = open & open.wrapping_sub(1);
-            rest & rest.wrapping_sub(1) != 0
-        });
-        if junction {
+        let classes = self.coin_classes(drawn);
+        if classes.many != 0 {
             return None;
         }
         // With no junction every component is simple: the split's code names them all.
-        self.split_graph(drawn).map(|(_, code)| GRAPH_KEY_FLAG | code)
+        self.split_graph_with(drawn, classes).map(|(_, code)| GRAPH_KEY_FLAG | code)
     }
 
     /// The graph split into its simple and its junction parts, for keys of positions that are
@@ -53,48 +49,43 @@ impl Board {
     /// is every string and the code is the graph key's.
     #[must_use]
     pub fn split_graph(&self, drawn: u64) -> Option<(u64, u64)> {
+        self.split_graph_with(drawn, self.coin_classes(drawn))
+    }
+
+    /// [`Board::split_graph`] with the coin classes of `drawn` ([`Board::coin_classes`])
+    /// already known.
+    #[must_use]
+    pub fn split_graph_with(&self, drawn: u64, classes: CoinClasses) -> Option<(u64, u64)> {
         // Open coins with one or two strings: a simple component is made of them alone.
-        let mut low = 0u64;
-        for (i, &t) in self.coins().iter().enumerate() {
-            let open = t & !drawn;
-            let rest = open & open.wrapping_sub(1);
-            if open != 0 && rest & rest.wrapping_sub(1) == 0 {
-                low |= 1 << i;
-            }
-        }
+        let low = classes.one | classes.two;
+        let ground_strings = self.ground_strings();
         let mut codes = [0u8; GRAPH_KEY_COMPONENTS];
         let (mut n, mut hidden) = (0, 0u64);
         let mut left = low;
         while left != 0 {
             // The component of the first low coin left, through low coins; it is simple unless
             // a string leads to a coin with three strings or more (a junction).
-            let (mut component, mut todo, mut ground, mut ends, mut strings_of) =
-                (0u64, left & left.wrapping_neg(), 0u32, 0u32, 0u64);
-            let mut junction = false;
+            // The coins reached (the component and its neighbours) and the strings of the
+            // component's coins.
+            let (mut component, mut todo, mut reach, mut strings_of) =
+                (0u64, left & left.wrapping_neg(), 0u64, 0u64);
             while todo != 0 {
-                let c = todo.trailing_zeros() as usize;
-                todo &= todo - 1;
-                component |= 1 << c;
-                let mut strings = self.coins()[c] & !drawn;
+                component |= 1 << todo.trailing_zeros();
+                let mut strings = self.coin_mask(todo.trailing_zeros() as usize) & !drawn;
                 strings_of |= strings;
-                ends += u32::from(strings & (strings - 1) == 0);
                 while strings != 0 {
-                    let s = strings.trailing_zeros() as usize;
+                    reach |= self.link(strings.trailing_zeros() as usize);
                     strings &= strings - 1;
-                    let b = self.border(s);
-                    if b.masks[1] == 0 {
-                        ground += 1;
-                    } else {
-                        let next = (b.bits[0] | b.bits[1]) & !component;
-                        junction |= next & !low != 0;
-                        todo |= next & low;
-                    }
                 }
+                todo = reach & low & !component;
             }
             left &= !component;
-            if junction {
+            if reach & !low != 0 {
                 continue;
             }
+            // Ends: coins with one string; a string to the ground belongs to one coin only.
+            let ends = (component & classes.one).count_ones();
+            let ground = (strings_of & ground_strings).count_ones();
             let coins = component.count_ones();
             if n == GRAPH_KEY_COMPONENTS || coins > 63 {
                 return None;
@@ -135,15 +126,12 @@ impl Board {
     /// [`Board::chain_cuts`] (if `chains`) together, in one walk of the components.
     #[must_use]
     pub(crate) fn dropped_openings(&self, drawn: u64, simple: bool, chains: bool) -> u64 {
-        // Open coins with exactly two strings.
-        let mut two = 0u64;
-        for (i, &t) in self.coins().iter().enumerate() {
-            let open = t & !drawn;
-            let rest = open & open.wrapping_sub(1);
-            if rest != 0 && rest & rest.wrapping_sub(1) == 0 {
-                two |= 1 << i;
-            }
-        }
+        self.dropped_openings_with(drawn, self.coin_classes(drawn).two, simple, chains)
+    }
+
+    /// [`Board::dropped_openings`] with `two`, the open coins with exactly two strings, known.
+    pub(crate) fn dropped_openings_with(&self, drawn: u64, two: u64, simple: bool, chains: bool) -> u64 {
+        let ground_strings = self.ground_strings();
         // Classes seen: `ground << 6 | coins` (ground 2 for a chain, 0 for a loop).
         let mut seen = [0u8; 64];
         let mut n_seen = 0;
@@ -154,33 +142,25 @@ impl Board {
         let mut dropped = 0u64;
         let mut left = two;
         while left != 0 {
-            let (mut component, mut todo, mut ground, mut strings_of, mut inner) =
+            // The coins reached (the component and its neighbours), the strings of the
+            // component's coins and those of two of them (the strings inside the component).
+            let (mut component, mut todo, mut reach, mut strings_of, mut inner) =
                 (0u64, left & left.wrapping_neg(), 0u64, 0u64, 0u64);
-            let mut junction = false;
             while todo != 0 {
-                let c = todo.trailing_zeros() as usize;
-                todo &= todo - 1;
-                component |= 1 << c;
-                let mut strings = self.coins()[c] & !drawn;
+                component |= 1 << todo.trailing_zeros();
+                let strings = self.coin_mask(todo.trailing_zeros() as usize) & !drawn;
+                inner |= strings_of & strings;
                 strings_of |= strings;
-                while strings != 0 {
-                    let s = strings.trailing_zeros() as usize;
-                    strings &= strings - 1;
-                    let b = self.border(s);
-                    if b.masks[1] == 0 {
-                        ground |= 1 << s;
-                    } else {
-                        let both = b.bits[0] | b.bits[1];
-                        if both & two == both {
-                            inner |= 1 << s;
-                        }
-                        let next = both & !component;
-                        junction |= next & !two != 0;
-                        todo |= next & two;
-                    }
+                let mut left_strings = strings;
+                while left_strings != 0 {
+                    reach |= self.link(left_strings.trailing_zeros() as usize);
+                    left_strings &= left_strings - 1;
                 }
+                todo = reach & two & !component;
             }
             left &= !component;
+            let ground = strings_of & ground_strings;
+            let junction = reach & !two != 0;
             let coins = component.count_ones();
             let grounds = ground.count_ones();
             if junction {

@@ -47,7 +47,7 @@ mod retrograde;
 mod rules;
 mod symmetry;
 
-pub use board::{Board, BoardError, Border, MAX_COINS, MAX_STRINGS};
+pub use board::{Board, BoardError, Border, CoinClasses, MAX_COINS, MAX_STRINGS};
 pub use graph::{GRAPH_KEY_COMPONENTS, GRAPH_KEY_FLAG};
 pub use loony::LOONY_COMPONENTS;
 pub use retrograde::RetrogradeTable;

@@ -3,7 +3,7 @@
 //! instead of a search (E. Berlekamp, *The Dots and Boxes Game*, 2000; K. Buzzard
 //! and M. Ciere, "Playing simple loony dots and boxes endgames optimally", INTEGERS 14, 2014).
 
-use crate::Board;
+use crate::{Board, CoinClasses};
 
 /// Most components a position may have for [`Board::loony_value`] to value it.
 pub const LOONY_COMPONENTS: usize = 24;
@@ -68,11 +68,12 @@ impl Board {
     /// of dots-and-boxes (3x3 to 4x4) and Triangle War.
     ///
     /// Costs one pass over the coins when the position is not such an endgame (stopping at the
-    /// first coin with one, three or four strings), and a walk of the graph and a recursion of
-    /// at most 1024 states when it is.
+    /// first coin with one, three or four strings; none with [`Board::loony_value_with`]), and
+    /// a walk of the graph and a recursion of at most 1024 states when it is.
     #[must_use]
     pub fn loony_value(&self, drawn: u64) -> Option<i32> {
-        let mut open_coins = 0u64;
+        // The open coins, stopping at the first with one string or three or more.
+        let mut two = 0u64;
         for (i, &t) in self.coins().iter().enumerate() {
             let open = t & !drawn;
             if open == 0 {
@@ -82,11 +83,20 @@ impl Board {
             if rest == 0 || rest & rest.wrapping_sub(1) != 0 {
                 return None;
             }
-            open_coins |= 1 << i;
+            two |= 1 << i;
         }
-        if open_coins == 0 {
+        self.loony_value_with(drawn, CoinClasses { one: 0, two, many: 0 })
+    }
+
+    /// [`Board::loony_value`] with the coin classes of `drawn` ([`Board::coin_classes`])
+    /// already known.
+    #[must_use]
+    pub fn loony_value_with(&self, drawn: u64, classes: CoinClasses) -> Option<i32> {
+        let open_coins = classes.two;
+        if classes.one | classes.many != 0 || open_coins == 0 {
             return None;
         }
+        let ground_strings = self.ground_strings();
         let mut parts: [Part; LOONY_COMPONENTS] = [0; LOONY_COMPONENTS];
         let mut n = 0;
         let mut left = open_coins;
@@ -96,16 +106,13 @@ impl Board {
                 let c = todo.trailing_zeros() as usize;
                 todo &= todo - 1;
                 component |= 1 << c;
-                let mut strings = self.coins()[c] & !drawn;
-                while strings != 0 {
-                    let s = strings.trailing_zeros() as usize;
-                    strings &= strings - 1;
-                    let b = self.border(s);
-                    if b.is_ground() {
-                        ground += 1;
-                    } else {
-                        todo |= (b.bits[0] | b.bits[1]) & !component;
-                    }
+                let strings = self.coin_mask(c) & !drawn;
+                ground += (strings & ground_strings).count_ones();
+                let mut between = strings & !ground_strings;
+                while between != 0 {
+                    let s = between.trailing_zeros() as usize;
+                    between &= between - 1;
+                    todo |= self.link(s) & !component;
                 }
             }
             left &= !component;

@@ -1,7 +1,7 @@
 //! The proven pruning rules of strings and coins: forced capture, capture before sacrificing,
 //! all but two, and the moves they leave alone.
 
-use crate::Board;
+use crate::{Board, CoinClasses};
 
 /// Pruning rules of a strings-and-coins search: proven value-preserving restrictions of the
 /// moves searched. Values are exact with any setting; only the work differs.
@@ -253,6 +253,17 @@ impl Board {
         })
     }
 
+    /// [`Board::capturing`] given `one`, the open coins with one string left.
+    #[inline]
+    fn capturing_of(&self, drawn: u64, one: u64) -> u64 {
+        let (mut left, mut strings) = (one, 0u64);
+        while left != 0 {
+            strings |= self.coin_mask(left.trailing_zeros() as usize);
+            left &= left - 1;
+        }
+        strings & !drawn
+    }
+
     /// How the coin(s) that the capturing string `s` completes in `drawn` hang (see [`Hang`]);
     /// with `all_but_two` ([`Rules::all_but_two`]) the double-dealing move inside a chain of
     /// three or more is dropped. `s` must be in [`Board::capturing`]`(drawn)`.
@@ -297,7 +308,16 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn candidates(&self, drawn: u64, rules: Rules) -> u64 {
-        let candidates = self.rule_candidates(drawn, rules);
+        self.candidates_with(drawn, self.coin_classes(drawn), rules)
+    }
+
+    /// [`Board::candidates`] with the coin classes of `drawn` ([`Board::coin_classes`]) already
+    /// known.
+    #[inline]
+    #[must_use]
+    pub fn candidates_with(&self, drawn: u64, classes: CoinClasses, rules: Rules) -> u64 {
+        let capturing = if classes.one == 0 { 0 } else { self.capturing_of(drawn, classes.one) };
+        let candidates = self.rule_candidates(drawn, capturing, || classes.two, rules);
         if rules.twin_moves && drawn != 0 {
             self.without_twin_moves(candidates)
         } else {
@@ -317,16 +337,17 @@ impl Board {
         })
     }
 
-    /// [`Board::candidates`] before [`Rules::twin_moves`].
+    /// [`Board::candidates`] before [`Rules::twin_moves`]: `capturing` is [`Board::capturing`]`(drawn)`, `two` gives the open coins with two
+    /// strings (asked for only where nothing is capturable, by the openings rules).
     #[inline]
-    fn rule_candidates(&self, drawn: u64, rules: Rules) -> u64 {
+    fn rule_candidates(&self, drawn: u64, capturing: u64, two: impl FnOnce() -> u64, rules: Rules) -> u64 {
         let free = self.all_strings() & !drawn;
         let mut candidates = free;
         if rules.capture || rules.capture_first || rules.simple_openings || rules.chain_ends {
-            let capturing = self.capturing(drawn);
             if capturing == 0 {
                 if rules.simple_openings || rules.chain_ends {
-                    candidates &= !self.dropped_openings(drawn, rules.simple_openings, rules.chain_ends);
+                    candidates &=
+                        !self.dropped_openings_with(drawn, two(), rules.simple_openings, rules.chain_ends);
                 }
                 return candidates;
             }
@@ -357,7 +378,24 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn loony_offer(&self, drawn: u64) -> bool {
-        let mut left = self.capturing(drawn);
+        self.loony_offer_of(drawn, self.capturing(drawn))
+    }
+
+    /// [`Board::loony_offer`] with the coin classes of `drawn` ([`Board::coin_classes`])
+    /// already known.
+    #[inline]
+    #[must_use]
+    pub fn loony_offer_with(&self, drawn: u64, classes: CoinClasses) -> bool {
+        if classes.one == 0 {
+            return false;
+        }
+        self.loony_offer_of(drawn, self.capturing_of(drawn, classes.one))
+    }
+
+    /// [`Board::loony_offer`] given the capturing strings of `drawn`.
+    #[inline]
+    fn loony_offer_of(&self, drawn: u64, capturing: u64) -> bool {
+        let mut left = capturing;
         while left != 0 {
             let s = left.trailing_zeros() as usize;
             left &= left - 1;
@@ -382,10 +420,34 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn folded_move(&self, drawn: u64, rules: Rules) -> Option<usize> {
-        let only = self.candidates(
-            drawn,
-            Rules { simple_openings: false, chain_ends: false, twin_moves: false, ..rules },
-        );
+        // Nothing capturable: every undrawn string is a candidate, and a single one left would
+        // complete its coins (so be capturable).
+        let capturing = self.capturing(drawn);
+        if capturing == 0 {
+            return None;
+        }
+        // Folding ignores the openings rules: the coins with two strings are never asked for.
+        let only =
+            self.rule_candidates(drawn, capturing, || self.coin_classes(drawn).two, Self::folding(rules));
+        (only != 0 && only & (only - 1) == 0).then(|| only.trailing_zeros() as usize)
+    }
+
+    /// The rules [`Board::folded_move`] applies: `rules` without the move rules that only
+    /// narrow a choice (the openings, chain ends and twin moves).
+    #[inline]
+    const fn folding(rules: Rules) -> Rules {
+        Rules { simple_openings: false, chain_ends: false, twin_moves: false, ..rules }
+    }
+
+    /// [`Board::folded_move`] with the coin classes of `drawn` ([`Board::coin_classes`])
+    /// already known.
+    #[inline]
+    #[must_use]
+    pub fn folded_move_with(&self, drawn: u64, classes: CoinClasses, rules: Rules) -> Option<usize> {
+        if classes.one == 0 {
+            return None;
+        }
+        let only = self.candidates_with(drawn, classes, Self::folding(rules));
         (only != 0 && only & (only - 1) == 0).then(|| only.trailing_zeros() as usize)
     }
 }

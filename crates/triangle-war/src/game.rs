@@ -31,7 +31,11 @@ impl TriangleWar {
     /// The game on `geometry`, searched with the pruning `rules`.
     #[must_use]
     pub fn with_rules(geometry: Geometry, rules: Rules) -> Self {
-        let symmetries = strings_and_coins::Symmetries::new(geometry.symmetries(), geometry.segments().len());
+        let symmetries = strings_and_coins::Symmetries::with_twins(
+            geometry.symmetries(),
+            geometry.segments().len(),
+            geometry.board().twin_groups(),
+        );
         TriangleWar { geometry, symmetries, rules }
     }
 
@@ -80,8 +84,7 @@ impl TriangleWar {
     #[inline]
     fn canonical_with_symmetry(&self, drawn: SegmentSet) -> (SegmentSet, u8) {
         let (best, symmetry) = if self.rules.twins {
-            let board = self.geometry.board();
-            self.symmetries.canonical_by(drawn.0, |d| board.normalise_twins(d))
+            self.symmetries.canonical_twins(self.geometry.board().normalise_twins(drawn.0))
         } else {
             self.symmetries.canonical(drawn.0)
         };
@@ -362,6 +365,35 @@ mod tests {
         match Engine::<TriangleWar>::tt_bits_for_mib(4096, 1, Some(1 << 30)) {
             Err(TtSizeError::TooLarge { needed_bytes, .. }) => assert!(needed_bytes > 1 << 30),
             other => panic!("{other:?}"),
+        }
+    }
+
+    /// The twin-ordered tables give the key of the normalisation applied to every image, and
+    /// the same symmetry (`canonical_by` with `normalise_twins`).
+    #[test]
+    fn canonical_twins_is_canonical_by_normalised_images() {
+        for side in 1..=6 {
+            let g = Geometry::new(side).unwrap();
+            let board = g.board();
+            let all = g.all_segments().0;
+            let sym = strings_and_coins::Symmetries::with_twins(
+                g.symmetries(),
+                g.segments().len(),
+                board.twin_groups(),
+            );
+            let mut x = 0x9E37_79B9_7F4A_7C15u64 ^ u64::from(side);
+            for _ in 0..4000 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let drawn = (x & x >> 3 | x >> 40 & x) & all;
+                let drawn = if x & 1 == 1 { drawn } else { !drawn & all };
+                assert_eq!(
+                    sym.canonical_twins(board.normalise_twins(drawn)),
+                    sym.canonical_by(drawn, |d| board.normalise_twins(d)),
+                    "side {side} {drawn:#x}"
+                );
+            }
         }
     }
 }
