@@ -193,14 +193,11 @@ impl DotsAndBoxes {
                 // Ends: boxes with one side left; a rim line belongs to one box only.
                 let ground = (strings_of & ground_strings).count_ones();
                 let ends = (component & classes.one).count_ones();
-                let kind = if ground + ends == 0 { 3 } else { ground as u8 };
-                codes[n] = kind << 6 | coins as u8;
+                codes[n] = strings_and_coins::component_code(ground, ends, coins);
                 n += 1;
                 hidden |= strings_of;
             }
-            codes[..n].sort_unstable_by(|a, b| b.cmp(a));
-            let code = codes[..n].iter().enumerate().fold(0u64, |key, (i, &c)| key | u64::from(c) << (8 * i));
-            Some((drawn | hidden, code))
+            Some((drawn | hidden, strings_and_coins::components_key(&mut codes[..n])))
         };
         debug_assert_eq!(result, self.geometry.board().split_graph_with(drawn, classes));
         result

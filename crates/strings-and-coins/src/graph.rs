@@ -5,6 +5,24 @@ use crate::{Board, CoinClasses};
 /// Components a graph key holds (one byte each under the flag bit).
 pub const GRAPH_KEY_COMPONENTS: usize = 7;
 
+/// The code of one simple component (a path or cycle of coins with two strings each) in a split
+/// key ([`crate::Board::split_graph`]): its kind in the top two bits (the number of its strings
+/// to the ground, 0 to 2, or 3 for a cycle: no end, no ground) and its number of coins (at
+/// most 63) below. `ends` counts its coins with one string left.
+#[must_use]
+pub fn component_code(ground: u32, ends: u32, coins: u32) -> u8 {
+    let kind = if ground + ends == 0 { 3 } else { ground as u8 };
+    kind << 6 | coins as u8
+}
+
+/// The simple components' codes ([`component_code`], at most [`GRAPH_KEY_COMPONENTS`]) as one
+/// key: sorted in decreasing order (the components' places forgotten), one byte each.
+#[must_use]
+pub fn components_key(codes: &mut [u8]) -> u64 {
+    codes.sort_unstable_by(|a, b| b.cmp(a));
+    codes.iter().enumerate().fold(0u64, |key, (i, &c)| key | u64::from(c) << (8 * i))
+}
+
 /// The flag bit of every graph key ([`Board::graph_key`]).
 pub const GRAPH_KEY_FLAG: u64 = 1 << 63;
 
@@ -90,14 +108,11 @@ impl Board {
             if n == GRAPH_KEY_COMPONENTS || coins > 63 {
                 return None;
             }
-            let kind = if ground + ends == 0 { 3 } else { ground as u8 };
-            codes[n] = kind << 6 | coins as u8;
+            codes[n] = component_code(ground, ends, coins);
             n += 1;
             hidden |= strings_of;
         }
-        codes[..n].sort_unstable_by(|a, b| b.cmp(a));
-        let code = codes[..n].iter().enumerate().fold(0u64, |key, (i, &c)| key | u64::from(c) << (8 * i));
-        Some((drawn | hidden, code))
+        Some((drawn | hidden, components_key(&mut codes[..n])))
     }
 
     /// The strings that [`crate::Rules::simple_openings`] leaves out in `drawn`, a position

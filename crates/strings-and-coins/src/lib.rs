@@ -48,7 +48,7 @@ mod rules;
 mod symmetry;
 
 pub use board::{Board, BoardError, Border, CoinClasses, MAX_COINS, MAX_STRINGS};
-pub use graph::{GRAPH_KEY_COMPONENTS, GRAPH_KEY_FLAG};
+pub use graph::{component_code, components_key, GRAPH_KEY_COMPONENTS, GRAPH_KEY_FLAG};
 pub use loony::LOONY_COMPONENTS;
 pub use retrograde::RetrogradeTable;
 pub use rules::{Hang, Rules};
