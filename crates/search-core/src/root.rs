@@ -15,7 +15,7 @@ use std::str::FromStr;
 use std::time::{Duration, Instant};
 
 use crate::sealed::{seal, unseal, SealedKind, SolveIdentity, HEADER_LINES};
-use crate::{Bound, Engine, Game, TtEntry, Value, INFINITY};
+use crate::{Analysis, Bound, Engine, Game, Interrupted, Limits, Stats, TtEntry, Value, INFINITY};
 
 /// Bounds proven on one root move's value, from the root's side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -532,12 +532,12 @@ impl<G: Game> Engine<G> {
         plain: &G,
         pos: &G::Position,
         result: &RootResult<G::Move>,
-        before: &crate::Stats,
+        before: &Stats,
         deadline: Option<Instant>,
-    ) -> Result<crate::Analysis<G::Move>, crate::Interrupted> {
+    ) -> Result<Analysis<G::Move>, Interrupted> {
         let (lo, hi) = result.bounds;
         if !result.finished || result.checkpoint.moves.iter().any(|m| m.lo != m.hi) {
-            return Err(crate::Interrupted { lo, hi });
+            return Err(Interrupted { lo, hi });
         }
         let limits = self.limits().clone();
         let best = |r: &RootResult<G::Move>| {
@@ -548,13 +548,13 @@ impl<G: Game> Engine<G> {
         let mut p = plain.play(pos, pv[0]).0;
         while plain.terminal_value(&p).is_none() {
             let time = deadline.map(|d| d.saturating_duration_since(Instant::now()));
-            self.set_limits(crate::Limits { time: time.or(limits.time), ..limits.clone() });
+            self.set_limits(Limits { time: time.or(limits.time), ..limits.clone() });
             let step = self.solve_root(&p, None, false, |_| {});
             self.set_limits(limits.clone());
             let step = step.expect("a fresh checkpoint fits its position");
             if !step.finished {
                 let (lo, hi) = step.bounds;
-                return Err(crate::Interrupted { lo, hi });
+                return Err(Interrupted { lo, hi });
             }
             pv.push(best(&step));
             p = plain.play(&p, best(&step)).0;
@@ -564,6 +564,6 @@ impl<G: Game> Engine<G> {
         let values = result.checkpoint.moves.iter().map(|m| (m.mv, m.lo)).collect();
         let moves = crate::analysis::ranked(values, banked, sign);
         let stats = self.stats().since(before);
-        Ok(crate::Analysis { to_move, value: banked + sign * lo, moves, pv, stats })
+        Ok(Analysis { to_move, value: banked + sign * lo, moves, pv, stats })
     }
 }
