@@ -125,13 +125,7 @@ impl<G: Game> Engine<G> {
                         }
                         t = t.clamp(lo, hi - 1);
                         let r = self.search_as(pos, t, t + 1, limited)?;
-                        if r > t {
-                            lo = r.min(hi);
-                            t = lo;
-                        } else {
-                            hi = r.max(lo);
-                            t = hi - 1;
-                        }
+                        t = if narrow(r, t, &mut lo, &mut hi) { lo } else { hi - 1 };
                     }
                 }
                 while lo < hi {
@@ -145,11 +139,7 @@ impl<G: Game> Engine<G> {
                         }
                     }
                     let r = self.search_as(pos, mid, mid + 1, limited)?;
-                    if r > mid {
-                        lo = r.min(hi);
-                    } else {
-                        hi = r.max(lo);
-                    }
+                    narrow(r, mid, &mut lo, &mut hi);
                 }
                 Ok(lo)
             }
@@ -175,11 +165,7 @@ impl<G: Game> Engine<G> {
             let before = self.stats().nodes;
             let r = self.search_as(pos, t, t + 1, limited)?;
             let cost = self.stats().nodes - before;
-            if r > t {
-                lo = r.min(hi);
-            } else {
-                hi = r.max(lo);
-            }
+            narrow(r, t, &mut lo, &mut hi);
             if cost > budget {
                 break;
             }
@@ -209,15 +195,25 @@ impl<G: Game> Engine<G> {
                 continue;
             }
             let r = self.search_as(pos, mid, mid + 1, limited)?;
-            if r > mid {
-                lo = r.min(hi);
+            if narrow(r, mid, &mut lo, &mut hi) {
                 plo = lo;
             } else {
-                hi = r.max(lo);
                 phi = hi;
             }
         }
         Ok(lo)
+    }
+}
+
+/// Narrows `[lo, hi]` by `r`, the fail-soft result of the null-window test "value > t?": a
+/// lower bound when the test failed high (returned `true`), an upper bound otherwise.
+fn narrow(r: Value, t: Value, lo: &mut Value, hi: &mut Value) -> bool {
+    if r > t {
+        *lo = r.min(*hi);
+        true
+    } else {
+        *hi = r.max(*lo);
+        false
     }
 }
 
