@@ -75,6 +75,10 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
         bits => bits,
     };
     let mut judge = Judge::new(geometry.clone(), tt_bits).with_threads(args.table.threads());
+    if !judge.uses_table() {
+        let bytes = search_core::Engine::<DotsAndBoxes>::tt_bytes(judge.tt_bits(), args.table.threads());
+        crate::huge_pages::reexec_for_table(bytes);
+    }
     let mut unfinished = Vec::new();
     if args.empty {
         answer(args, &mut judge, 1, &Position::start(), out, &mut unfinished)?;

@@ -6,6 +6,7 @@ pub mod common;
 pub mod connect_four;
 pub mod distributed;
 pub mod dots_and_boxes;
+pub mod huge_pages;
 pub mod long_solve;
 pub mod memory;
 pub mod mpi_run;

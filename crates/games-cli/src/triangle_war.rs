@@ -66,6 +66,12 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
     let mut judge =
         Judge::new(front.geometry().clone(), tt_bits).with_threads(threads).with_rules(args.rules);
     let searched = front.geometry().segments().len() > triangle_war::TABLE_MAX_SEGMENTS;
+    if searched {
+        crate::huge_pages::reexec_for_table(search_core::Engine::<TriangleWar>::tt_bytes(
+            judge.tt_bits(),
+            threads,
+        ));
+    }
     let long = args.long.is_set()
         || (searched && std::io::stderr().is_terminal() && args.algorithm.algorithm.is_none());
     // The root driver answers `--analyze` too (every root move made exact), where the pruning
