@@ -1,7 +1,8 @@
 //! Long solves, written once for every game: the root driver ([`Engine::solve_root`]) run in
 //! slices under `--time-limit`, with `--checkpoint FILE` (sealed bounds per root move, rewritten
 //! atomically after every step) and its TT snapshot `FILE.tt` (the expensive part of the TT,
-//! every `--save-every` seconds), and a progress line on a terminal. Each game's subcommand
+//! every `--save-every` seconds), and a progress line on a terminal (in a log, one line per
+//! `--save-every`). Each game's subcommand
 //! builds its engine and a [`RootSolve`] (what the files belong to, how its moves and bounds
 //! read), calls [`solve`], and words the [`RootResult`] in its own judge format.
 //!
@@ -40,7 +41,8 @@ pub struct LongSolveArgs {
     pub checkpoint: Option<PathBuf>,
     /// With --checkpoint: also save the expensive part of the TT (FILE.tt) every this many
     /// seconds (more than 0, at most 1e9; at least one second apart in practice), so that a
-    /// resumed solve does not redo an interrupted step's finished subtrees.
+    /// resumed solve does not redo an interrupted step's finished subtrees. When standard error
+    /// is not a terminal, a progress line is printed there as often.
     #[arg(long, value_name = "SECONDS", default_value = "300", value_parser = crate::common::parse_seconds, requires = "checkpoint")]
     pub save_every: Duration,
     /// `--store`, `--shard`, `--split-depth`, `--node-budget`, `--mpi`: a distributed solve.
@@ -307,7 +309,10 @@ where
                 last_tt_save = Instant::now();
             }
         }
-        if let Some(bar) = &bar {
+        // On a terminal the progress bar; in a log (stderr not a terminal, a checkpointed solve
+        // run in the background) one line per slice, that is every `--save-every`.
+        let logged = bar.is_none() && slice.is_some() && !(result.finished || out_of_time);
+        if bar.is_some() || logged {
             // The root move being proven: the first that may still beat the best proven one.
             let best_lo = result.bounds.0;
             let moves = &result.checkpoint.moves;
@@ -319,12 +324,16 @@ where
                 });
             let nodes = engine.stats().nodes - stats0.nodes;
             let elapsed = start.elapsed();
-            bar.set_message(format!(
+            let message = format!(
                 "{proving}{}; {nodes} nodes, {:.0} nodes/s, {:.0?}",
                 (spec.bounds_text)(result.bounds),
                 nodes as f64 / elapsed.as_secs_f64().max(1e-9),
                 elapsed
-            ));
+            );
+            match &bar {
+                Some(bar) => bar.set_message(message),
+                None => eprintln!("games-cli: progress: {message}"),
+            }
         }
         if result.finished || out_of_time || slice.is_none() {
             break result;
