@@ -1,9 +1,10 @@
 //! Solves the empty board of each size given and prints its value (first player's net boxes),
 //! the engine's nodes and the time: `cargo run --release -p dots-and-boxes --example
 //! boxes_empty -- [--driver full|bisection|zero|mtdf] [--root] [--no-pvs] [--tt-bits N] [--threads N]
-//! [--etc SPAN] [--etc-moves N] [--no-twins] [--no-split] [--no-loony] [--no-openings] [--no-chain-ends] [--no-loony-offers] [--window LO,HI] [--time-limit SECONDS] 3x3 3x4 ...` (`--etc`: enhanced
+//! [--etc SPAN] [--etc-moves N] [--no-etc] [--no-twins] [--no-split] [--no-loony] [--no-openings] [--no-chain-ends] [--no-loony-offers] [--window LO,HI] [--time-limit SECONDS] 3x3 3x4 ...` (`--etc`: enhanced
 //! transposition cutoff at nodes with at least SPAN boxes left (`--etc 0`: any) and, with
-//! `--etc-moves`, at least N moves; `--no-twins`: without the
+//! `--etc-moves`, at least N moves; default: the solvers' `dots_and_boxes::search_options`, ETC
+//! from `ETC_MIN_MOVES` moves; `--no-etc`: none; `--no-twins`: without the
 //! twin-strings rule; `--no-split`: without graph and split keys; `--no-loony`: without the
 //! values of simple loony endgames; `--no-openings`: without the simple-openings rule; `--window`: one search with
 //! that window instead of the driver, the value exact when strictly inside it; `--time-limit`:
@@ -21,8 +22,9 @@ fn main() {
     let mut tt_bits = 22;
     let mut pvs = true;
     let mut threads = 1;
-    let mut etc = None;
-    let mut etc_moves = 0;
+    let defaults = dots_and_boxes::search_options(0, 1);
+    let mut etc = defaults.enhanced_transposition_cutoff;
+    let mut etc_moves = defaults.etc_min_moves;
     let mut rules = Rules::ALL;
     let mut window = None;
     let mut time_limit = None;
@@ -49,6 +51,7 @@ fn main() {
             "--no-loony-offers" => rules.loony_offers = false,
             "--no-twin-moves" => rules.twin_moves = false,
             "--threads" => threads = args.next().and_then(|t| t.parse().ok()).expect("--threads N"),
+            "--no-etc" => (etc, etc_moves) = (None, 0),
             "--etc" => etc = Some(args.next().and_then(|t| t.parse().ok()).expect("--etc SPAN")),
             "--etc-moves" => {
                 etc_moves = args.next().and_then(|t| t.parse().ok()).expect("--etc-moves N");

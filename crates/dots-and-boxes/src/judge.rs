@@ -1,7 +1,7 @@
 //! [`Judge`]: one entry point that answers a batch of positions of one board the cheapest exact
 //! way: a retrograde table for small boards, the search-core engine for larger ones.
 
-use search_core::{Analysis, SearchOptions};
+use search_core::Analysis;
 
 use crate::{Geometry, Position, RetrogradeTable, Rules, Solver};
 
@@ -94,8 +94,7 @@ impl Judge {
     pub fn solver(&mut self) -> &mut Solver {
         let (geometry, tt_bits, threads) = (&self.geometry, self.tt_bits, self.threads);
         self.solver.get_or_insert_with(|| {
-            let options = SearchOptions { tt_bits, threads, ..SearchOptions::DEFAULT };
-            Solver::with_options(geometry.clone(), Rules::ALL, options)
+            Solver::with_options(geometry.clone(), Rules::ALL, crate::search_options(tt_bits, threads))
         })
     }
 }

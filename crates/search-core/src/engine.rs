@@ -367,7 +367,7 @@ pub struct Engine<G: Game> {
     perturb: bool,
     etc_min_reach: Value,
     busy: Option<BusyTable>,
-    workers: Vec<Worker<G::Move, G::Position>>,
+    workers: Vec<Worker<G::Move, G::Position, G::Key>>,
     elapsed: Duration,
     limits: Limits,
     /// When the current run of limited searches started (for [`Limits::time`]).
@@ -377,7 +377,7 @@ pub struct Engine<G: Game> {
 /// One thread's search state: its move buffers, counters and identity. Aligned to two cache
 /// lines so that one thread's counters never share a line with another's (false sharing).
 #[repr(align(128))]
-struct Worker<M, P> {
+struct Worker<M, P, K> {
     /// 0 for the calling thread (the game's own move order), 1.. for helpers.
     id: u64,
     /// Whether this thread perturbs its move order (helpers only).
@@ -388,6 +388,9 @@ struct Worker<M, P> {
     /// Per ply, the children of the node's moves (position, points banked), when enhanced
     /// transposition cutoff played them before the search.
     child_stack: Vec<Vec<(P, Value)>>,
+    /// Per ply, the TT keys of those children (computed for their look-ups, and handed to
+    /// their searches so that they are not computed twice).
+    key_stack: Vec<Vec<(K, Symmetry)>>,
     /// Per ply, the words a game with [`Game::EXPANDS_WITH_TERMINAL_TEST`] keeps for its moves
     /// between [`Game::terminal_or_moves`] and [`Game::play_memo`].
     memo_stack: Vec<Vec<u64>>,
@@ -526,6 +529,7 @@ impl<G: Game> Engine<G> {
                 move_stack: Vec::new(),
                 defer_stack: Vec::new(),
                 child_stack: Vec::new(),
+                key_stack: Vec::new(),
                 memo_stack: Vec::new(),
                 stats: Stats::default(),
                 budget: u64::MAX,
@@ -833,10 +837,10 @@ impl<G: Game> Engine<G> {
         main.budget =
             if helpers.is_empty() { u64::MAX } else { main.stats.nodes.saturating_add(self.solo_nodes) };
         let mut v = match &mut self.tt {
-            Tables::Serial(tt) => main.negamax(&ctx, tt, pos, alpha, beta, 0),
-            Tables::Bounds(tt) => main.negamax(&ctx, tt, pos, alpha, beta, 0),
-            Tables::Packed(tt) => main.negamax(&ctx, tt, pos, alpha, beta, 0),
-            Tables::Shared(tt) => main.negamax(&ctx, &mut &*tt, pos, alpha, beta, 0),
+            Tables::Serial(tt) => main.negamax(&ctx, tt, pos, alpha, beta, 0, None),
+            Tables::Bounds(tt) => main.negamax(&ctx, tt, pos, alpha, beta, 0, None),
+            Tables::Packed(tt) => main.negamax(&ctx, tt, pos, alpha, beta, 0, None),
+            Tables::Shared(tt) => main.negamax(&ctx, &mut &*tt, pos, alpha, beta, 0, None),
         };
         let interrupted =
             |ctx: &Ctx<'_, G>| ctx.check.as_ref().is_some_and(|c| c.interrupted.load(Ordering::Relaxed));
@@ -852,9 +856,9 @@ impl<G: Game> Engine<G> {
             let result = OnceLock::new();
             let pos = *pos;
             std::thread::scope(|s| {
-                let run = |w: &mut Worker<G::Move, G::Position>| {
+                let run = |w: &mut Worker<G::Move, G::Position, G::Key>| {
                     w.stopped = false;
-                    let v = w.negamax(ctx_ref, &mut &*tt, &pos, alpha, beta, 0);
+                    let v = w.negamax(ctx_ref, &mut &*tt, &pos, alpha, beta, 0, None);
                     if !w.stopped {
                         // The first finished thread's value; the others stop.
                         let _ = result.set(v);
@@ -902,11 +906,11 @@ where
     std::thread::Builder::new().spawn_scoped(scope, f).map(drop)
 }
 
-impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug> Worker<M, P> {
+impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug, K: TtKey> Worker<M, P, K> {
     /// The checks made every `LIMIT_CHECK_MASK + 1` nodes: the limits, the other threads'
     /// stop, the solo budget. Whether this thread must stop.
     #[cold]
-    fn block_check<G: Game<Move = M, Position = P>>(&mut self, ctx: &Ctx<'_, G>) -> bool {
+    fn block_check<G: Game<Move = M, Position = P, Key = K>>(&mut self, ctx: &Ctx<'_, G>) -> bool {
         if let Some(check) = &ctx.check {
             if check.block_reached() {
                 check.interrupted.store(true, Ordering::Relaxed);
@@ -920,7 +924,7 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug> Worker<M, P> {
     /// searched with the parent's window; `same` if the mover moves again in `child`.
     #[inline]
     #[allow(clippy::too_many_arguments)]
-    fn child_value<G: Game<Move = M, Position = P>, T: Table<G::Key, M>>(
+    fn child_value<G: Game<Move = M, Position = P, Key = K>, T: Table<K, M>>(
         &mut self,
         ctx: &Ctx<'_, G>,
         tt: &mut T,
@@ -930,17 +934,19 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug> Worker<M, P> {
         alpha: Value,
         beta: Value,
         ply: usize,
+        known: Option<(K, Symmetry)>,
     ) -> Value {
         if same {
-            gain + self.negamax(ctx, tt, child, alpha - gain, beta - gain, ply + 1)
+            gain + self.negamax(ctx, tt, child, alpha - gain, beta - gain, ply + 1, known)
         } else {
-            gain - self.negamax(ctx, tt, child, gain - beta, gain - alpha, ply + 1)
+            gain - self.negamax(ctx, tt, child, gain - beta, gain - alpha, ply + 1, known)
         }
     }
 
     /// Negamax with an alpha-beta window over the TT `tt`: the one search of the workspace.
     /// Returns a meaningless 0 once the thread is stopped (`self.stopped`), storing nothing.
-    fn negamax<G: Game<Move = M, Position = P>, T: Table<G::Key, M>>(
+    /// `known`: the position's [`Game::canonical_key`], if the caller computed it already.
+    fn negamax<G: Game<Move = M, Position = P, Key = K>, T: Table<K, M>>(
         &mut self,
         ctx: &Ctx<'_, G>,
         tt: &mut T,
@@ -948,6 +954,7 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug> Worker<M, P> {
         mut alpha: Value,
         mut beta: Value,
         ply: usize,
+        known: Option<(K, Symmetry)>,
     ) -> Value {
         if self.stopped {
             return 0;
@@ -1004,7 +1011,7 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug> Worker<M, P> {
         alpha = alpha.max(lo - 1);
         beta = beta.min(hi + 1);
 
-        let (key, symmetry) = game.canonical_key(pos);
+        let (key, symmetry) = known.unwrap_or_else(|| game.canonical_key(pos));
         self.stats.tt_probes += 1;
         let mut hint = None;
         // What the value was known to lie in before the search (the game's bounds, the TT
@@ -1127,12 +1134,16 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug> Worker<M, P> {
             && ctx.etc.is_some_and(|span| hi - lo >= span)
             && (hi - alpha).min(beta - lo) >= ctx.etc_min_reach;
         let mut children = Vec::new();
+        let mut keys = Vec::new();
         if etc {
             if self.child_stack.len() <= ply {
                 self.child_stack.resize_with(ply + 1, Vec::new);
+                self.key_stack.resize_with(ply + 1, Vec::new);
             }
             children = std::mem::take(&mut self.child_stack[ply]);
             children.clear();
+            keys = std::mem::take(&mut self.key_stack[ply]);
+            keys.clear();
             // Every child first, then every look-up: the look-ups (usually cache misses in a
             // large table) follow each other closely enough for the processor to have several
             // under way at once.
@@ -1143,13 +1154,15 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug> Worker<M, P> {
                     game.play(pos, m)
                 });
             }
-            for (&m, &(child, gain)) in moves.iter().zip(&children) {
-                let v = self.etc_bound(game, tt, &child, gain, me);
+            keys.extend(children.iter().map(|(child, _)| game.canonical_key(child)));
+            for ((&m, &(child, gain)), &(child_key, _)) in moves.iter().zip(&children).zip(&keys) {
+                let v = self.etc_bound(game, tt, &child, child_key, gain, me);
                 if v > best {
                     best = v;
                     best_move = Some(m);
                     if v >= beta {
                         self.child_stack[ply] = children;
+                        self.key_stack[ply] = keys;
                         self.move_stack[ply] = moves;
                         return v;
                     }
@@ -1175,14 +1188,14 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug> Worker<M, P> {
             let count = if pass == 0 { moves.len() } else { deferred.len() };
             for i in 0..count {
                 let m = if pass == 0 { moves[i] } else { deferred[i] };
-                let (child, gain) = if etc && pass == 0 {
-                    children[i]
+                let ((child, gain), known) = if etc && pass == 0 {
+                    (children[i], Some(keys[i]))
                 } else if fused {
-                    game.play_memo(pos, m, &self.memo_stack[ply])
+                    (game.play_memo(pos, m, &self.memo_stack[ply]), None)
                 } else {
-                    game.play(pos, m)
+                    (game.play(pos, m), None)
                 };
-                let child_key = busy.map(|b| (b, game.key(&child).hash64()));
+                let child_key = busy.map(|b| (b, known.map_or_else(|| game.key(&child), |k| k.0).hash64()));
                 if let Some((b, k)) = child_key {
                     if pass == 0 && i > 0 && b.is_busy(k) {
                         deferred.push(m);
@@ -1195,11 +1208,11 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug> Worker<M, P> {
                 // null window `(alpha, alpha + 1)` first, re-searched only if they beat alpha.
                 let mut v;
                 if !ctx.pvs || searched == 0 || beta - alpha <= 1 {
-                    v = self.child_value(ctx, tt, &child, gain, same, alpha, beta, ply);
+                    v = self.child_value(ctx, tt, &child, gain, same, alpha, beta, ply, known);
                 } else {
-                    v = self.child_value(ctx, tt, &child, gain, same, alpha, alpha + 1, ply);
+                    v = self.child_value(ctx, tt, &child, gain, same, alpha, alpha + 1, ply, known);
                     if v > alpha && v < beta {
-                        v = self.child_value(ctx, tt, &child, gain, same, v, beta, ply);
+                        v = self.child_value(ctx, tt, &child, gain, same, v, beta, ply, known);
                     }
                 }
                 if let Some((b, k)) = child_key {
@@ -1227,6 +1240,7 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug> Worker<M, P> {
         }
         if etc {
             self.child_stack[ply] = children;
+            self.key_stack[ply] = keys;
         }
         self.move_stack[ply] = moves;
         if self.stopped {
@@ -1264,17 +1278,18 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug> Worker<M, P> {
     /// side to move `me` before it) from `child`'s TT entry, without search (enhanced
     /// transposition cutoff); `-INFINITY` when the entry says nothing.
     #[inline]
-    fn etc_bound<G: Game<Move = M, Position = P>, T: Table<G::Key, M>>(
+    fn etc_bound<G: Game<Move = M, Position = P, Key = K>, T: Table<K, M>>(
         &mut self,
         game: &G,
         tt: &T,
         child: &P,
+        key: K,
         gain: Value,
         me: crate::Player,
     ) -> Value {
         self.stats.tt_probes += 1;
         if T::BOTH_BOUNDS {
-            let Some((lo, hi, _)) = tt.probe_bounds(game.key(child)) else { return -INFINITY };
+            let Some((lo, hi, _)) = tt.probe_bounds(key) else { return -INFINITY };
             self.stats.tt_hits += 1;
             // The child's value is from its side to move: a lower bound on it bounds the move
             // from below if the mover moves again, an upper bound if the opponent moves.
@@ -1284,7 +1299,7 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug> Worker<M, P> {
                 _ => -INFINITY,
             };
         }
-        let Some(e) = tt.probe(game.key(child)) else { return -INFINITY };
+        let Some(e) = tt.probe(key) else { return -INFINITY };
         self.stats.tt_hits += 1;
         // As above, from the entry's one bound.
         match (e.bound, game.to_move(child) == me) {
