@@ -946,6 +946,7 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug, K: TtKey> Worker<M, P, K> {
     /// Negamax with an alpha-beta window over the TT `tt`: the one search of the workspace.
     /// Returns a meaningless 0 once the thread is stopped (`self.stopped`), storing nothing.
     /// `known`: the position's [`Game::canonical_key`], if the caller computed it already.
+    #[allow(clippy::too_many_arguments)]
     fn negamax<G: Game<Move = M, Position = P, Key = K>, T: Table<K, M>>(
         &mut self,
         ctx: &Ctx<'_, G>,
