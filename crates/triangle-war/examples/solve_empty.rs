@@ -1,13 +1,14 @@
 //! Solves the empty board of a given side and prints the final margin and the search
 //! statistics:
-//! `cargo run --release -p triangle-war --example solve_empty -- [side] [tt_bits] [method] [rules] [pvs] [threads]`
+//! `cargo run --release -p triangle-war --example solve_empty -- [side] [tt_bits] [method] [rules] [pvs] [threads] [etc]`
 //! with `method` one of `full` (one full-window search), `bisect` (null-window bisection, the
 //! default), `mtdf` (MTD(f) from 0) or `winner` (one null-window search: who wins); `rules`
 //! as [`triangle_war::parse_rules`] reads them: `all` (default), `none` (the plain game tree)
 //! or a list such as `all,no-twins` (every rule but twin strings); `pvs` `on` (default) or
 //! `off`.
 //! `threads` above 1 answers `full` and `bisect` with the parallel engine (statistics then sum
-//! every thread's nodes). Defaults: side 4, 2^22 TT entries, 1 thread.
+//! every thread's nodes). `etc` `off` (default) or N: enhanced transposition cutoff at the
+//! nodes with at least N moves. Defaults: side 4, 2^22 TT entries, 1 thread.
 
 use search_core::SearchOptions;
 use triangle_war::{parse_rules, Geometry, Position, Solver};
@@ -21,8 +22,18 @@ fn main() {
     let rules = parse_rules(&arg(3, "all")).unwrap_or_else(|e| panic!("{e}"));
     let pvs = arg(4, "on") == "on";
     let geometry = Geometry::new(side).expect("side 1 to 6");
-    let options = SearchOptions { tt_bits, principal_variation_search: pvs, ..SearchOptions::DEFAULT };
     let threads: usize = arg(5, "1").parse().expect("threads");
+    let etc: Option<usize> = match arg(6, "off").as_str() {
+        "off" => None,
+        n => Some(n.parse().expect("etc: off or a number of moves")),
+    };
+    let options = SearchOptions {
+        tt_bits,
+        principal_variation_search: pvs,
+        enhanced_transposition_cutoff: etc.map(|_| 0),
+        etc_min_moves: etc.unwrap_or(0),
+        ..SearchOptions::DEFAULT
+    };
     let mut solver = Solver::with_options(geometry, rules, options).with_threads(threads, options);
     let start = Position::start();
     let answer = match method.as_str() {
@@ -34,7 +45,7 @@ fn main() {
     };
     let stats = solver.stats();
     println!(
-        "side {side} tt_bits {tt_bits} {method} rules {rules:?} pvs {pvs} threads {threads}: {answer}; {} nodes, {} TT probes, {} hits, {} cutoffs, {:.2?}",
+        "side {side} tt_bits {tt_bits} {method} rules {rules:?} pvs {pvs} threads {threads} etc {etc:?}: {answer}; {} nodes, {} TT probes, {} hits, {} cutoffs, {:.2?}",
         stats.nodes, stats.tt_probes, stats.tt_hits, stats.cutoffs, stats.elapsed
     );
 }
