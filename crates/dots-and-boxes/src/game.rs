@@ -270,6 +270,19 @@ impl Game for DotsAndBoxes {
 
     const TT_KEEPS_BOTH_BOUNDS: bool = true;
 
+    /// Version 1 of the keys (canonical under the board's symmetries), with the rules that
+    /// change them: twin keys, graph (split) keys.
+    fn key_scheme(&self) -> String {
+        let mut scheme = "1".to_string();
+        if self.rules.twins {
+            scheme.push_str(" twins");
+        }
+        if self.rules.graph_keys {
+            scheme.push_str(" graph");
+        }
+        scheme
+    }
+
     fn move_to_canonical(&self, mv: u8, symmetry: u8) -> u8 {
         self.symmetries.forward(symmetry, mv)
     }

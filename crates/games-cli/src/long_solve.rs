@@ -213,6 +213,7 @@ where
         return Ok(Solved { result, stop: None, stats: Stats::default(), from_checkpoint: true });
     }
     let tt_path = args.checkpoint.as_deref().map(snapshot_path);
+    let tt_identity = snapshot_identity(identity, &engine.game().key_scheme());
     if let Some(path) = tt_path.as_ref().filter(|p| p.exists()) {
         let text = std::fs::read_to_string(path)
             .map_err(|e| anyhow!("cannot read TT snapshot {}: {e}", path.display()))?;
@@ -227,8 +228,8 @@ where
                     work: e.work,
                 })
         };
-        let entries =
-            search_core::tt_snapshot_from_text::<G::Key, u16>(&text, identity, possible).map_err(|e| {
+        let entries = search_core::tt_snapshot_from_text::<G::Key, u16>(&text, &tt_identity, possible)
+            .map_err(|e| {
                 anyhow!("TT snapshot {}: {e}; refused (delete it to start afresh)", path.display())
             })?;
         let entries: Vec<TtEntry<G::Key, G::Move>> = entries
@@ -305,7 +306,11 @@ where
                         work: e.work,
                     })
                     .collect();
-                write_atomically("TT snapshot", path, &search_core::tt_snapshot_to_text(identity, &entries))?;
+                write_atomically(
+                    "TT snapshot",
+                    path,
+                    &search_core::tt_snapshot_to_text(&tt_identity, &entries),
+                )?;
                 last_tt_save = Instant::now();
             }
         }
@@ -350,6 +355,14 @@ where
     // Without a store only the time limit stops the root driver.
     let stop = (!result.finished).then_some(Stop::TimeLimit);
     Ok(Solved { result, stop, stats: engine.stats().since(&stats0), from_checkpoint: false })
+}
+
+/// What a TT snapshot belongs to: the checkpoint's `identity` with the game's key scheme
+/// ([`Game::key_scheme`]) added to its options, so that a snapshot saved under other keys
+/// (another version of the key function, other `--rules`) is refused instead of read as bounds
+/// on the positions its keys would now name.
+pub fn snapshot_identity(identity: &SolveIdentity, key_scheme: &str) -> SolveIdentity {
+    SolveIdentity { options: format!("{} keys {key_scheme}", identity.options), ..identity.clone() }
 }
 
 /// The error that ends a run whose `what` (e.g. `game 3`) `stop` stopped, with the bounds in

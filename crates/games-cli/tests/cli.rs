@@ -66,7 +66,12 @@ fn time_limited_solve_resumes_from_its_checkpoint(threads: &str) {
     let lines: Vec<&str> = snapshot.lines().collect();
     assert_eq!(
         lines[..4],
-        ["game-solvers tt-snapshot 2", "game triangle-war", "options side 4", "root drawn 0x0, A to move"]
+        [
+            "game-solvers tt-snapshot 2",
+            "game triangle-war",
+            "options side 4 keys 1 twins graph",
+            "root drawn 0x0, A to move"
+        ]
     );
     assert!(lines[lines.len() - 1].starts_with("checksum "));
     for line in &lines[4..lines.len() - 1] {
@@ -81,7 +86,13 @@ fn time_limited_solve_resumes_from_its_checkpoint(threads: &str) {
     assert_eq!(damaged.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&damaged.stderr);
     assert!(stderr.contains("side4.checkpoint.tt: no checksum line at the end"), "{stderr}");
-    std::fs::write(&tt, snapshot).unwrap();
+    std::fs::write(&tt, &snapshot).unwrap();
+    // Saved under other keys (here other `--rules`: no twin keys), it is refused too, not read
+    // as bounds on the positions its keys would name now.
+    let other_keys = games_cli().args(&base).args(["--rules", "all,no-twins"]).output().unwrap();
+    assert_eq!(other_keys.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&other_keys.stderr);
+    assert!(stderr.contains("side4.checkpoint.tt") && stderr.contains("refused"), "{stderr}");
     let resumed = games_cli().args(&base).output().unwrap();
     assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
     assert_eq!(String::from_utf8_lossy(&resumed.stdout), "Game 1: B wins.\n");

@@ -132,6 +132,15 @@ pub trait Game: Sync {
     /// Default: false.
     const TT_KEEPS_BOTH_BOUNDS: bool = false;
 
+    /// What a TT key of this game names: a version of [`Game::key`] and the settings that change
+    /// it (e.g. rules that fold symmetric positions into one key). A TT snapshot (see
+    /// [`crate::tt_snapshot_to_text`]) is saved with it and refused under another scheme, whose
+    /// keys may name other positions. Bump the version whenever a change of the key function
+    /// makes an old key name another position. Default: `1`.
+    fn key_scheme(&self) -> String {
+        "1".to_string()
+    }
+
     /// Move-ordering hook: reorder `moves` (legal in `pos`) best-first by a cheap guess. The TT's
     /// remembered best move, when there is one, is tried before all of them. Default: keep order.
     fn order_moves(&self, _pos: &Self::Position, _moves: &mut [Self::Move]) {}
