@@ -29,7 +29,7 @@ const TUNABLE: &str = "glibc.malloc.hugetlb";
 const TRIED: &str = "GAMES_CLI_HUGE_PAGES_TRIED";
 
 /// The value `GLIBC_TUNABLES` needs for huge pages, given its current value (`None`: unset),
-/// or `None` when it needs no change: it already sets [`TUNABLE`] (to any value: the user's
+/// or `None` when it needs no change: it already sets `glibc.malloc.hugetlb` (to any value: the user's
 /// choice). Tunables are `name=value` pairs joined by `:`; ours is appended.
 #[must_use]
 pub fn tunables_with_huge_pages(current: Option<&str>) -> Option<String> {
