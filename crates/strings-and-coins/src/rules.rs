@@ -192,6 +192,21 @@ pub struct Rules {
 }
 
 impl Rules {
+    /// The key scheme of a game keyed by these rules (its `search_core::Game::key_scheme`):
+    /// version 1 of the keys (canonical under the board's symmetries) and the rules that change
+    /// them, `twins` (twin keys) and `graph` (graph and split keys), e.g. `1 twins graph`.
+    #[must_use]
+    pub fn key_scheme(&self) -> String {
+        let mut scheme = "1".to_string();
+        if self.twins {
+            scheme.push_str(" twins");
+        }
+        if self.graph_keys {
+            scheme.push_str(" graph");
+        }
+        scheme
+    }
+
     /// Every rule on.
     pub const ALL: Rules = Rules {
         capture: true,

@@ -149,17 +149,9 @@ impl Game for TriangleWar {
 
     const TT_KEEPS_BOTH_BOUNDS: bool = true;
 
-    /// Version 1 of the keys (canonical under the board's symmetries), with the rules that
-    /// change them: twin keys, graph (split) keys.
+    /// [`Rules::key_scheme`]: the keys' version and the rules that change them.
     fn key_scheme(&self) -> String {
-        let mut scheme = "1".to_string();
-        if self.rules.twins {
-            scheme.push_str(" twins");
-        }
-        if self.rules.graph_keys {
-            scheme.push_str(" graph");
-        }
-        scheme
+        self.rules.key_scheme()
     }
 
     fn move_to_canonical(&self, mv: u8, symmetry: u8) -> u8 {
