@@ -385,12 +385,10 @@ struct Worker<M, P, K> {
     move_stack: Vec<Vec<M>>,
     /// Per ply, the moves deferred because another thread is searching them.
     defer_stack: Vec<Vec<M>>,
-    /// Per ply, the children of the node's moves (position, points banked), when enhanced
-    /// transposition cutoff played them before the search.
-    child_stack: Vec<Vec<(P, Value)>>,
-    /// Per ply, the TT keys of those children (computed for their look-ups, and handed to
-    /// their searches so that they are not computed twice).
-    key_stack: Vec<Vec<(K, Symmetry)>>,
+    /// Per ply, the children of the node's moves (position, points banked, TT key), when
+    /// enhanced transposition cutoff played and looked them up before the search (the key is
+    /// handed to the child's search, so that it is not computed twice).
+    child_stack: Vec<Vec<(P, Value, (K, Symmetry))>>,
     /// Per ply, the words a game with [`Game::EXPANDS_WITH_TERMINAL_TEST`] keeps for its moves
     /// between [`Game::terminal_or_moves`] and [`Game::play_memo`].
     memo_stack: Vec<Vec<u64>>,
@@ -529,7 +527,6 @@ impl<G: Game> Engine<G> {
                 move_stack: Vec::new(),
                 defer_stack: Vec::new(),
                 child_stack: Vec::new(),
-                key_stack: Vec::new(),
                 memo_stack: Vec::new(),
                 stats: Stats::default(),
                 budget: u64::MAX,
@@ -1135,35 +1132,27 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug, K: TtKey> Worker<M, P, K> {
             && ctx.etc.is_some_and(|span| hi - lo >= span)
             && (hi - alpha).min(beta - lo) >= ctx.etc_min_reach;
         let mut children = Vec::new();
-        let mut keys = Vec::new();
         if etc {
             if self.child_stack.len() <= ply {
                 self.child_stack.resize_with(ply + 1, Vec::new);
-                self.key_stack.resize_with(ply + 1, Vec::new);
             }
             children = std::mem::take(&mut self.child_stack[ply]);
             children.clear();
-            keys = std::mem::take(&mut self.key_stack[ply]);
-            keys.clear();
             // Every child first, then every look-up: the look-ups (usually cache misses in a
             // large table) follow each other closely enough for the processor to have several
             // under way at once.
             for &m in &moves {
-                children.push(if fused {
-                    game.play_memo(pos, m, &self.memo_stack[ply])
-                } else {
-                    game.play(pos, m)
-                });
+                let (child, gain) =
+                    if fused { game.play_memo(pos, m, &self.memo_stack[ply]) } else { game.play(pos, m) };
+                children.push((child, gain, game.canonical_key(&child)));
             }
-            keys.extend(children.iter().map(|(child, _)| game.canonical_key(child)));
-            for ((&m, &(child, gain)), &(child_key, _)) in moves.iter().zip(&children).zip(&keys) {
+            for (&m, &(child, gain, (child_key, _))) in moves.iter().zip(&children) {
                 let v = self.etc_bound(game, tt, &child, child_key, gain, me);
                 if v > best {
                     best = v;
                     best_move = Some(m);
                     if v >= beta {
                         self.child_stack[ply] = children;
-                        self.key_stack[ply] = keys;
                         self.move_stack[ply] = moves;
                         return v;
                     }
@@ -1190,7 +1179,8 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug, K: TtKey> Worker<M, P, K> {
             for i in 0..count {
                 let m = if pass == 0 { moves[i] } else { deferred[i] };
                 let ((child, gain), known) = if etc && pass == 0 {
-                    (children[i], Some(keys[i]))
+                    let (child, gain, key) = children[i];
+                    ((child, gain), Some(key))
                 } else if fused {
                     (game.play_memo(pos, m, &self.memo_stack[ply]), None)
                 } else {
@@ -1241,7 +1231,6 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug, K: TtKey> Worker<M, P, K> {
         }
         if etc {
             self.child_stack[ply] = children;
-            self.key_stack[ply] = keys;
         }
         self.move_stack[ply] = moves;
         if self.stopped {
