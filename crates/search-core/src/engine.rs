@@ -374,6 +374,10 @@ pub struct Engine<G: Game> {
     started: Option<Instant>,
 }
 
+/// A child that enhanced transposition cutoff played and looked up: its position, the points
+/// its move banked, and its TT key ([`Game::canonical_key`]).
+type EtcChild<P, K> = (P, Value, (K, Symmetry));
+
 /// One thread's search state: its move buffers, counters and identity. Aligned to two cache
 /// lines so that one thread's counters never share a line with another's (false sharing).
 #[repr(align(128))]
@@ -388,7 +392,7 @@ struct Worker<M, P, K> {
     /// Per ply, the children of the node's moves (position, points banked, TT key), when
     /// enhanced transposition cutoff played and looked them up before the search (the key is
     /// handed to the child's search, so that it is not computed twice).
-    child_stack: Vec<Vec<(P, Value, (K, Symmetry))>>,
+    child_stack: Vec<Vec<EtcChild<P, K>>>,
     /// Per ply, the words a game with [`Game::EXPANDS_WITH_TERMINAL_TEST`] keeps for its moves
     /// between [`Game::terminal_or_moves`] and [`Game::play_memo`].
     memo_stack: Vec<Vec<u64>>,
