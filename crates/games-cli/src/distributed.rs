@@ -24,6 +24,10 @@ use split_solve::{Record, Split, SplitOptions};
 
 use crate::long_solve::{RootSolve, Solved, Stop};
 
+/// The serial coordinator's TT snapshot in the store directory (not a `*.rec` file: the
+/// store's reader skips it).
+pub const SNAPSHOT_NAME: &str = "main.tt";
+
 /// The distributed-solve options of a long-solve subcommand.
 #[derive(clap::Args, Debug, Clone)]
 pub struct SplitArgs {
@@ -446,7 +450,7 @@ pub fn solve<G: Game + Clone + Send>(
     spec: &RootSolve<'_, G>,
 ) -> Result<Solved<G::Move>>
 where
-    G::Key: Into<u128>,
+    G::Key: std::fmt::Display + std::str::FromStr + Into<u128>,
     G::Position: Send,
 {
     let args = &spec.args.split;
@@ -469,12 +473,6 @@ where
     let stats0 = engine.stats();
     let mut reporter = Reporter::new(spec.bounds_text);
     let deadline = spec.args.time_limit.map(|t| Instant::now() + t);
-    engine.set_limits(Limits {
-        time: spec.args.time_limit,
-        max_nodes: args.node_budget.map(|b| stats0.nodes.saturating_add(b)),
-        ..Limits::default()
-    });
-    engine.restart_clock();
     eprintln!(
         "split: depth {}, {} frontier jobs (folded by key), {} records read from {}",
         options.depth,
@@ -482,20 +480,64 @@ where
         records.len(),
         dir.display()
     );
+    // The serial coordinator keeps a TT snapshot beside its records (`DIR/main.tt`: the
+    // expensive part of the TT, as `--checkpoint` keeps `FILE.tt`), read at the start and saved
+    // every `--save-every` seconds while a job is searched and when a limit stops the run, so
+    // that a job interrupted by a stop, a kill or the end of a session resumes with its
+    // finished subtrees. Shards share the directory and keep none.
+    let snapshot = args.shard.is_none().then(|| dir.join(SNAPSHOT_NAME));
+    let tt_identity = crate::long_solve::snapshot_identity(&spec.identity, &engine.game().key_scheme());
+    if let Some(path) = snapshot.as_ref().filter(|p| p.exists()) {
+        crate::long_solve::load_snapshot(engine, path, &tt_identity, spec.entry_ok)?;
+        eprintln!("split: TT snapshot {} read", path.display());
+    }
+    let save_every = spec.args.save_every.max(Duration::from_secs(1));
+    let max_nodes = args.node_budget.map(|b| stats0.nodes.saturating_add(b));
     let mut run_nodes = 0u64;
     // The fail-soft result of a job (`Err` with what stopped it when a limit did) and its
-    // nodes. The engine counts nodes against the budget in blocks, so it may stop a little
-    // short of it: a stop before the deadline is the budget's.
-    let mut search = |job: &split_solve::Job<G::Position>| -> (std::result::Result<Value, Stop>, u64) {
-        let before = engine.stats().nodes;
-        let r = engine.try_search(&job.position, job.threshold, job.threshold + 1);
-        let r = r.map_err(|_| match (deadline, args.node_budget) {
-            (Some(d), _) if Instant::now() >= d => Stop::TimeLimit,
-            (_, Some(_)) => Stop::NodeBudget,
-            _ => Stop::TimeLimit,
-        });
-        (r, engine.stats().nodes - before)
-    };
+    // nodes, searched in slices of `--save-every` with a snapshot after each. The engine counts
+    // nodes against the budget in blocks, so it may stop a little short of it: a stop before
+    // the deadline and the slice's end is the budget's.
+    let mut search =
+        |job: &split_solve::Job<G::Position>| -> Result<(std::result::Result<Value, Stop>, u64)> {
+            let before = engine.stats().nodes;
+            let r = loop {
+                let now = Instant::now();
+                let slice_end = snapshot.as_ref().map(|_| now + save_every);
+                let end = match (deadline, slice_end) {
+                    (Some(d), Some(s)) => Some(d.min(s)),
+                    (d, s) => d.or(s),
+                };
+                engine.set_limits(Limits {
+                    time: end.map(|e| e.saturating_duration_since(now)),
+                    max_nodes,
+                    ..Limits::default()
+                });
+                let r = engine.try_search(&job.position, job.threshold, job.threshold + 1);
+                let now = Instant::now();
+                let stop = match r {
+                    Ok(v) => break Ok(v),
+                    Err(_) if deadline.is_some_and(|d| now >= d) => Stop::TimeLimit,
+                    Err(_) if slice_end.is_some_and(|s| now >= s) => {
+                        let path = snapshot.as_ref().expect("a slice ends only with a snapshot");
+                        crate::long_solve::save_snapshot(engine, path, &tt_identity)?;
+                        let nodes = engine.stats().nodes - stats0.nodes;
+                        eprintln!(
+                        "split: job {} (threshold {}) in progress; {nodes} nodes in this run; TT snapshot saved",
+                        job.leaf, job.threshold
+                    );
+                        continue;
+                    }
+                    Err(_) if args.node_budget.is_some() => Stop::NodeBudget,
+                    Err(_) => Stop::TimeLimit,
+                };
+                if let Some(path) = &snapshot {
+                    crate::long_solve::save_snapshot(engine, path, &tt_identity)?;
+                }
+                break Err(stop);
+            };
+            Ok((r, engine.stats().nodes - before))
+        };
     let mut stop = None;
     let mut part_done = None;
     if let Some((index, count)) = args.shard {
@@ -513,7 +555,7 @@ where
                 skipped += 1;
                 continue;
             }
-            let (value, nodes) = search(&job);
+            let (value, nodes) = search(&job)?;
             run_nodes += nodes;
             let value = match value {
                 Ok(v) => v,
@@ -535,7 +577,7 @@ where
         }
     } else {
         while let Some(job) = split.next_job() {
-            let (value, nodes) = search(&job);
+            let (value, nodes) = search(&job)?;
             run_nodes += nodes;
             let value = match value {
                 Ok(v) => v,

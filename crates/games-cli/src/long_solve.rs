@@ -29,6 +29,7 @@ const SNAPSHOT_MAX_ENTRIES: usize = 200_000;
 
 /// The long-solve options of a subcommand, as the user gave them.
 #[derive(clap::Args, Debug, Clone)]
+#[group(id = "long_files", args = ["checkpoint", "store"], multiple = false)]
 pub struct LongSolveArgs {
     /// Stop each search after this many seconds (more than 0, at most 1e9) and print the
     /// bounds proven so far (exit status 3); later cases are still answered.
@@ -42,8 +43,9 @@ pub struct LongSolveArgs {
     /// With --checkpoint: also save the expensive part of the TT (FILE.tt) every this many
     /// seconds (more than 0, at most 1e9; at least one second apart in practice), so that a
     /// resumed solve does not redo an interrupted step's finished subtrees. When standard error
-    /// is not a terminal, a progress line is printed there as often.
-    #[arg(long, value_name = "SECONDS", default_value = "300", value_parser = crate::common::parse_seconds, requires = "checkpoint")]
+    /// is not a terminal, a progress line is printed there as often. With --store (without
+    /// --shard): the same snapshot as DIR/main.tt, saved as often while a job is searched.
+    #[arg(long, value_name = "SECONDS", default_value = "300", value_parser = crate::common::parse_seconds, requires = "long_files")]
     pub save_every: Duration,
     /// `--store`, `--shard`, `--split-depth`, `--node-budget`, `--mpi`: a distributed solve.
     #[command(flatten)]
@@ -215,34 +217,7 @@ where
     let tt_path = args.checkpoint.as_deref().map(snapshot_path);
     let tt_identity = snapshot_identity(identity, &engine.game().key_scheme());
     if let Some(path) = tt_path.as_ref().filter(|p| p.exists()) {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| anyhow!("cannot read TT snapshot {}: {e}", path.display()))?;
-        // A move code must be a move's own code, and the entry possible on the board.
-        let possible = |e: &TtEntry<G::Key, u16>| {
-            e.best.map_or(true, |c| G::Move::unpack(c).pack() == Some(c))
-                && (spec.entry_ok)(&TtEntry {
-                    key: e.key,
-                    value: e.value,
-                    bound: e.bound,
-                    best: e.best.map(G::Move::unpack),
-                    work: e.work,
-                })
-        };
-        let entries = search_core::tt_snapshot_from_text::<G::Key, u16>(&text, &tt_identity, possible)
-            .map_err(|e| {
-                anyhow!("TT snapshot {}: {e}; refused (delete it to start afresh)", path.display())
-            })?;
-        let entries: Vec<TtEntry<G::Key, G::Move>> = entries
-            .into_iter()
-            .map(|e| TtEntry {
-                key: e.key,
-                value: e.value,
-                bound: e.bound,
-                best: e.best.map(G::Move::unpack),
-                work: e.work,
-            })
-            .collect();
-        engine.seed_tt(&entries);
+        load_snapshot(engine, path, &tt_identity, spec.entry_ok)?;
     }
     let save = |cp: &Checkpoint<G::Move>| -> Result<()> {
         match &args.checkpoint {
@@ -293,24 +268,7 @@ where
         let out_of_time = deadline.is_some_and(|d| Instant::now() >= d);
         if let Some(path) = &tt_path {
             if result.finished || out_of_time || last_tt_save.elapsed() >= save_every {
-                let mut entries = engine.heavy_entries(SNAPSHOT_MIN_WORK);
-                entries.sort_unstable_by_key(|e| std::cmp::Reverse(e.work));
-                entries.truncate(SNAPSHOT_MAX_ENTRIES);
-                let entries: Vec<TtEntry<G::Key, u16>> = entries
-                    .into_iter()
-                    .map(|e| TtEntry {
-                        key: e.key,
-                        value: e.value,
-                        bound: e.bound,
-                        best: e.best.and_then(PackedMove::pack),
-                        work: e.work,
-                    })
-                    .collect();
-                write_atomically(
-                    "TT snapshot",
-                    path,
-                    &search_core::tt_snapshot_to_text(&tt_identity, &entries),
-                )?;
+                save_snapshot(engine, path, &tt_identity)?;
                 last_tt_save = Instant::now();
             }
         }
@@ -355,6 +313,75 @@ where
     // Without a store only the time limit stops the root driver.
     let stop = (!result.finished).then_some(Stop::TimeLimit);
     Ok(Solved { result, stop, stats: engine.stats().since(&stats0), from_checkpoint: false })
+}
+
+/// Seeds `engine`'s TT with the TT snapshot at `path` (saved by [`save_snapshot`] under
+/// `identity`, [`snapshot_identity`]), reading only the entries whose move is one of the
+/// game's codes and which `entry_ok` finds possible on the board.
+///
+/// # Errors
+/// The file cannot be read, or is refused (another solve or key scheme, damaged): named.
+pub fn load_snapshot<G: Game>(
+    engine: &mut Engine<G>,
+    path: &Path,
+    identity: &SolveIdentity,
+    entry_ok: &EntryCheck<'_, G>,
+) -> Result<()>
+where
+    G::Key: Display + FromStr,
+{
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| anyhow!("cannot read TT snapshot {}: {e}", path.display()))?;
+    // A move code must be a move's own code, and the entry possible on the board.
+    let possible = |e: &TtEntry<G::Key, u16>| {
+        e.best.map_or(true, |c| G::Move::unpack(c).pack() == Some(c))
+            && entry_ok(&TtEntry {
+                key: e.key,
+                value: e.value,
+                bound: e.bound,
+                best: e.best.map(G::Move::unpack),
+                work: e.work,
+            })
+    };
+    let entries = search_core::tt_snapshot_from_text::<G::Key, u16>(&text, identity, possible)
+        .map_err(|e| anyhow!("TT snapshot {}: {e}; refused (delete it to start afresh)", path.display()))?;
+    let entries: Vec<TtEntry<G::Key, G::Move>> = entries
+        .into_iter()
+        .map(|e| TtEntry {
+            key: e.key,
+            value: e.value,
+            bound: e.bound,
+            best: e.best.map(G::Move::unpack),
+            work: e.work,
+        })
+        .collect();
+    engine.seed_tt(&entries);
+    Ok(())
+}
+
+/// Writes the expensive part of `engine`'s TT (the entries of the largest subtrees, at most
+/// 200,000 of at least 4,096 nodes each) to `path` atomically, sealed with `identity`.
+///
+/// # Errors
+/// The file cannot be written.
+pub fn save_snapshot<G: Game>(engine: &Engine<G>, path: &Path, identity: &SolveIdentity) -> Result<()>
+where
+    G::Key: Display,
+{
+    let mut entries = engine.heavy_entries(SNAPSHOT_MIN_WORK);
+    entries.sort_unstable_by_key(|e| std::cmp::Reverse(e.work));
+    entries.truncate(SNAPSHOT_MAX_ENTRIES);
+    let entries: Vec<TtEntry<G::Key, u16>> = entries
+        .into_iter()
+        .map(|e| TtEntry {
+            key: e.key,
+            value: e.value,
+            bound: e.bound,
+            best: e.best.and_then(PackedMove::pack),
+            work: e.work,
+        })
+        .collect();
+    write_atomically("TT snapshot", path, &search_core::tt_snapshot_to_text(identity, &entries))
 }
 
 /// What a TT snapshot belongs to: the checkpoint's `identity` with the game's key scheme

@@ -1,7 +1,8 @@
 //! Distributed solves through `--store`: side-4 Triangle War by 4 shards and a merge against
 //! the one-machine answer (value and every first move's value); a run stopped mid-way by its
 //! node budget and relaunched finishes with the same answer without solving a finished job
-//! again (counted from the store's records), and says what stopped it; damaged records, stores
+//! again (counted from the store's records), reading the TT snapshot the stop left, and says
+//! what stopped it; damaged records, stores
 //! of another solve and bad options are reported, never a panic.
 
 use std::collections::HashSet;
@@ -35,7 +36,11 @@ fn json(o: &Output) -> serde_json::Value {
 fn records(dir: &Path) -> Vec<(u128, i64)> {
     let mut all = Vec::new();
     for entry in std::fs::read_dir(dir).unwrap() {
-        let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|x| x != "rec") {
+            continue; // the TT snapshot `main.tt`
+        }
+        let bytes = std::fs::read(path).unwrap();
         for r in decode_store(&bytes).unwrap().records {
             let r = r.unwrap();
             all.push((r.key, r.threshold));
@@ -109,10 +114,13 @@ fn a_run_stopped_mid_way_and_relaunched_finishes_without_solving_a_finished_job_
     );
     let done = records(&dir).len();
     assert!(done > 0, "the first run finished some jobs");
+    // The stopped run left the expensive part of its TT beside its records; the next reads it.
+    assert!(dir.join("main.tt").exists(), "no TT snapshot after a stop");
     let second = games_cli().args(SIDE4).args(["--store", store, "--format", "json"]).output().unwrap();
     let v = json(&second);
     assert_eq!(v["value"], -2);
     assert!(stderr(&second).contains(&format!("{done} records read from")), "{}", stderr(&second));
+    assert!(stderr(&second).contains("main.tt read"), "{}", stderr(&second));
     // No question was asked twice: every (position, threshold) has one record.
     let all = records(&dir);
     let distinct: HashSet<_> = all.iter().collect();
