@@ -10,7 +10,8 @@
 //! and synced at once. A run reads every file of the directory first: a file of another solve
 //! is refused, a damaged record is skipped with a warning naming the file and the record (its
 //! job is solved again), and a record cut short at the end of this run's own file (a crash in
-//! the middle of a write) is cut off before appending.
+//! the middle of a write) is cut off before appending. The one-process coordinator also keeps
+//! a TT snapshot there ([`SNAPSHOT_NAME`]), saved every `--save-every` while a job is searched.
 
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -494,16 +495,27 @@ where
     let save_every = spec.args.save_every.max(Duration::from_secs(1));
     let max_nodes = args.node_budget.map(|b| stats0.nodes.saturating_add(b));
     let mut run_nodes = 0u64;
+    let mut last_save = Instant::now();
     // The fail-soft result of a job (`Err` with what stopped it when a limit did) and its
-    // nodes, searched in slices of `--save-every` with a snapshot after each. The engine counts
-    // nodes against the budget in blocks, so it may stop a little short of it: a stop before
-    // the deadline and the slice's end is the budget's.
+    // nodes, searched in slices that end `--save-every` after the last snapshot (counted
+    // across jobs: a run of short jobs saves as often as one long job). The engine counts nodes
+    // against the budget in blocks, so it may stop a little short of it: a stop before the
+    // deadline and the slice's end is the budget's.
     let mut search =
         |job: &split_solve::Job<G::Position>| -> Result<(std::result::Result<Value, Stop>, u64)> {
             let before = engine.stats().nodes;
             let r = loop {
+                if let Some(path) = snapshot.as_ref().filter(|_| last_save.elapsed() >= save_every) {
+                    crate::long_solve::save_snapshot(engine, path, &tt_identity)?;
+                    last_save = Instant::now();
+                    let nodes = engine.stats().nodes - stats0.nodes;
+                    eprintln!(
+                        "split: TT snapshot saved in job {} (threshold {}); {nodes} nodes in this run",
+                        job.leaf, job.threshold
+                    );
+                }
                 let now = Instant::now();
-                let slice_end = snapshot.as_ref().map(|_| now + save_every);
+                let slice_end = snapshot.as_ref().map(|_| last_save + save_every);
                 let end = match (deadline, slice_end) {
                     (Some(d), Some(s)) => Some(d.min(s)),
                     (d, s) => d.or(s),
@@ -518,16 +530,8 @@ where
                 let stop = match r {
                     Ok(v) => break Ok(v),
                     Err(_) if deadline.is_some_and(|d| now >= d) => Stop::TimeLimit,
-                    Err(_) if slice_end.is_some_and(|s| now >= s) => {
-                        let path = snapshot.as_ref().expect("a slice ends only with a snapshot");
-                        crate::long_solve::save_snapshot(engine, path, &tt_identity)?;
-                        let nodes = engine.stats().nodes - stats0.nodes;
-                        eprintln!(
-                        "split: job {} (threshold {}) in progress; {nodes} nodes in this run; TT snapshot saved",
-                        job.leaf, job.threshold
-                    );
-                        continue;
-                    }
+                    // The top of the loop saves the snapshot and searches the job again.
+                    Err(_) if slice_end.is_some_and(|s| now >= s) => continue,
                     Err(_) if args.node_budget.is_some() => Stop::NodeBudget,
                     Err(_) => Stop::TimeLimit,
                 };
