@@ -104,6 +104,10 @@ pub struct Job<P> {
     pub threshold: Value,
 }
 
+/// Bounds on the moves of a node of the frontier tree, `(move, lo, hi)` from the side to move
+/// there, the move's gain included ([`Split::move_bounds`]).
+pub type MoveBounds<M> = Vec<(M, Value, Value)>;
+
 /// The identity of a job: frontier index and threshold.
 pub type JobId = (u32, Value);
 
@@ -440,7 +444,26 @@ where
     /// in the frontier tree's move order: `(move, lo, hi)`. Empty for a terminal root.
     #[must_use]
     pub fn move_bounds(&self) -> Vec<(G::Move, Value, Value)> {
-        self.nodes[0]
+        self.move_bounds_after(&[]).map(|(_, m)| m).unwrap_or_default()
+    }
+
+    /// The node that the moves `path` lead to from the root (each move one edge of the frontier
+    /// tree): its position and [`Split::move_bounds`] there, `(move, lo, hi)` from the side to
+    /// move in that position (empty at a frontier or terminal position). `None` if the path
+    /// leaves the tree (a move that is not one of the node's edges, or a path through the
+    /// frontier).
+    ///
+    /// Positions of one depth with one key are one node, whose position is the first of them
+    /// that the expansion met: after a move, the node's position may be a symmetric image of
+    /// the one the path's moves reach, and the next move of `path` is read in its coordinates.
+    #[must_use]
+    pub fn move_bounds_after(&self, path: &[G::Move]) -> Option<(G::Position, MoveBounds<G::Move>)> {
+        let mut n = 0;
+        for mv in path {
+            n = self.nodes[n].edges.iter().find(|e| e.mv == *mv)?.child();
+        }
+        let node = &self.nodes[n];
+        let moves = node
             .edges
             .iter()
             .map(|e| {
@@ -448,7 +471,8 @@ where
                 let (lo, hi) = e.move_bounds((c.lo, c.hi));
                 (e.mv, lo, hi)
             })
-            .collect()
+            .collect();
+        Some((node.pos, moves))
     }
 
     /// Whether everything asked is proven: the root's value is exact (and with

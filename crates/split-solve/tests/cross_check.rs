@@ -60,6 +60,7 @@ where
                         assert!(got.contains(mv), "{options:?}: {mv:?} not in {got:?}");
                     }
                     assert_eq!(got.len(), move_values.len());
+                    check_bounds_below_the_root(game, root, &split);
                 }
                 // A restart: a fresh coordinator fed the records needs no job.
                 let mut again = Split::new(game.clone(), root, options);
@@ -70,6 +71,34 @@ where
                 assert!(again.next_job().is_none());
                 assert_eq!(again.progress().done, records.len() as u64);
             }
+        }
+    }
+}
+
+/// The bounds a finished split holds one ply below the root ([`Split::move_bounds_after`])
+/// contain the one-machine engine's value of every move there; the root's own are
+/// [`Split::move_bounds`].
+fn check_bounds_below_the_root<G: Game + Clone>(game: &G, root: &G::Position, split: &Split<G>)
+where
+    G::Key: Into<u128>,
+{
+    assert_eq!(split.move_bounds_after(&[]).map(|(_, m)| m), Some(split.move_bounds()));
+    let mut engine = Engine::new(game.clone(), 18);
+    let mut moves = Vec::new();
+    game.generate_moves(root, &mut moves);
+    for &mv in &moves {
+        let (child, below) = split.move_bounds_after(&[mv]).expect("every root move is an edge");
+        // The node's position is the child or, folded by key, a symmetric image of it.
+        assert!(game.key(&child) == game.key(&game.play(root, mv).0), "{mv:?}");
+        if below.is_empty() {
+            // A terminal child, or a frontier position (depth 1): no moves in the tree.
+            continue;
+        }
+        let values = engine.move_values(&child);
+        assert_eq!(below.len(), values.len(), "{mv:?}");
+        for (m, lo, hi) in below {
+            let &(_, v) = values.iter().find(|&&(m2, _)| m2 == m).expect("the same moves");
+            assert!(lo <= v && v <= hi, "after {mv:?}, {m:?}: {v} not in [{lo}, {hi}]");
         }
     }
 }
