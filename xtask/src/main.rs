@@ -11,6 +11,9 @@
 //!   reference solver in the same run.
 //! - `cargo xtask test`: the README's test command (installs the browser the tests need when
 //!   missing, then `cargo test --workspace`).
+//! - `cargo xtask solve-4x5 [--minutes N]`: one more run of the empty 4x5 dots-and-boxes solve
+//!   through its committed store (`testdata/dots-and-boxes/solve-4x5/store`), copied back for a
+//!   commit.
 //! - `cargo xtask c4-table`: Connect Four's empty boards with width + height <= 13, each result
 //!   (winner, move on which the game ends) beside the published one.
 
@@ -18,6 +21,7 @@ mod bench;
 mod games;
 mod golden;
 mod mnk_table;
+mod solve_4x5;
 mod test;
 
 use std::path::{Path, PathBuf};
@@ -53,6 +57,10 @@ enum Command {
     /// Connect Four: solve the empty board of every size with width + height <= 13 and print
     /// the winner and the move on which the game ends beside the published results.
     C4Table(games::connect_four::TableArgs),
+    /// Dots-and-boxes 4x5: go on with the empty board's solve through the committed store for
+    /// some minutes, then copy the store back.
+    #[command(name = "solve-4x5")]
+    Solve4x5(solve_4x5::Args),
 }
 
 fn main() -> ExitCode {
@@ -65,6 +73,7 @@ fn main() -> ExitCode {
         Command::C4Bench(args) => games::connect_four::bench(&args),
         Command::Test(args) => test::run(&args),
         Command::C4Table(args) => games::connect_four::table(&args),
+        Command::Solve4x5(args) => solve_4x5::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,139 @@
+//! `cargo xtask solve-4x5`: one more run of the empty 4x5 dots-and-boxes solve, which goes on
+//! across sessions through its split-solve store (`crates/dots-and-boxes/README.md`, "4x5:
+//! under way, across sessions, through a store").
+//!
+//! The committed store is `testdata/dots-and-boxes/solve-4x5/store/`: `main.rec` (the finished
+//! jobs) and `main.tt.xz` (the TT snapshot of the job in progress, `xz -T1` so that the archive
+//! is the same on every machine). The run works in a scratch directory (`target/solve-4x5` by
+//! default), taking the committed store when it holds more records than the scratch one (a
+//! fresh clone, or progress made on another machine), runs `games-cli dots-and-boxes --size 4x5
+//! --empty --store DIR --split-depth 4` under `--time-limit`, its progress lines shown and kept
+//! in `DIR/run.log`, then copies the store and the compressed snapshot back for a commit.
+
+use std::fs;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+use anyhow::{bail, ensure, Context};
+
+/// Arguments of `cargo xtask solve-4x5`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Wall-clock minutes of search (`--time-limit`; the snapshot is saved as it stops).
+    #[arg(long, default_value_t = 60)]
+    pub minutes: u64,
+    /// The scratch directory the solve works in.
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
+    /// The TT's size in MiB (`games-cli --tt-mib`; 16 GiB on the 24 GiB machines of this
+    /// project).
+    #[arg(long, default_value_t = 16384)]
+    pub tt_mib: u64,
+    /// Search threads (`games-cli --threads`; default: the cores available).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Leave the committed store as it is (a trial run).
+    #[arg(long)]
+    pub no_copy_back: bool,
+}
+
+/// The committed store, relative to the workspace root.
+const STORE: &str = "testdata/dots-and-boxes/solve-4x5/store";
+
+/// Valid records in the store file `path` (0 if there is none).
+fn records(path: &Path) -> anyhow::Result<usize> {
+    if !path.exists() {
+        return Ok(0);
+    }
+    let bytes = fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let store = split_solve::record::decode_store(&bytes)
+        .map_err(|e| anyhow::anyhow!("{}: not a store file: {e}", path.display()))?;
+    Ok(store.records.iter().filter(|r| r.is_ok()).count())
+}
+
+/// Runs `xz` with `args`, its standard output to `out`.
+fn xz(args: &[&str], input: &Path, out: &Path) -> anyhow::Result<()> {
+    let file = fs::File::create(out).with_context(|| format!("creating {}", out.display()))?;
+    let status = Command::new("xz")
+        .args(args)
+        .arg(input)
+        .stdout(file)
+        .status()
+        .context("running xz (Debian: apt-get install xz-utils)")?;
+    ensure!(status.success(), "xz {} {} failed", args.join(" "), input.display());
+    Ok(())
+}
+
+/// Prepares the scratch store, runs the solve for `args.minutes`, and copies the store back.
+///
+/// # Errors
+/// A store file that cannot be read, `xz` missing, `games-cli` failing other than by its time
+/// limit (exit status 3).
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    ensure!(args.minutes > 0, "--minutes must be at least 1");
+    let root = crate::workspace_root();
+    let committed = root.join(STORE);
+    let dir = args.dir.clone().unwrap_or_else(|| root.join("target").join("solve-4x5"));
+    fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    let (have, ours) = (records(&dir.join("main.rec"))?, records(&committed.join("main.rec"))?);
+    if ours > have || !dir.join("main.tt").exists() {
+        eprintln!(
+            "xtask solve-4x5: starting from the committed store ({ours} records; {have} in {})",
+            dir.display()
+        );
+        fs::copy(committed.join("main.rec"), dir.join("main.rec"))
+            .context("copying the committed main.rec")?;
+        xz(&["-dc"], &committed.join("main.tt.xz"), &dir.join("main.tt"))?;
+    } else {
+        eprintln!("xtask solve-4x5: going on in {} ({have} records; {ours} committed)", dir.display());
+    }
+    let before = records(&dir.join("main.rec"))?;
+    let cli = crate::build_games_cli()?;
+    let seconds = args.minutes * 60;
+    let mut command = Command::new(&cli);
+    command
+        .args(["dots-and-boxes", "--size", "4x5", "--empty", "--split-depth", "4", "--save-every", "600"])
+        .arg("--store")
+        .arg(&dir)
+        .args(["--tt-mib", &args.tt_mib.to_string(), "--time-limit", &seconds.to_string()]);
+    if let Some(t) = args.threads {
+        command.args(["--threads", &t.to_string()]);
+    }
+    let started = Instant::now();
+    let mut child =
+        command.stderr(Stdio::piped()).spawn().with_context(|| format!("starting {}", cli.display()))?;
+    let mut log = fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(dir.join("run.log"))
+        .context("opening run.log")?;
+    writeln!(log, "== {} minutes, TT {} MiB", args.minutes, args.tt_mib)?;
+    if let Some(stderr) = child.stderr.take() {
+        for line in BufReader::new(stderr).lines() {
+            let line = line.context("reading games-cli's progress")?;
+            eprintln!("{line}");
+            writeln!(log, "{line}")?;
+        }
+    }
+    let status = child.wait().context("waiting for games-cli")?;
+    let minutes = started.elapsed().as_secs_f64() / 60.0;
+    match status.code() {
+        // 0: solved; 3: stopped by the time limit (the snapshot saved).
+        Some(0 | 3) => {}
+        _ => bail!("games-cli dots-and-boxes failed ({status}); the store in {} is kept", dir.display()),
+    }
+    let after = records(&dir.join("main.rec"))?;
+    eprintln!(
+        "xtask solve-4x5: {minutes:.1} min, {} jobs finished ({before} -> {after} records)",
+        after - before
+    );
+    if args.no_copy_back {
+        return Ok(());
+    }
+    fs::copy(dir.join("main.rec"), committed.join("main.rec")).context("copying main.rec back")?;
+    xz(&["-kf", "-T1", "-c"], &dir.join("main.tt"), &committed.join("main.tt.xz"))?;
+    eprintln!("xtask solve-4x5: store and snapshot copied to {STORE}: commit them");
+    Ok(())
+}
