@@ -67,7 +67,8 @@ fn usage() -> ! {
 }
 
 /// Prints the moves below the node that `path` leads to whose bounds are narrower than the
-/// game's (the boxes still open), one per line, indented by ply, down to `plies` plies.
+/// widest of that node's moves (those no record touched) or exact, one per line, indented by
+/// ply, down to `plies` plies.
 fn print_tree(split: &Split<DotsAndBoxes>, path: &mut Vec<u8>, plies: usize) {
     if path.len() == plies {
         return;
@@ -76,7 +77,7 @@ fn print_tree(split: &Split<DotsAndBoxes>, path: &mut Vec<u8>, plies: usize) {
     // The widest bounds at this node: a move that no record touched.
     let widest = moves.iter().map(|&(_, lo, hi)| hi - lo).max().unwrap_or(0);
     for (mv, lo, hi) in moves {
-        if hi - lo < widest || (lo == hi) {
+        if hi - lo < widest || lo == hi {
             let line: Vec<String> = path.iter().chain(Some(&mv)).map(u8::to_string).collect();
             println!("{}{}: [{lo}, {hi}]", "  ".repeat(path.len()), line.join(" "));
             path.push(mv);

@@ -443,7 +443,7 @@ where
     /// Bounds on every root move's value (side to move of the root, the move's gain included),
     /// in the frontier tree's move order: `(move, lo, hi)`. Empty for a terminal root.
     #[must_use]
-    pub fn move_bounds(&self) -> Vec<(G::Move, Value, Value)> {
+    pub fn move_bounds(&self) -> MoveBounds<G::Move> {
         self.move_bounds_after(&[]).map(|(_, m)| m).unwrap_or_default()
     }
 
