@@ -12,6 +12,16 @@
 //! or written yet). On 4x4 dots-and-boxes (two threads, a 2 GiB table) that cut the wall time
 //! of the empty board by a fifth (90.2 s -> 71.7 s, crate README).
 //!
+//! glibc 2.36 (Debian 12) takes the tunable only some of the time: it reads the kernel's
+//! setting (`always [madvise] never\n`, 23 bytes) into a buffer of 24 and compares it with
+//! `strcmp` without ending it by a zero, so the answer depends on a stale byte of the stack,
+//! which changes from start to start (address-space randomisation). Seen here: about half of
+//! the starts got no advice at all (no `madvise` in `strace`, no `hg` flag in
+//! `/proc/self/smaps`); so were the 4x5 solve's 16 GiB table and some 7 GiB ones, whose
+//! runs took half as long again. Later glibc ends the buffer. So the started program checks
+//! that its `malloc` advises ([`advised_at`] on a probe block) and, if not, starts itself
+//! once more, up to [`MAX_STARTS`] times in all.
+//!
 //! A user's own `glibc.malloc.hugetlb` setting is kept as it is (`GLIBC_TUNABLES=
 //! glibc.malloc.hugetlb=0` turns this off), as is everything else on other systems (not glibc,
 //! not Linux, or a kernel setting other than `madvise`).
@@ -23,10 +33,21 @@ pub const MIN_TABLE_BYTES: u64 = 1 << 30;
 /// The glibc tunable that makes `malloc` advise huge pages for its large allocations.
 const TUNABLE: &str = "glibc.malloc.hugetlb";
 
-/// Set in the environment of the program started again, so that it never starts itself a
-/// third time.
+/// Set in the environment of the program started again: how many times it has been started
+/// with the tunable (1 the first time), so that it stops after [`MAX_STARTS`].
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 const TRIED: &str = "GAMES_CLI_HUGE_PAGES_TRIED";
+
+/// Most starts with the tunable before the program goes on without huge pages (glibc older
+/// than 2.35 ignores it; 2.36 takes it about every other start): 10 leaves about one chance in
+/// a thousand of missing them on 2.36.
+pub const MAX_STARTS: u32 = 10;
+
+/// Size of the probe block of [`reexec_for_table`]'s check (bytes): above the largest
+/// threshold (32 MiB) beyond which glibc always maps a block on its own, so that the block has
+/// a mapping of its own, advised or not. Never written, so it takes no memory.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+const PROBE_BYTES: usize = 64 << 20;
 
 /// The value `GLIBC_TUNABLES` needs for huge pages, given its current value (`None`: unset),
 /// or `None` when it needs no change: it already sets `glibc.malloc.hugetlb` (to any value: the user's
@@ -48,12 +69,49 @@ pub fn advised_only(setting: &str) -> bool {
     setting.split_whitespace().any(|w| w == "[madvise]")
 }
 
+/// Whether the mapping that holds address `at` in `smaps` (the text of `/proc/self/smaps`:
+/// a line `start-end perms ...` in hexadecimal for each mapping, then its fields, among them
+/// `VmFlags:`) is advised for huge pages (the flag `hg`); `None` if no mapping holds `at` or
+/// its flags are missing.
+#[must_use]
+pub fn advised_at(smaps: &str, at: usize) -> Option<bool> {
+    let mut inside = false;
+    for line in smaps.lines() {
+        let first = line.split_whitespace().next().unwrap_or("");
+        if let Some((start, end)) = first.split_once('-') {
+            if let (Ok(start), Ok(end)) = (usize::from_str_radix(start, 16), usize::from_str_radix(end, 16)) {
+                inside = (start..end).contains(&at);
+                continue;
+            }
+        }
+        if inside {
+            if let Some(flags) = line.strip_prefix("VmFlags:") {
+                return Some(flags.split_whitespace().any(|f| f == "hg"));
+            }
+        }
+    }
+    None
+}
+
+/// Whether this process's `malloc` advises huge pages: a probe block of [`PROBE_BYTES`]
+/// looked up in `/proc/self/smaps` ([`advised_at`]); `None` if that cannot be read.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn malloc_advises_huge_pages() -> Option<bool> {
+    let probe: Vec<u8> = Vec::with_capacity(PROBE_BYTES);
+    let smaps = std::fs::read_to_string("/proc/self/smaps").ok()?;
+    let advised = advised_at(&smaps, probe.as_ptr() as usize);
+    drop(probe);
+    advised
+}
+
 /// Starts this program again with huge pages for its `malloc` ([`tunables_with_huge_pages`])
 /// when a TT of `table_bytes` is about to be allocated, it is at least [`MIN_TABLE_BYTES`], the
 /// program runs on glibc under Linux, the kernel gives huge pages only where advised
-/// ([`advised_only`]) and `GLIBC_TUNABLES` does not already decide. Returns (and the program
-/// goes on as it is) when any of these fails, or when the program cannot be executed again.
-/// Call it before anything is read from standard input or written to standard output.
+/// ([`advised_only`]) and `GLIBC_TUNABLES` does not already decide. Started so, the program
+/// checks that glibc took the tunable (a probe block looked up with [`advised_at`]) and starts itself once
+/// more if not, up to [`MAX_STARTS`] starts (see the module documentation). Returns (and the
+/// program goes on as it is) when any of these fails, or when the program cannot be executed
+/// again. Call it before anything is read from standard input or written to standard output.
 pub fn reexec_for_table(table_bytes: u64) {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {
@@ -65,20 +123,30 @@ pub fn reexec_for_table(table_bytes: u64) {
         if !setting.is_ok_and(|s| advised_only(&s)) {
             return;
         }
-        // Once only, whatever glibc makes of the variable.
-        if std::env::var_os(TRIED).is_some() {
-            return;
-        }
-        let current = std::env::var_os("GLIBC_TUNABLES");
-        let Some(current) = current.as_ref().map_or(Some(""), |c| c.to_str()) else { return };
-        let Some(tunables) = tunables_with_huge_pages(Some(current)) else { return };
+        let (tunables, starts) = match std::env::var_os(TRIED) {
+            // Started again by this function: go on unless glibc ignored the tunable.
+            Some(starts) => {
+                let starts = starts.to_str().and_then(|s| s.parse::<u32>().ok()).unwrap_or(MAX_STARTS);
+                if starts >= MAX_STARTS || malloc_advises_huge_pages() != Some(false) {
+                    return;
+                }
+                (None, starts + 1)
+            }
+            None => {
+                let current = std::env::var_os("GLIBC_TUNABLES");
+                let Some(current) = current.as_ref().map_or(Some(""), |c| c.to_str()) else { return };
+                let Some(tunables) = tunables_with_huge_pages(Some(current)) else { return };
+                (Some(tunables), 1)
+            }
+        };
         let Ok(exe) = std::env::current_exe() else { return };
+        let mut command = std::process::Command::new(exe);
+        command.args(std::env::args_os().skip(1)).env(TRIED, starts.to_string());
+        if let Some(tunables) = tunables {
+            command.env("GLIBC_TUNABLES", tunables);
+        }
         // `exec` returns only on failure: then go on without huge pages.
-        let _ = std::process::Command::new(exe)
-            .args(std::env::args_os().skip(1))
-            .env("GLIBC_TUNABLES", tunables)
-            .env(TRIED, "1")
-            .exec();
+        let _ = command.exec();
     }
     #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
     let _ = table_bytes;
@@ -104,6 +172,44 @@ mod tests {
             tunables_with_huge_pages(Some("glibc.malloc.hugetlbx=1")).as_deref(),
             Some("glibc.malloc.hugetlbx=1:glibc.malloc.hugetlb=1")
         );
+    }
+
+    #[test]
+    fn the_flags_of_the_mapping_holding_the_address_are_read() {
+        let smaps = "\
+55e73c24000-55e73cfe000 r--p 00000000 fe:00 5809693    /work/games-cli
+Size:                872 kB
+VmFlags: rd mr mw me hg
+7f8844757000-7f8c44769000 rw-p 00000000 00:00 0
+Size:           16777288 kB
+Rss:            16777288 kB
+THPeligible:    1
+VmFlags: rd wr mr mw me ac
+7f8c44769000-7f8c4478f000 rw-p 00000000 00:00 0
+Rss:                   4 kB
+VmFlags: rd wr mr mw me ac sd hg
+7f8c4478f000-7f8c44800000 rw-p 00000000 00:00 0
+Rss:                   4 kB
+";
+        assert_eq!(advised_at(smaps, 0x55e73c24000), Some(true));
+        assert_eq!(advised_at(smaps, 0x7f8844757000), Some(false));
+        assert_eq!(advised_at(smaps, 0x7f8c44768fff), Some(false));
+        // The end is outside; the next mapping holds it.
+        assert_eq!(advised_at(smaps, 0x7f8c44769000), Some(true));
+        // No flags line, an address in no mapping, an empty text.
+        assert_eq!(advised_at(smaps, 0x7f8c4478f000), None);
+        assert_eq!(advised_at(smaps, 0x1000), None);
+        assert_eq!(advised_at("", 0x1000), None);
+        // "hg" only as a whole flag.
+        assert_eq!(advised_at("1000-2000 rw-p 0 0:0 0\nVmFlags: rd hgx\n", 0x1800), Some(false));
+    }
+
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    #[test]
+    fn the_probe_finds_its_own_mapping() {
+        // Whether this test process's malloc advises depends on how it was started; that the
+        // probe's block is found, advised or not, does not.
+        assert!(malloc_advises_huge_pages().is_some());
     }
 
     #[test]
