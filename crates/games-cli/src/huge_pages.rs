@@ -94,10 +94,13 @@ pub fn advised_at(smaps: &str, at: usize) -> Option<bool> {
 }
 
 /// Whether this process's `malloc` advises huge pages: a probe block of [`PROBE_BYTES`]
-/// looked up in `/proc/self/smaps` ([`advised_at`]); `None` if that cannot be read.
+/// looked up in `/proc/self/smaps` ([`advised_at`]); `None` if that cannot be read or the
+/// block cannot be had.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 fn malloc_advises_huge_pages() -> Option<bool> {
-    let probe: Vec<u8> = Vec::with_capacity(PROBE_BYTES);
+    let mut probe: Vec<u8> = Vec::new();
+    // Refused (a small address-space limit): no answer rather than an abort.
+    probe.try_reserve_exact(PROBE_BYTES).ok()?;
     let smaps = std::fs::read_to_string("/proc/self/smaps").ok()?;
     let advised = advised_at(&smaps, probe.as_ptr() as usize);
     drop(probe);
