@@ -98,9 +98,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         .arg("--store")
         .arg(&dir)
         .args(["--tt-mib", &args.tt_mib.to_string(), "--time-limit", &seconds.to_string()]);
-    if let Some(t) = args.threads {
-        command.args(["--threads", &t.to_string()]);
-    }
+    // games-cli's own default is one thread; 0 asks it for every core.
+    let threads = args.threads.unwrap_or(0);
+    command.args(["--threads", &threads.to_string()]);
     let started = Instant::now();
     let mut child =
         command.stderr(Stdio::piped()).spawn().with_context(|| format!("starting {}", cli.display()))?;
