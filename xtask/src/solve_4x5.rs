@@ -66,6 +66,32 @@ fn xz(args: &[&str], input: &Path, out: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The arguments of the `games-cli` run: the 4x5 solve through the store in `dir` for
+/// `seconds`, with `args`' table and threads (every core unless `--threads` says otherwise:
+/// games-cli's own default is one thread).
+fn games_cli_args(args: &Args, dir: &Path, seconds: u64) -> Vec<std::ffi::OsString> {
+    let threads = args.threads.unwrap_or(0);
+    let mut out: Vec<std::ffi::OsString> = [
+        "dots-and-boxes",
+        "--size",
+        "4x5",
+        "--empty",
+        "--split-depth",
+        "4",
+        "--save-every",
+        "600",
+        "--store",
+    ]
+    .map(Into::into)
+    .into();
+    out.push(dir.into());
+    for (flag, value) in [("--tt-mib", args.tt_mib), ("--time-limit", seconds), ("--threads", threads as u64)]
+    {
+        out.extend([flag.into(), value.to_string().into()]);
+    }
+    out
+}
+
 /// Prepares the scratch store, runs the solve for `args.minutes`, and copies the store back.
 ///
 /// # Errors
@@ -93,14 +119,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let cli = crate::build_games_cli()?;
     let seconds = args.minutes * 60;
     let mut command = Command::new(&cli);
-    command
-        .args(["dots-and-boxes", "--size", "4x5", "--empty", "--split-depth", "4", "--save-every", "600"])
-        .arg("--store")
-        .arg(&dir)
-        .args(["--tt-mib", &args.tt_mib.to_string(), "--time-limit", &seconds.to_string()]);
-    // games-cli's own default is one thread; 0 asks it for every core.
-    let threads = args.threads.unwrap_or(0);
-    command.args(["--threads", &threads.to_string()]);
+    command.args(games_cli_args(args, &dir, seconds));
     let started = Instant::now();
     let mut child =
         command.stderr(Stdio::piped()).spawn().with_context(|| format!("starting {}", cli.display()))?;
@@ -136,4 +155,30 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     xz(&["-kf", "-T1", "-c"], &dir.join("main.tt"), &committed.join("main.tt.xz"))?;
     eprintln!("xtask solve-4x5: store and snapshot copied to {STORE}: commit them");
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(threads: Option<usize>) -> Args {
+        Args { minutes: 5, dir: None, tt_mib: 512, threads, no_copy_back: true }
+    }
+
+    #[test]
+    fn every_core_is_asked_for_unless_threads_is_given() {
+        let line = |a: &Args| {
+            games_cli_args(a, Path::new("/tmp/s"), 300)
+                .iter()
+                .map(|s| s.to_string_lossy().into_owned())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        assert_eq!(
+            line(&args(None)),
+            "dots-and-boxes --size 4x5 --empty --split-depth 4 --save-every 600 --store /tmp/s \
+             --tt-mib 512 --time-limit 300 --threads 0"
+        );
+        assert!(line(&args(Some(1))).ends_with("--threads 1"));
+    }
 }
