@@ -111,10 +111,11 @@ fn malloc_advises_huge_pages() -> Option<bool> {
 /// when a TT of `table_bytes` is about to be allocated, it is at least [`MIN_TABLE_BYTES`], the
 /// program runs on glibc under Linux, the kernel gives huge pages only where advised
 /// ([`advised_only`]) and `GLIBC_TUNABLES` does not already decide. Started so, the program
-/// checks that glibc took the tunable (a probe block looked up with [`advised_at`]) and starts itself once
-/// more if not, up to [`MAX_STARTS`] starts (see the module documentation). Returns (and the
-/// program goes on as it is) when any of these fails, or when the program cannot be executed
-/// again. Call it before anything is read from standard input or written to standard output.
+/// checks that glibc took the tunable (a probe block looked up with [`advised_at`]) and
+/// starts itself once more if not, up to [`MAX_STARTS`] starts (see the module
+/// documentation). Returns (and the program goes on as it is) when any of these fails, or when
+/// the program cannot be executed again. Call it before anything is read from standard input
+/// or written to standard output.
 pub fn reexec_for_table(table_bytes: u64) {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {
