@@ -31,9 +31,10 @@ pub struct Args {
     /// project).
     #[arg(long, default_value_t = 16384)]
     pub tt_mib: u64,
-    /// Search threads (`games-cli --threads`; default: the cores available).
-    #[arg(long)]
-    pub threads: Option<usize>,
+    /// Search threads (`games-cli --threads`; 0, the default, is every core: games-cli's own
+    /// default is one thread).
+    #[arg(long, default_value_t = 0)]
+    pub threads: u64,
     /// Leave the committed store as it is (a trial run).
     #[arg(long)]
     pub no_copy_back: bool,
@@ -67,10 +68,8 @@ fn xz(args: &[&str], input: &Path, out: &Path) -> anyhow::Result<()> {
 }
 
 /// The arguments of the `games-cli` run: the 4x5 solve through the store in `dir` for
-/// `seconds`, with `args`' table and threads (every core unless `--threads` says otherwise:
-/// games-cli's own default is one thread).
+/// `seconds`, with `args`' table and threads.
 fn games_cli_args(args: &Args, dir: &Path, seconds: u64) -> Vec<std::ffi::OsString> {
-    let threads = args.threads.unwrap_or(0);
     let mut out: Vec<std::ffi::OsString> = [
         "dots-and-boxes",
         "--size",
@@ -85,8 +84,7 @@ fn games_cli_args(args: &Args, dir: &Path, seconds: u64) -> Vec<std::ffi::OsStri
     .map(Into::into)
     .into();
     out.push(dir.into());
-    for (flag, value) in [("--tt-mib", args.tt_mib), ("--time-limit", seconds), ("--threads", threads as u64)]
-    {
+    for (flag, value) in [("--tt-mib", args.tt_mib), ("--time-limit", seconds), ("--threads", args.threads)] {
         out.extend([flag.into(), value.to_string().into()]);
     }
     out
@@ -161,7 +159,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
 mod tests {
     use super::*;
 
-    fn args(threads: Option<usize>) -> Args {
+    fn args(threads: u64) -> Args {
         Args { minutes: 5, dir: None, tt_mib: 512, threads, no_copy_back: true }
     }
 
@@ -175,10 +173,10 @@ mod tests {
                 .join(" ")
         };
         assert_eq!(
-            line(&args(None)),
+            line(&args(0)),
             "dots-and-boxes --size 4x5 --empty --split-depth 4 --save-every 600 --store /tmp/s \
              --tt-mib 512 --time-limit 300 --threads 0"
         );
-        assert!(line(&args(Some(1))).ends_with("--threads 1"));
+        assert!(line(&args(1)).ends_with("--threads 1"));
     }
 }
