@@ -175,6 +175,24 @@ fn the_engine_equals_the_table_on_random_3x3_positions() {
     }
 }
 
+/// Two threads share a `search_core::SharedTable`, whose `u128` buckets hold three entries in
+/// a cache line (7-bit values, work by bit length): the same values as the table, with a table
+/// small enough (2^10 entries) that every bucket is replaced again and again.
+#[test]
+fn the_engine_on_two_threads_equals_the_table_on_random_3x3_positions() {
+    let g = Geometry::new(3, 3).unwrap();
+    let table = table_3x3();
+    let options = SearchOptions { tt_bits: 10, threads: 2, ..dots_and_boxes::search_options(10, 2) };
+    let mut solver = Solver::with_options(g.clone(), Rules::ALL, options);
+    let mut rng = SmallRng::seed_from_u64(2026);
+    for i in 0..400 {
+        let k = if i == 0 { 0 } else { rng.gen_range(0..=16) };
+        let drawn = random_set(&mut rng, 24, k);
+        let pos = Position::from_drawn(&g, drawn).unwrap();
+        assert_eq!(solver.value(&pos), table.value(drawn), "drawn {drawn:#x}");
+    }
+}
+
 #[test]
 fn every_pruning_rule_alone_equals_the_unpruned_search() {
     let g = Geometry::new(3, 3).unwrap();

@@ -22,12 +22,22 @@
 //! [`TtKey::Atoms`].
 //!
 //! # Layout
-//! A bucket holds two entries (the two-tier replacement of [`crate::TranspositionTable`]: the
-//! first slot keeps the larger subtree, the second is always replaced) in five words for `u64`
-//! keys (seven for `u128`): the version, two keys and two data words. A data word packs the
-//! value (32 bits, two's complement), the bound (2 bits, 0 = empty slot), the best move
-//! ([`PackedMove`], 10 bits, 0 = none) and the subtree size ("work", 20 bits, saturated). A
-//! value outside `i32` is not stored.
+//! A bucket is chosen by the key's hash ([`crate::tt::bucket_index`]) and guarded by one
+//! version word; its layout depends on the key type ([`TtKey::Bucket`]):
+//!
+//! - `u64` keys ([`PairBucket`]): two entries (the two-tier replacement of
+//!   [`crate::TranspositionTable`]: the first slot keeps the larger subtree, the second is always
+//!   replaced) in five words: the version, two keys and two data words. A data word packs the
+//!   value (32 bits, two's complement), the bound (2 bits, 0 = empty slot), the best move
+//!   ([`PackedMove`], 10 bits, 0 = none) and the subtree size ("work", 20 bits, saturated). A
+//!   value outside `i32` is not stored.
+//! - `u128` keys ([`LineBucket`]): three entries in one 64-byte cache line: the version, three
+//!   keys of two words and one word holding three 21-bit data fields (the bound, the value in 7
+//!   bits, the move code in 7, the work as its bit length in 5), so that a probe reads one line
+//!   and a table holds half again as many entries as buckets of two would in about the same
+//!   memory. Two slots keep the larger subtrees, the third is always replaced. A value outside
+//!   `-64..=63` is not stored, a move code above [`MAX_LINE_MOVE_CODE`] is stored as no move
+//!   (dots-and-boxes: at most 25 boxes and 64 lines).
 
 use std::marker::PhantomData;
 use std::sync::atomic::{fence, AtomicU64, Ordering};
@@ -68,17 +78,249 @@ impl PackedMove for u8 {
     }
 }
 
-/// Two entries and the version that guards them (see the module documentation).
+/// The layout of a [`SharedTable`]'s buckets for one key type ([`TtKey::Bucket`]): entries
+/// and the version word that guards them (see the module documentation). Every method goes
+/// through the version: a probe that overlaps a write misses, a store that finds the bucket
+/// claimed by another writer is dropped.
+pub trait SharedBucket<K>: Default + std::fmt::Debug + Send + Sync {
+    /// The entry stored for `key`, if any (and if no writer was changing the bucket).
+    fn probe<M: PackedMove>(&self, key: K) -> Option<TtEntry<K, M>>;
+    /// Stores `entry` by the bucket's replacement scheme, unless another thread is writing the
+    /// bucket or the entry does not fit the layout (then nothing is stored).
+    fn store<M: PackedMove>(&self, entry: &TtEntry<K, M>);
+    /// Appends to `out` every entry whose (stored) work is at least `min_work`; nothing if a
+    /// writer is changing the bucket.
+    fn heavy<M: PackedMove>(&self, min_work: u32, out: &mut Vec<TtEntry<K, M>>);
+}
+
+/// Reads under the seqlock of `version`: `read`'s result if no writer held or took the
+/// version meanwhile.
+#[inline]
+fn read_locked<T>(version: &AtomicU64, read: impl FnOnce() -> T) -> Option<T> {
+    let v1 = version.load(Ordering::Acquire);
+    if v1 & 1 == 1 {
+        return None;
+    }
+    let t = read();
+    // Orders the loads of `read` before the second version load: if they saw any word of a
+    // later write, this load sees that writer's odd (or a later) version.
+    fence(Ordering::Acquire);
+    (version.load(Ordering::Relaxed) == v1).then_some(t)
+}
+
+/// Writes under the seqlock of `version`: claims it (even to odd) by one compare-and-swap,
+/// runs `write`, publishes the next even version; does nothing if another writer holds it.
+#[inline]
+fn write_locked(version: &AtomicU64, write: impl FnOnce()) {
+    let v = version.load(Ordering::Relaxed);
+    if v & 1 == 1 || version.compare_exchange(v, v + 1, Ordering::Acquire, Ordering::Relaxed).is_err() {
+        return;
+    }
+    // The odd version is visible before any word written below.
+    fence(Ordering::Release);
+    write();
+    version.store(v + 2, Ordering::Release);
+}
+
+/// The bucket of `u64` keys: two entries and the version that guards them (see the module
+/// documentation).
 #[derive(Debug)]
-struct Bucket<K: TtKey> {
+pub struct PairBucket<K: TtKey> {
     version: AtomicU64,
     keys: [K::Atoms; 2],
     data: [AtomicU64; 2],
 }
 
-impl<K: TtKey> Default for Bucket<K> {
+impl<K: TtKey> Default for PairBucket<K> {
     fn default() -> Self {
-        Bucket { version: AtomicU64::new(0), keys: Default::default(), data: Default::default() }
+        PairBucket { version: AtomicU64::new(0), keys: Default::default(), data: Default::default() }
+    }
+}
+
+impl<K: TtKey> SharedBucket<K> for PairBucket<K> {
+    #[inline]
+    fn probe<M: PackedMove>(&self, key: K) -> Option<TtEntry<K, M>> {
+        let words = read_locked(&self.version, || {
+            [
+                (K::load(&self.keys[0]), self.data[0].load(Ordering::Relaxed)),
+                (K::load(&self.keys[1]), self.data[1].load(Ordering::Relaxed)),
+            ]
+        })?;
+        words.into_iter().find(|&(k, d)| k == key && d != 0).map(|(k, d)| unpack(k, d))
+    }
+
+    #[inline]
+    fn store<M: PackedMove>(&self, entry: &TtEntry<K, M>) {
+        let Some(data) = pack(entry) else { return };
+        write_locked(&self.version, || {
+            let slot = |i: usize| (K::load(&self.keys[i]), self.data[i].load(Ordering::Relaxed));
+            let (first, second) = (slot(0), slot(1));
+            let key = |(k, d): (K, u64)| (d != 0).then_some(k);
+            let outworks = || data >> WORK_SHIFT >= first.1 >> WORK_SHIFT;
+            let target = match choose_slot(key(first), key(second), entry.key, outworks) {
+                Slot::First { demote } => {
+                    if demote {
+                        first.0.store(&self.keys[1]);
+                        self.data[1].store(first.1, Ordering::Relaxed);
+                    }
+                    0
+                }
+                Slot::Second => 1,
+            };
+            entry.key.store(&self.keys[target]);
+            self.data[target].store(data, Ordering::Relaxed);
+        });
+    }
+
+    fn heavy<M: PackedMove>(&self, min_work: u32, out: &mut Vec<TtEntry<K, M>>) {
+        let min_work = u64::from(min_work).min(MAX_WORK);
+        let Some(words) = read_locked(&self.version, || {
+            [
+                (K::load(&self.keys[0]), self.data[0].load(Ordering::Relaxed)),
+                (K::load(&self.keys[1]), self.data[1].load(Ordering::Relaxed)),
+            ]
+        }) else {
+            return;
+        };
+        out.extend(
+            words
+                .into_iter()
+                .filter(|&(_, d)| d != 0 && d >> WORK_SHIFT >= min_work)
+                .map(|(k, d)| unpack(k, d)),
+        );
+    }
+}
+
+/// Largest move code a [`LineBucket`] stores (7 bits, 0 = none); a larger code is stored as
+/// no best move.
+pub const MAX_LINE_MOVE_CODE: u16 = 126;
+
+/// Bits of one entry's data field in a [`LineBucket`].
+const FIELD_BITS: u32 = 21;
+const FIELD_MASK: u64 = (1 << FIELD_BITS) - 1;
+
+/// The bucket of `u128` keys: three entries in one 64-byte cache line, the version, three keys
+/// and one word of three 21-bit data fields (see the module documentation). Slots 0 and 1 keep
+/// the larger subtrees, slot 2 is always replaced.
+#[derive(Debug, Default)]
+#[repr(align(64))]
+pub struct LineBucket {
+    version: AtomicU64,
+    keys: [[AtomicU64; 2]; 3],
+    data: AtomicU64,
+}
+
+/// The data field of `e` in a [`LineBucket`]: bound (2 bits, 1 to 3), value (7 bits, two's
+/// complement), move code plus one (7 bits, 0 = none), work as its bit length (5 bits,
+/// at most 31); `None` if the value lies outside `-64..=63`.
+#[inline]
+fn pack_field<K, M: PackedMove>(e: &TtEntry<K, M>) -> Option<u64> {
+    if !(-64..=63).contains(&e.value) {
+        return None;
+    }
+    let bound: u64 = match e.bound {
+        Bound::Exact => 1,
+        Bound::Lower => 2,
+        Bound::Upper => 3,
+    };
+    let value = (e.value as u64) & 0x7F;
+    let mv = e
+        .best
+        .and_then(PackedMove::pack)
+        .filter(|&c| c <= MAX_LINE_MOVE_CODE)
+        .map_or(0, |c| u64::from(c) + 1);
+    let work = u64::from(32 - e.work.leading_zeros()).min(31);
+    Some(bound | value << 2 | mv << 9 | work << 16)
+}
+
+/// The work class (bit length of the work) of a data field.
+#[inline]
+fn field_work(f: u64) -> u64 {
+    f >> 16
+}
+
+/// The entry of `key` whose data field is `f` (its bound not 0); the work comes back as the
+/// largest of its bit length.
+#[inline]
+fn unpack_field<K, M: PackedMove>(key: K, f: u64) -> TtEntry<K, M> {
+    let bound = match f & 3 {
+        1 => Bound::Exact,
+        2 => Bound::Lower,
+        _ => Bound::Upper,
+    };
+    // Sign-extends the 7-bit value.
+    let value = Value::from(((((f >> 2) & 0x7F) as u8) << 1) as i8 >> 1);
+    let mv = ((f >> 9) & 0x7F) as u16;
+    TtEntry {
+        key,
+        value,
+        bound,
+        best: mv.checked_sub(1).map(M::unpack),
+        work: ((1u64 << field_work(f)) - 1) as u32,
+    }
+}
+
+impl LineBucket {
+    /// The three keys and the data word.
+    #[inline]
+    fn words(&self) -> ([u128; 3], u64) {
+        ([0, 1, 2].map(|i| u128::load(&self.keys[i])), self.data.load(Ordering::Relaxed))
+    }
+}
+
+impl SharedBucket<u128> for LineBucket {
+    #[inline]
+    fn probe<M: PackedMove>(&self, key: u128) -> Option<TtEntry<u128, M>> {
+        let (keys, data) = read_locked(&self.version, || self.words())?;
+        (0..3).find_map(|i| {
+            let f = data >> (FIELD_BITS * i as u32) & FIELD_MASK;
+            (f != 0 && keys[i] == key).then(|| unpack_field(key, f))
+        })
+    }
+
+    #[inline]
+    fn store<M: PackedMove>(&self, entry: &TtEntry<u128, M>) {
+        let Some(new) = pack_field(entry) else { return };
+        write_locked(&self.version, || {
+            let (keys, mut data) = self.words();
+            let field = |data: u64, i: usize| data >> (FIELD_BITS * i as u32) & FIELD_MASK;
+            let set = |data: &mut u64, i: usize, f: u64| {
+                let shift = FIELD_BITS * i as u32;
+                *data = (*data & !(FIELD_MASK << shift)) | f << shift;
+            };
+            // The slot holding the key, else an empty one, else the smaller subtree of slots 0
+            // and 1 if the new one is at least as large (moved to slot 2 first), else slot 2.
+            let target = (0..3)
+                .find(|&i| field(data, i) != 0 && keys[i] == entry.key)
+                .or_else(|| (0..3).find(|&i| field(data, i) == 0))
+                .unwrap_or_else(|| {
+                    let low = usize::from(field_work(field(data, 1)) < field_work(field(data, 0)));
+                    if field_work(new) >= field_work(field(data, low)) {
+                        keys[low].store(&self.keys[2]);
+                        let f = field(data, low);
+                        set(&mut data, 2, f);
+                        low
+                    } else {
+                        2
+                    }
+                });
+            entry.key.store(&self.keys[target]);
+            set(&mut data, target, new);
+            self.data.store(data, Ordering::Relaxed);
+        });
+    }
+
+    fn heavy<M: PackedMove>(&self, min_work: u32, out: &mut Vec<TtEntry<u128, M>>) {
+        let Some((keys, data)) = read_locked(&self.version, || self.words()) else { return };
+        for (i, &key) in keys.iter().enumerate() {
+            let f = data >> (FIELD_BITS * i as u32) & FIELD_MASK;
+            if f != 0 {
+                let e = unpack_field(key, f);
+                if e.work >= min_work.min((1 << 31) - 1) {
+                    out.push(e);
+                }
+            }
+        }
     }
 }
 
@@ -86,34 +328,36 @@ impl<K: TtKey> Default for Bucket<K> {
 /// probes and stores as [`crate::TranspositionTable`], through `&self`.
 #[derive(Debug)]
 pub struct SharedTable<K: TtKey, M> {
-    buckets: Vec<Bucket<K>>,
+    buckets: Vec<K::Bucket>,
     /// `64 - log2(number of buckets)`.
     shift: u32,
     _moves: PhantomData<fn() -> M>,
 }
 
 impl<K: TtKey, M: PackedMove> SharedTable<K, M> {
-    /// A table of `2^bits` entries (`bits` at most [`MAX_TT_BITS`]), 20 bytes each (28 for
-    /// `u128` keys); `bits == 0`
-    /// gives a disabled table that stores nothing.
+    /// A table of `2^(bits - 1)` buckets (`bits` at most [`MAX_TT_BITS`]): `2^bits` entries of
+    /// 20 bytes for `u64` keys, `1.5 * 2^bits` entries (three to a 64-byte line) for `u128`
+    /// keys; [`SharedTable::entry_bytes`] bytes for each of the `2^bits`. `bits == 0` gives a
+    /// disabled table that stores nothing.
     #[must_use]
     pub fn with_bits(bits: u32) -> Self {
         if bits == 0 {
             return SharedTable { buckets: Vec::new(), shift: 64, _moves: PhantomData };
         }
         let bits = bits.min(MAX_TT_BITS);
-        let buckets = (0..1usize << (bits - 1)).map(|_| Bucket::default()).collect();
+        let buckets = (0..1usize << (bits - 1)).map(|_| K::Bucket::default()).collect();
         SharedTable { buckets, shift: 64 - (bits - 1), _moves: PhantomData }
     }
 
-    /// Bytes one entry takes (the table takes `2^bits` of them).
+    /// Bytes the table takes for each of the `2^bits` of [`SharedTable::with_bits`] (half a
+    /// bucket: 20 for `u64` keys, 32 for `u128` keys, whose buckets hold three entries).
     #[must_use]
     pub const fn entry_bytes() -> usize {
-        std::mem::size_of::<Bucket<K>>() / 2
+        std::mem::size_of::<K::Bucket>() / 2
     }
 
     #[inline]
-    fn bucket(&self, key: K) -> &Bucket<K> {
+    fn bucket(&self, key: K) -> &K::Bucket {
         &self.buckets[bucket_index(key, self.shift)]
     }
 
@@ -125,87 +369,30 @@ impl<K: TtKey, M: PackedMove> SharedTable<K, M> {
         if self.buckets.is_empty() {
             return None;
         }
-        let b = self.bucket(key);
-        let v1 = b.version.load(Ordering::Acquire);
-        if v1 & 1 == 1 {
-            return None;
-        }
-        let words = [
-            (K::load(&b.keys[0]), b.data[0].load(Ordering::Relaxed)),
-            (K::load(&b.keys[1]), b.data[1].load(Ordering::Relaxed)),
-        ];
-        // Orders the loads above before the second version load: if they saw any word of a
-        // later write, this load sees that writer's odd (or a later) version.
-        fence(Ordering::Acquire);
-        if b.version.load(Ordering::Relaxed) != v1 {
-            return None;
-        }
-        words.into_iter().find(|&(k, d)| k == key && d != 0).map(|(k, d)| unpack(k, d))
+        self.bucket(key).probe(key)
     }
 
-    /// Every entry whose subtree took at least `min_work` nodes (capped at `2^20 - 1`, where
-    /// stored works saturate), read bucket by bucket; a bucket that a writer is changing
-    /// at the same moment is skipped.
+    /// Every entry whose subtree took at least `min_work` nodes (as stored: saturated at
+    /// `2^20 - 1` for `u64` keys, rounded up to `2^k - 1` for `u128` keys), read bucket by
+    /// bucket; a bucket that a writer is changing at the same moment is skipped.
     #[must_use]
     pub fn heavy_entries(&self, min_work: u32) -> Vec<TtEntry<K, M>> {
-        let min_work = u64::from(min_work).min(MAX_WORK);
         let mut out = Vec::new();
         for b in &self.buckets {
-            let v1 = b.version.load(Ordering::Acquire);
-            if v1 & 1 == 1 {
-                continue;
-            }
-            let words = [
-                (K::load(&b.keys[0]), b.data[0].load(Ordering::Relaxed)),
-                (K::load(&b.keys[1]), b.data[1].load(Ordering::Relaxed)),
-            ];
-            fence(Ordering::Acquire);
-            if b.version.load(Ordering::Relaxed) != v1 {
-                continue;
-            }
-            out.extend(
-                words
-                    .into_iter()
-                    .filter(|&(_, d)| d != 0 && d >> WORK_SHIFT >= min_work)
-                    .map(|(k, d)| unpack(k, d)),
-            );
+            b.heavy(min_work, &mut out);
         }
         out
     }
 
-    /// Stores `entry` with the replacement of [`crate::TranspositionTable::store`], unless
-    /// another thread is writing the same bucket (then the entry is dropped) or the value does
-    /// not fit 32 bits.
+    /// Stores `entry` by the bucket's replacement scheme (the two tiers of
+    /// [`crate::TranspositionTable::store`]), unless another thread is writing the same bucket
+    /// (then the entry is dropped) or its value does not fit the layout.
     #[inline]
     pub fn store(&self, entry: TtEntry<K, M>) {
         if self.buckets.is_empty() {
             return;
         }
-        let Some(data) = pack(&entry) else { return };
-        let b = self.bucket(entry.key);
-        let v = b.version.load(Ordering::Relaxed);
-        if v & 1 == 1 || b.version.compare_exchange(v, v + 1, Ordering::Acquire, Ordering::Relaxed).is_err() {
-            return;
-        }
-        // The odd version is visible before any word written below.
-        fence(Ordering::Release);
-        let slot = |i: usize| (K::load(&b.keys[i]), b.data[i].load(Ordering::Relaxed));
-        let (first, second) = (slot(0), slot(1));
-        let key = |(k, d): (K, u64)| (d != 0).then_some(k);
-        let outworks = || data >> WORK_SHIFT >= first.1 >> WORK_SHIFT;
-        let target = match choose_slot(key(first), key(second), entry.key, outworks) {
-            Slot::First { demote } => {
-                if demote {
-                    first.0.store(&b.keys[1]);
-                    b.data[1].store(first.1, Ordering::Relaxed);
-                }
-                0
-            }
-            Slot::Second => 1,
-        };
-        entry.key.store(&b.keys[target]);
-        b.data[target].store(data, Ordering::Relaxed);
-        b.version.store(v + 2, Ordering::Release);
+        self.bucket(entry.key).store(&entry);
     }
 }
 
@@ -316,6 +503,109 @@ mod tests {
                         let probe = (i * 7 + t) % 64;
                         if let Some(e) = tt.probe(probe) {
                             assert_eq!(e, make(probe));
+                        }
+                    }
+                });
+            }
+        });
+    }
+
+    fn wide(key: u128, value: Value, bound: Bound, best: Option<u8>, work: u32) -> TtEntry<u128, u8> {
+        TtEntry { key, value, bound, best, work }
+    }
+
+    /// A `u128` bucket is one aligned cache line of three entries: a table of `2^bits` takes
+    /// 32 bytes for each and holds one and a half times as many entries.
+    #[test]
+    fn wide_keys_take_three_entries_to_an_aligned_line() {
+        assert_eq!(std::mem::size_of::<LineBucket>(), 64);
+        assert_eq!(std::mem::align_of::<LineBucket>(), 64);
+        assert_eq!(SharedTable::<u128, u8>::entry_bytes(), 32);
+        let tt = SharedTable::<u128, u8>::with_bits(1); // one bucket
+        for k in 1..=3u128 {
+            tt.store(wide(k << 100 | k, 1, Bound::Exact, None, 1));
+        }
+        for k in 1..=3u128 {
+            assert_eq!(tt.probe(k << 100 | k).map(|e| e.value), Some(1), "key {k}");
+        }
+        assert_eq!(tt.heavy_entries(0).len(), 3);
+    }
+
+    #[test]
+    fn wide_entries_round_trip_through_the_packing() {
+        let tt = SharedTable::<u128, u8>::with_bits(10);
+        // Work comes back as the largest number of its bit length.
+        let cases = [
+            (wide(0, 0, Bound::Exact, None, 0), 0),
+            (wide(1, -1, Bound::Lower, Some(0), 1), 1),
+            (wide(u128::MAX, -64, Bound::Upper, Some(126), u32::MAX), (1 << 31) - 1),
+            (wide(1 << 127, 63, Bound::Exact, Some(7), 12345), (1 << 14) - 1),
+            (wide(u128::from(u64::MAX) << 64, 5, Bound::Lower, Some(127), 2), 3),
+        ];
+        for (e, work) in cases {
+            tt.store(e);
+            let got = tt.probe(e.key).expect("stored");
+            // A move code above 126 is stored as no move.
+            let best = e.best.filter(|&m| m <= 126);
+            assert_eq!(got, TtEntry { work, best, ..e });
+        }
+        let heavy = tt.heavy_entries(12_000);
+        assert_eq!(heavy.len(), 2, "works 12345 and u32::MAX: {heavy:?}");
+    }
+
+    #[test]
+    fn wide_values_outside_7_bits_are_not_stored_and_other_keys_miss() {
+        let tt = SharedTable::<u128, u8>::with_bits(4);
+        tt.store(wide(5, 64, Bound::Exact, None, 1));
+        tt.store(wide(6, -65, Bound::Exact, None, 1));
+        assert!(tt.probe(5).is_none() && tt.probe(6).is_none());
+        tt.store(wide(5, 3, Bound::Exact, None, 1));
+        assert!(tt.probe(5 | 1 << 64).is_none());
+        assert_eq!(tt.probe(5).map(|e| e.value), Some(3));
+    }
+
+    /// Two slots keep the larger subtrees, the third is always replaced; a key already held
+    /// is replaced in its slot.
+    #[test]
+    fn wide_replacement_keeps_the_larger_subtrees() {
+        let tt = SharedTable::<u128, u8>::with_bits(1); // one bucket, three slots
+        tt.store(wide(1, 1, Bound::Exact, None, 100));
+        tt.store(wide(2, 2, Bound::Exact, None, 1000));
+        tt.store(wide(3, 3, Bound::Exact, None, 5));
+        tt.store(wide(4, 4, Bound::Exact, None, 7));
+        assert_eq!(tt.probe(1).map(|e| e.value), Some(1), "kept by work");
+        assert_eq!(tt.probe(2).map(|e| e.value), Some(2), "kept by work");
+        assert!(tt.probe(3).is_none(), "always-replace slot replaced");
+        assert_eq!(tt.probe(4).map(|e| e.value), Some(4));
+        tt.store(wide(5, 5, Bound::Exact, None, 300));
+        assert_eq!(tt.probe(5).map(|e| e.value), Some(5));
+        assert_eq!(tt.probe(1).map(|e| e.value), Some(1), "demoted, not lost");
+        assert_eq!(tt.probe(2).map(|e| e.value), Some(2));
+        assert!(tt.probe(4).is_none());
+        tt.store(wide(2, -2, Bound::Lower, Some(3), 1));
+        assert_eq!(tt.probe(2).map(|e| (e.value, e.bound, e.best)), Some((-2, Bound::Lower, Some(3))));
+        assert_eq!(tt.heavy_entries(0).len(), 3);
+    }
+
+    /// As for `u64` keys: threads hammering one three-slot bucket never read a torn entry.
+    #[test]
+    fn concurrent_writers_never_yield_a_torn_wide_entry() {
+        let tt = SharedTable::<u128, u8>::with_bits(1);
+        let make = |k: u64| {
+            let key = u128::from(k) << 64 | u128::from(k.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            wide(key, (k as i64 % 100) - 50, Bound::Lower, Some((k % 100) as u8), k as u32)
+        };
+        std::thread::scope(|s| {
+            for t in 0..4u64 {
+                let tt = &tt;
+                s.spawn(move || {
+                    for i in 0..200_000u64 {
+                        let k = (i * 4 + t) % 64;
+                        tt.store(make(k));
+                        let p = make((i * 7 + t) % 64);
+                        if let Some(e) = tt.probe(p.key) {
+                            let work = ((1u64 << (32 - p.work.leading_zeros())) - 1) as u32;
+                            assert_eq!(e, TtEntry { work, ..p });
                         }
                     }
                 });

@@ -261,6 +261,10 @@ pub trait TtKey: Copy + Eq + std::hash::Hash + Debug + Send + Sync {
     /// The atomic words that hold a key in the shared table.
     type Atoms: Default + Debug + Send + Sync;
 
+    /// The [`crate::SharedTable`]'s bucket for this key type: two entries for `u64`
+    /// ([`crate::PairBucket`]), three to a cache line for `u128` ([`crate::LineBucket`]).
+    type Bucket: crate::SharedBucket<Self>;
+
     /// 64 bits that depend on every bit of the key (the TT multiplies them by a Fibonacci
     /// constant and keeps the top bits).
     fn hash64(self) -> u64;
@@ -275,6 +279,7 @@ pub trait TtKey: Copy + Eq + std::hash::Hash + Debug + Send + Sync {
 
 impl TtKey for u64 {
     type Atoms = AtomicU64;
+    type Bucket = crate::PairBucket<u64>;
 
     #[inline]
     fn hash64(self) -> u64 {
@@ -292,6 +297,7 @@ impl TtKey for u64 {
 
 impl TtKey for u128 {
     type Atoms = [AtomicU64; 2];
+    type Bucket = crate::LineBucket;
 
     #[inline]
     fn hash64(self) -> u64 {

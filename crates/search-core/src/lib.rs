@@ -90,7 +90,9 @@ mod sealed;
 mod tt;
 
 pub use analysis::{analyze_with, try_analyze_with, Analysis, MoveValue};
-pub use atomic_tt::{PackedMove, SharedTable, MAX_MOVE_CODE};
+pub use atomic_tt::{
+    LineBucket, PackedMove, PairBucket, SharedBucket, SharedTable, MAX_LINE_MOVE_CODE, MAX_MOVE_CODE,
+};
 pub use engine::{
     unlimited, Driver, Engine, Interrupted, Limits, SearchOptions, Stats, Table, TtSizeError,
     DEFAULT_DEFER_PLIES, DEFAULT_SOLO_NODES,
