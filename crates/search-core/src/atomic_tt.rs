@@ -36,7 +36,8 @@
 //!   bits, the move code in 7, the work as its bit length in 5), so that a probe reads one line
 //!   and a table holds half again as many entries as buckets of two would in about the same
 //!   memory. Two slots keep the larger subtrees, the third is always replaced. A value outside
-//!   `-64..=63` is not stored, a move code above [`MAX_LINE_MOVE_CODE`] is stored as no move
+//!   `-64..=63` is stored as the weaker bound that still holds (63 as a lower bound, -64 as an
+//!   upper one) or not at all, a move code above [`MAX_LINE_MOVE_CODE`] is stored as no move
 //!   (dots-and-boxes: at most 25 boxes and 64 lines).
 
 use std::marker::PhantomData;
@@ -212,18 +213,26 @@ pub struct LineBucket {
 
 /// The data field of `e` in a [`LineBucket`]: bound (2 bits, 1 to 3), value (7 bits, two's
 /// complement), move code plus one (7 bits, 0 = none), work as its bit length (5 bits,
-/// at most 31); `None` if the value lies outside `-64..=63`.
+/// at most 31).
+///
+/// A value outside `-64..=63` is stored as the weaker bound that still holds where there is
+/// one: an exact value or a lower bound above 63 as "at least 63", an exact value or an upper
+/// bound below -64 as "at most -64"; `None` (nothing stored) for a lower bound below -64 or an
+/// upper bound above 63, which say nothing within the field's range.
 #[inline]
 fn pack_field<K, M: PackedMove>(e: &TtEntry<K, M>) -> Option<u64> {
-    if !(-64..=63).contains(&e.value) {
-        return None;
-    }
-    let bound: u64 = match e.bound {
+    let (value, bound) = match (e.value, e.bound) {
+        (v, b) if (-64..=63).contains(&v) => (v, b),
+        (v, Bound::Exact | Bound::Lower) if v > 63 => (63, Bound::Lower),
+        (v, Bound::Exact | Bound::Upper) if v < -64 => (-64, Bound::Upper),
+        _ => return None,
+    };
+    let bound: u64 = match bound {
         Bound::Exact => 1,
         Bound::Lower => 2,
         Bound::Upper => 3,
     };
-    let value = (e.value as u64) & 0x7F;
+    let value = (value as u64) & 0x7F;
     let mv = e
         .best
         .and_then(PackedMove::pack)
@@ -553,12 +562,21 @@ mod tests {
         assert_eq!(heavy.len(), 2, "works 12345 and u32::MAX: {heavy:?}");
     }
 
+    /// Values outside 7 bits are kept as the bound that still holds (a win scored by empty
+    /// cells on a large m,n,k board), or not stored where none does.
     #[test]
-    fn wide_values_outside_7_bits_are_not_stored_and_other_keys_miss() {
+    fn wide_values_outside_7_bits_are_stored_as_the_bound_that_holds() {
         let tt = SharedTable::<u128, u8>::with_bits(4);
-        tt.store(wide(5, 64, Bound::Exact, None, 1));
-        tt.store(wide(6, -65, Bound::Exact, None, 1));
-        assert!(tt.probe(5).is_none() && tt.probe(6).is_none());
+        let stored = |e: TtEntry<u128, u8>| {
+            tt.store(e);
+            tt.probe(e.key).map(|got| (got.value, got.bound))
+        };
+        assert_eq!(stored(wide(1, 64, Bound::Exact, None, 1)), Some((63, Bound::Lower)));
+        assert_eq!(stored(wide(2, 1000, Bound::Lower, None, 1)), Some((63, Bound::Lower)));
+        assert_eq!(stored(wide(3, -65, Bound::Exact, None, 1)), Some((-64, Bound::Upper)));
+        assert_eq!(stored(wide(4, -1000, Bound::Upper, None, 1)), Some((-64, Bound::Upper)));
+        assert_eq!(stored(wide(5, 64, Bound::Upper, None, 1)), None);
+        assert_eq!(stored(wide(6, -65, Bound::Lower, None, 1)), None);
         tt.store(wide(5, 3, Bound::Exact, None, 1));
         assert!(tt.probe(5 | 1 << 64).is_none());
         assert_eq!(tt.probe(5).map(|e| e.value), Some(3));
