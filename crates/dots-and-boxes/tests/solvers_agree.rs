@@ -161,18 +161,24 @@ impl RuleCheck {
     }
 }
 
-#[test]
-fn the_engine_equals_the_table_on_random_3x3_positions() {
+/// `solver` against the 3x3 table on the empty board and `count - 1` random positions with at
+/// most `max_drawn` lines drawn (random generator seeded by `seed`).
+fn agrees_with_the_3x3_table(solver: &mut Solver, seed: u64, count: usize, max_drawn: usize) {
     let g = Geometry::new(3, 3).unwrap();
     let table = table_3x3();
-    let mut solver = engine(&g, Rules::ALL);
-    let mut rng = SmallRng::seed_from_u64(2012);
-    for i in 0..3000 {
-        let k = if i == 0 { 0 } else { rng.gen_range(0..=24) };
+    let mut rng = SmallRng::seed_from_u64(seed);
+    for i in 0..count {
+        let k = if i == 0 { 0 } else { rng.gen_range(0..=max_drawn) };
         let drawn = random_set(&mut rng, 24, k);
         let pos = Position::from_drawn(&g, drawn).unwrap();
         assert_eq!(solver.value(&pos), table.value(drawn), "drawn {drawn:#x}");
     }
+}
+
+#[test]
+fn the_engine_equals_the_table_on_random_3x3_positions() {
+    let g = Geometry::new(3, 3).unwrap();
+    agrees_with_the_3x3_table(&mut engine(&g, Rules::ALL), 2012, 3000, 24);
 }
 
 /// Two threads share a `search_core::SharedTable`, whose `u128` buckets hold three entries in
@@ -181,16 +187,8 @@ fn the_engine_equals_the_table_on_random_3x3_positions() {
 #[test]
 fn the_engine_on_two_threads_equals_the_table_on_random_3x3_positions() {
     let g = Geometry::new(3, 3).unwrap();
-    let table = table_3x3();
     let options = SearchOptions { tt_bits: 10, threads: 2, ..dots_and_boxes::search_options(10, 2) };
-    let mut solver = Solver::with_options(g.clone(), Rules::ALL, options);
-    let mut rng = SmallRng::seed_from_u64(2026);
-    for i in 0..400 {
-        let k = if i == 0 { 0 } else { rng.gen_range(0..=16) };
-        let drawn = random_set(&mut rng, 24, k);
-        let pos = Position::from_drawn(&g, drawn).unwrap();
-        assert_eq!(solver.value(&pos), table.value(drawn), "drawn {drawn:#x}");
-    }
+    agrees_with_the_3x3_table(&mut Solver::with_options(g, Rules::ALL, options), 2026, 400, 16);
 }
 
 #[test]

@@ -496,27 +496,36 @@ mod tests {
         assert_eq!(tt.probe(1).map(|e| (e.value, e.bound, e.best)), Some((-1, Bound::Lower, Some(3))));
     }
 
-    /// Threads hammering one bucket with entries whose value and work are derived from the key:
-    /// every probe that hits returns a consistent entry, never a mix of two writes.
-    #[test]
-    fn concurrent_writers_never_yield_a_torn_entry() {
-        let tt = SharedTable::<u64, u8>::with_bits(1);
-        let make = |k: u64| entry(k, (k as i64) * 3 - 7, Bound::Lower, Some((k % 200) as u8), k as u32);
+    /// Four threads hammer a one-bucket table with the entries `make(k)` of 64 keys, storing
+    /// and probing; every probe that hits must return `stored(make(k))`, never a mix of two
+    /// writes.
+    fn hammer<K: TtKey>(
+        tt: &SharedTable<K, u8>,
+        make: impl Fn(u64) -> TtEntry<K, u8> + Sync,
+        stored: impl Fn(TtEntry<K, u8>) -> TtEntry<K, u8> + Sync,
+    ) {
         std::thread::scope(|s| {
             for t in 0..4u64 {
-                let tt = &tt;
+                let (make, stored) = (&make, &stored);
                 s.spawn(move || {
                     for i in 0..200_000u64 {
-                        let k = (i * 4 + t) % 64;
-                        tt.store(make(k));
-                        let probe = (i * 7 + t) % 64;
-                        if let Some(e) = tt.probe(probe) {
-                            assert_eq!(e, make(probe));
+                        tt.store(make((i * 4 + t) % 64));
+                        let p = make((i * 7 + t) % 64);
+                        if let Some(e) = tt.probe(p.key) {
+                            assert_eq!(e, stored(p));
                         }
                     }
                 });
             }
         });
+    }
+
+    /// Entries whose value and work are derived from the key: a hit is always consistent.
+    #[test]
+    fn concurrent_writers_never_yield_a_torn_entry() {
+        let tt = SharedTable::<u64, u8>::with_bits(1);
+        let make = |k: u64| entry(k, (k as i64) * 3 - 7, Bound::Lower, Some((k % 200) as u8), k as u32);
+        hammer(&tt, make, |e| e);
     }
 
     fn wide(key: u128, value: Value, bound: Bound, best: Option<u8>, work: u32) -> TtEntry<u128, u8> {
@@ -613,21 +622,7 @@ mod tests {
             let key = u128::from(k) << 64 | u128::from(k.wrapping_mul(0x9E37_79B9_7F4A_7C15));
             wide(key, (k as i64 % 100) - 50, Bound::Lower, Some((k % 100) as u8), k as u32)
         };
-        std::thread::scope(|s| {
-            for t in 0..4u64 {
-                let tt = &tt;
-                s.spawn(move || {
-                    for i in 0..200_000u64 {
-                        let k = (i * 4 + t) % 64;
-                        tt.store(make(k));
-                        let p = make((i * 7 + t) % 64);
-                        if let Some(e) = tt.probe(p.key) {
-                            let work = ((1u64 << (32 - p.work.leading_zeros())) - 1) as u32;
-                            assert_eq!(e, TtEntry { work, ..p });
-                        }
-                    }
-                });
-            }
-        });
+        // The work comes back as the largest number of its bit length.
+        hammer(&tt, make, |p| TtEntry { work: ((1u64 << (32 - p.work.leading_zeros())) - 1) as u32, ..p });
     }
 }
