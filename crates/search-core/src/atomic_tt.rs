@@ -87,7 +87,8 @@ pub trait SharedBucket<K>: Default + std::fmt::Debug + Send + Sync {
     /// The entry stored for `key`, if any (and if no writer was changing the bucket).
     fn probe<M: PackedMove>(&self, key: K) -> Option<TtEntry<K, M>>;
     /// Stores `entry` by the bucket's replacement scheme, unless another thread is writing the
-    /// bucket or the entry does not fit the layout (then nothing is stored).
+    /// bucket or the entry does not fit the layout (then nothing is stored; a layout may store
+    /// a weaker bound that still holds instead, as [`LineBucket`] does).
     fn store<M: PackedMove>(&self, entry: &TtEntry<K, M>);
     /// Appends to `out` every entry whose (stored) work is at least `min_work`; nothing if a
     /// writer is changing the bucket.
@@ -395,7 +396,8 @@ impl<K: TtKey, M: PackedMove> SharedTable<K, M> {
 
     /// Stores `entry` by the bucket's replacement scheme (the two tiers of
     /// [`crate::TranspositionTable::store`]), unless another thread is writing the same bucket
-    /// (then the entry is dropped) or its value does not fit the layout.
+    /// (then the entry is dropped) or its value does not fit the layout (then it is dropped, or
+    /// kept as a weaker bound that still holds: see the module documentation).
     #[inline]
     pub fn store(&self, entry: TtEntry<K, M>) {
         if self.buckets.is_empty() {
