@@ -1,10 +1,11 @@
 //! Solves the empty board of each size given and prints its value (first player's net boxes),
 //! the engine's nodes and the time: `cargo run --release -p dots-and-boxes --example
 //! boxes_empty -- [--driver full|bisection|zero|mtdf] [--root] [--no-pvs] [--tt-bits N] [--threads N]
-//! [--etc SPAN] [--etc-moves N] [--no-etc] [--no-twins] [--no-split] [--no-loony] [--no-openings] [--no-chain-ends] [--no-loony-offers] [--window LO,HI] [--time-limit SECONDS] 3x3 3x4 ...` (`--etc`: enhanced
+//! [--etc SPAN] [--etc-moves N] [--no-etc] [--no-prefetch] [--no-twins] [--no-split] [--no-loony] [--no-openings] [--no-chain-ends] [--no-loony-offers] [--window LO,HI] [--time-limit SECONDS] 3x3 3x4 ...` (`--etc`: enhanced
 //! transposition cutoff at nodes with at least SPAN boxes left (`--etc 0`: any) and, with
 //! `--etc-moves`, at least N moves; default: the solvers' `dots_and_boxes::search_options`, ETC
-//! from `ETC_MIN_MOVES` moves; `--no-etc`: none; `--no-twins`: without the
+//! from `ETC_MIN_MOVES` moves; `--no-etc`: none; `--no-prefetch`: without the children's TT
+//! buckets prefetched a move ahead (`SearchOptions::prefetch_children`); `--no-twins`: without the
 //! twin-strings rule; `--no-split`: without graph and split keys; `--no-loony`: without the
 //! values of simple loony endgames; `--no-openings`: without the simple-openings rule; `--window`: one search with
 //! that window instead of the driver, the value exact when strictly inside it; `--time-limit`:
@@ -25,6 +26,7 @@ fn main() {
     let defaults = dots_and_boxes::search_options(0, 1);
     let mut etc = defaults.enhanced_transposition_cutoff;
     let mut etc_moves = defaults.etc_min_moves;
+    let mut prefetch = defaults.prefetch_children;
     let mut rules = Rules::ALL;
     let mut window = None;
     let mut time_limit = None;
@@ -52,6 +54,7 @@ fn main() {
             "--no-twin-moves" => rules.twin_moves = false,
             "--threads" => threads = args.next().and_then(|t| t.parse().ok()).expect("--threads N"),
             "--no-etc" => (etc, etc_moves) = (None, 0),
+            "--no-prefetch" => prefetch = false,
             "--etc" => etc = Some(args.next().and_then(|t| t.parse().ok()).expect("--etc SPAN")),
             "--etc-moves" => {
                 etc_moves = args.next().and_then(|t| t.parse().ok()).expect("--etc-moves N");
@@ -75,6 +78,7 @@ fn main() {
                     threads,
                     enhanced_transposition_cutoff: etc,
                     etc_min_moves: etc_moves,
+                    prefetch_children: prefetch,
                 };
                 let mut solver = Solver::with_options(Geometry::new(r, c).unwrap(), rules, options);
                 solver.set_limits(search_core::Limits { time: time_limit, ..search_core::Limits::default() });
@@ -111,7 +115,7 @@ fn main() {
                 };
                 let s = solver.stats();
                 println!(
-                    "{r}x{c} value {v} nodes {} time {:.2} s ({}, pvs {pvs}, tt_bits {tt_bits}, threads {threads}, etc {etc:?} from {etc_moves} moves, twins {}, graph keys {}, loony values {}, simple openings {}, chain ends {})",
+                    "{r}x{c} value {v} nodes {} time {:.2} s ({}, pvs {pvs}, tt_bits {tt_bits}, threads {threads}, etc {etc:?} from {etc_moves} moves, prefetch {prefetch}, twins {}, graph keys {}, loony values {}, simple openings {}, chain ends {})",
                     s.nodes,
                     t.elapsed().as_secs_f64(),
                     if root { "root driver".to_string() } else { format!("{driver:?}") },

@@ -375,7 +375,8 @@ impl Game for DotsAndBoxes {
 pub const ETC_MIN_MOVES: usize = 20;
 
 /// The engine options of dots-and-boxes' solvers: a TT of `2^tt_bits` entries, `threads`
-/// search threads, ETC at the nodes with at least [`ETC_MIN_MOVES`] moves, the rest
+/// search threads, ETC at the nodes with at least [`ETC_MIN_MOVES`] moves, the children's TT
+/// buckets prefetched a move ahead ([`SearchOptions::prefetch_children`]), the rest
 /// [`SearchOptions::DEFAULT`].
 #[must_use]
 pub fn search_options(tt_bits: u32, threads: usize) -> SearchOptions {
@@ -384,6 +385,7 @@ pub fn search_options(tt_bits: u32, threads: usize) -> SearchOptions {
         threads,
         enhanced_transposition_cutoff: Some(0),
         etc_min_moves: ETC_MIN_MOVES,
+        prefetch_children: true,
         ..SearchOptions::DEFAULT
     }
 }

@@ -371,6 +371,15 @@ impl<K: TtKey, M: PackedMove> SharedTable<K, M> {
         &self.buckets[bucket_index(key, self.shift)]
     }
 
+    /// Asks the processor to bring `key`'s bucket into the cache (a hint: no effect on the
+    /// table; see [`crate::SearchOptions::prefetch_children`]).
+    #[inline]
+    pub fn prefetch(&self, key: K) {
+        if !self.buckets.is_empty() {
+            mem_prefetch::prefetch_read_data::<_, 3>(self.bucket(key));
+        }
+    }
+
     /// The entry stored for `key`, if any (and if no writer was changing its bucket at the
     /// same moment).
     #[inline]

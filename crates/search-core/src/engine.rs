@@ -179,6 +179,13 @@ pub struct SearchOptions {
     /// its moves, the undrawn lines, measure how far the leaves are). 0 (the default): the
     /// span alone decides.
     pub etc_min_moves: usize,
+    /// Look-ahead prefetch: while a move is searched, the next move's child is already played
+    /// and keyed and its TT bucket asked into the cache ([`Table::prefetch`]), so that the
+    /// probe's cache miss overlaps the search before it instead of stalling it; the key is
+    /// handed to the child's search. It pays where the table is far larger than the cache and
+    /// the key costs little beside a miss (dots-and-boxes on 4x4 and up); the child played
+    /// and keyed after the move that ends the node by a cutoff is wasted. Default: false.
+    pub prefetch_children: bool,
 }
 
 impl SearchOptions {
@@ -190,6 +197,7 @@ impl SearchOptions {
         driver: Driver::FullWindow,
         enhanced_transposition_cutoff: None,
         etc_min_moves: 0,
+        prefetch_children: false,
     };
 }
 
@@ -277,6 +285,10 @@ pub trait Table<K, M> {
     /// Stores `entry` (the table's replacement scheme decides what it displaces; a table may
     /// drop it).
     fn store(&mut self, entry: TtEntry<K, M>);
+    /// Asks the processor to bring `key`'s bucket into the cache (a hint: no effect on what
+    /// the table holds), so that a probe soon after finds it there. Default: nothing.
+    #[inline]
+    fn prefetch(&self, _key: K) {}
 }
 
 impl<K: TtKey, M: Copy> Table<K, M> for TranspositionTable<K, M> {
@@ -289,6 +301,10 @@ impl<K: TtKey, M: Copy> Table<K, M> for TranspositionTable<K, M> {
     #[inline]
     fn store(&mut self, entry: TtEntry<K, M>) {
         TranspositionTable::store(self, entry);
+    }
+    #[inline]
+    fn prefetch(&self, key: K) {
+        TranspositionTable::prefetch(self, key);
     }
 }
 
@@ -308,6 +324,10 @@ impl<K: TtKey, M: Copy> Table<K, M> for BoundsTable<K, M> {
     fn store(&mut self, entry: TtEntry<K, M>) {
         BoundsTable::store(self, entry);
     }
+    #[inline]
+    fn prefetch(&self, key: K) {
+        BoundsTable::prefetch(self, key);
+    }
 }
 
 impl<K: TtKey, M: PackedMove> Table<K, M> for PackedTable<K, M> {
@@ -321,6 +341,10 @@ impl<K: TtKey, M: PackedMove> Table<K, M> for PackedTable<K, M> {
     fn store(&mut self, entry: TtEntry<K, M>) {
         PackedTable::store(self, entry);
     }
+    #[inline]
+    fn prefetch(&self, key: K) {
+        PackedTable::prefetch(self, key);
+    }
 }
 
 impl<K: TtKey, M: PackedMove> Table<K, M> for &SharedTable<K, M> {
@@ -333,6 +357,10 @@ impl<K: TtKey, M: PackedMove> Table<K, M> for &SharedTable<K, M> {
     #[inline]
     fn store(&mut self, entry: TtEntry<K, M>) {
         SharedTable::store(self, entry);
+    }
+    #[inline]
+    fn prefetch(&self, key: K) {
+        SharedTable::prefetch(self, key);
     }
 }
 
@@ -414,6 +442,8 @@ struct Ctx<'a, G: Game> {
     etc: Option<Value>,
     /// [`SearchOptions::etc_min_moves`].
     etc_min_moves: usize,
+    /// [`SearchOptions::prefetch_children`].
+    prefetch_children: bool,
     /// [`Engine::set_etc_min_reach`].
     etc_min_reach: Value,
     /// Positions being searched by some thread (ABDADA's "exclusive" marks); `None` while one
@@ -824,6 +854,7 @@ impl<G: Game> Engine<G> {
             pvs: self.options.principal_variation_search,
             etc: self.options.enhanced_transposition_cutoff,
             etc_min_moves: self.options.etc_min_moves,
+            prefetch_children: self.options.prefetch_children,
             etc_min_reach: self.etc_min_reach,
             busy: None,
             defer_plies: 0,
@@ -1178,13 +1209,51 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug, K: TtKey> Worker<M, P, K> {
         // First pass: every move, except that a move (other than the first) another thread is
         // searching is put off; second pass: the moves put off.
         let passes = if T::SHARED { 2 } else { 1 };
+        // The next move's child, played and keyed ahead (`SearchOptions::prefetch_children`).
+        let mut ahead: Option<(P, Value, (K, Symmetry))> = None;
         'passes: for pass in 0..passes {
             let count = if pass == 0 { moves.len() } else { deferred.len() };
             for i in 0..count {
                 let m = if pass == 0 { moves[i] } else { deferred[i] };
                 let ((child, gain), known) = if etc && pass == 0 {
                     let (child, gain, key) = children[i];
+                    if ctx.prefetch_children {
+                        // The next child's bucket, looked up by ETC before the first search,
+                        // may have left the cache since.
+                        if let Some(&(_, _, (next, _))) = children.get(i + 1) {
+                            tt.prefetch(next);
+                        }
+                    }
                     ((child, gain), Some(key))
+                } else if pass == 0 && ctx.prefetch_children && count > 1 {
+                    // The child comes played and keyed from the step before (its bucket
+                    // prefetched then); the next move's child is played and keyed now, and its
+                    // bucket prefetched, so that its load overlaps this child's search.
+                    let (c, g, k) = match ahead.take() {
+                        Some(x) => x,
+                        None => {
+                            let (c, g) = if fused {
+                                game.play_memo(pos, m, &self.memo_stack[ply])
+                            } else {
+                                game.play(pos, m)
+                            };
+                            let k = game.canonical_key(&c);
+                            tt.prefetch(k.0);
+                            (c, g, k)
+                        }
+                    };
+                    if i + 1 < count {
+                        let m2 = moves[i + 1];
+                        let (c2, g2) = if fused {
+                            game.play_memo(pos, m2, &self.memo_stack[ply])
+                        } else {
+                            game.play(pos, m2)
+                        };
+                        let k2 = game.canonical_key(&c2);
+                        tt.prefetch(k2.0);
+                        ahead = Some((c2, g2, k2));
+                    }
+                    ((c, g), Some(k))
                 } else if fused {
                     (game.play_memo(pos, m, &self.memo_stack[ply]), None)
                 } else {

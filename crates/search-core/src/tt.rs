@@ -154,6 +154,15 @@ impl<K: TtKey, M: Copy> TranspositionTable<K, M> {
         bucket_index(key, self.shift) << 1
     }
 
+    /// Asks the processor to bring `key`'s bucket into the cache (a hint: no effect on the
+    /// table; see [`crate::SearchOptions::prefetch_children`]).
+    #[inline]
+    pub fn prefetch(&self, key: K) {
+        if !self.slots.is_empty() {
+            mem_prefetch::prefetch_read_data::<_, 3>(&self.slots[self.bucket(key)]);
+        }
+    }
+
     /// The entry stored for `key`, if any.
     #[inline]
     #[must_use]
@@ -325,6 +334,21 @@ impl<K: TtKey, M: Copy> BoundsTable<K, M> {
         bucket_index(key, self.shift)
     }
 
+    /// Asks the processor to bring `key`'s bucket into the cache (a hint: no effect on the
+    /// table; see [`crate::SearchOptions::prefetch_children`]).
+    #[inline]
+    pub fn prefetch(&self, key: K) {
+        if self.is_disabled() {
+            return;
+        }
+        let b = self.bucket(key);
+        if Self::LINED {
+            mem_prefetch::prefetch_read_data::<_, 3>(&self.lines[b]);
+        } else {
+            mem_prefetch::prefetch_read_data::<_, 3>(&self.slots[2 * b]);
+        }
+    }
+
     #[inline]
     fn find(&self, key: K) -> Option<&TwoBounds<K, M>> {
         if self.is_disabled() {
@@ -447,6 +471,15 @@ impl<K: TtKey, M: PackedMove> PackedTable<K, M> {
     #[inline]
     fn bucket(&self, key: K) -> usize {
         bucket_index(key, self.shift)
+    }
+
+    /// Asks the processor to bring `key`'s bucket into the cache (a hint: no effect on the
+    /// table; see [`crate::SearchOptions::prefetch_children`]).
+    #[inline]
+    pub fn prefetch(&self, key: K) {
+        if !self.buckets.is_empty() {
+            mem_prefetch::prefetch_read_data::<_, 3>(&self.buckets[self.bucket(key)]);
+        }
     }
 
     /// The entry stored for `key`, if any.

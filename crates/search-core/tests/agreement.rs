@@ -811,3 +811,42 @@ fn window_aware_ordering_keeps_the_exact_value() {
     }
     assert!(calls > 1000, "the hook was called {calls} times");
 }
+
+/// `SearchOptions::prefetch_children` plays and keys each next child a move early and hands
+/// its key down: the same tree is searched, so one thread gives minimax's value with the same
+/// nodes and TT probes as without it (plain, packed and `u128`-keyed tables, tiny and large),
+/// and two threads give the value.
+#[test]
+fn prefetching_children_changes_no_value_and_no_node() {
+    fn run<G: Game>(game: G, root: &G::Position, options: SearchOptions, packed: bool) -> (Value, u64, u64) {
+        let mut solver =
+            if packed { Engine::with_packed_tt(game, options) } else { Engine::with_options(game, options) };
+        let v = solver.solve(root);
+        let s = solver.stats();
+        (v, s.nodes, s.tt_probes)
+    }
+    for game in trees() {
+        let root = game.root();
+        let expected = minimax(&game, &root);
+        for bits in [2, 16] {
+            for pvs in [true, false] {
+                let off = SearchOptions {
+                    principal_variation_search: pvs,
+                    tt_bits: bits,
+                    ..SearchOptions::DEFAULT
+                };
+                let on = SearchOptions { prefetch_children: true, ..off };
+                for packed in [false, true] {
+                    let (a, b) = (run(game, &root, off, packed), run(game, &root, on, packed));
+                    assert_eq!(a.0, expected, "seed {} bits {bits} pvs {pvs} packed {packed}", game.seed);
+                    assert_eq!(b, a, "seed {} bits {bits} pvs {pvs} packed {packed}", game.seed);
+                }
+                let (a, b) = (run(WideKeys(game), &root, off, false), run(WideKeys(game), &root, on, false));
+                assert_eq!(b, a, "wide keys, seed {} bits {bits} pvs {pvs}", game.seed);
+                let mut solver = Engine::with_options(game, SearchOptions { threads: 2, ..on });
+                solver.set_solo_nodes(0);
+                assert_eq!(solver.solve(&root), expected, "two threads, seed {} bits {bits}", game.seed);
+            }
+        }
+    }
+}

@@ -6,11 +6,13 @@
 //!
 //! `cargo run --release -p split-solve --example growth -- GAME BOARD [--left L1,L2,..]
 //! [--samples N] [--tt-bits B] [--budget NODES] [--seed S] [--rules RULES] [--etc SPAN]
-//! [--etc-moves N] [--driver full|bisection|zero|mtdf]`, with `GAME BOARD` either
+//! [--etc-moves N] [--prefetch] [--driver full|bisection|zero|mtdf]`, with `GAME BOARD` either
 //! `triangle-war SIDE` or `dots-and-boxes RxC`, and `RULES` the pruning rules as
 //! `games-cli triangle-war --rules` reads them (`all`, the default, or `none`: the plain game tree),
 //! and `--etc` / `--etc-moves` the engine's enhanced transposition cutoff
-//! (`SearchOptions::enhanced_transposition_cutoff`, `SearchOptions::etc_min_moves`), `--driver` how
+//! (`SearchOptions::enhanced_transposition_cutoff`, `SearchOptions::etc_min_moves`), `--prefetch`
+//! the children's TT buckets prefetched a move ahead (`SearchOptions::prefetch_children`; off by
+//! default, as the rows measured before it), `--driver` how
 //! the dots-and-boxes value is found (one full window by default; Triangle War always searches
 //! one full window).
 //!
@@ -89,12 +91,13 @@ impl Game {
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let usage = "usage: growth triangle-war SIDE | dots-and-boxes RxC [--left L1,L2,..] [--samples N] [--tt-bits B] [--budget NODES] [--seed S] [--rules all|none|LIST] [--etc SPAN] [--etc-moves N] [--driver full|bisection|zero|mtdf]";
+    let usage = "usage: growth triangle-war SIDE | dots-and-boxes RxC [--left L1,L2,..] [--samples N] [--tt-bits B] [--budget NODES] [--seed S] [--rules all|none|LIST] [--etc SPAN] [--etc-moves N] [--prefetch] [--driver full|bisection|zero|mtdf]";
     let (game_name, board_name) = (args.next().expect(usage), args.next().expect(usage));
     let mut lefts: Vec<usize> = Vec::new();
     let mut rules = Rules::ALL;
     let (mut samples, mut tt_bits, mut budget, mut seed) = (8usize, 22u32, 200_000_000u64, 1u64);
     let (mut etc, mut etc_moves, mut driver) = (None, 0usize, search_core::Driver::FullWindow);
+    let mut prefetch = false;
     while let Some(a) = args.next() {
         let mut value = || args.next().expect("a value after the option");
         match a.as_str() {
@@ -104,6 +107,7 @@ fn main() {
             "--budget" => budget = value().parse().expect("a number"),
             "--etc" => etc = Some(value().parse().expect("a number")),
             "--etc-moves" => etc_moves = value().parse().expect("a number"),
+            "--prefetch" => prefetch = true,
             "--driver" => {
                 driver = match value().as_str() {
                     "full" => search_core::Driver::FullWindow,
@@ -135,12 +139,13 @@ fn main() {
         tt_bits,
         enhanced_transposition_cutoff: etc,
         etc_min_moves: etc_moves,
+        prefetch_children: prefetch,
         driver,
         ..SearchOptions::DEFAULT
     };
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut medians = Vec::new();
-    println!("{game_name} {board_name}: {strings} strings; {samples} safe openings per row, TT 2^{tt_bits}, budget {budget} nodes, ETC {etc:?} from {etc_moves} moves, driver {driver:?}");
+    println!("{game_name} {board_name}: {strings} strings; {samples} safe openings per row, TT 2^{tt_bits}, budget {budget} nodes, ETC {etc:?} from {etc_moves} moves, prefetch {prefetch}, driver {driver:?}");
     println!(
         "{:>5} {:>8} {:>14} {:>14} {:>14} {:>9}",
         "left", "solved", "min nodes", "median nodes", "max nodes", "seconds"

@@ -1,6 +1,6 @@
 //! Solves the empty board of a given side and prints the final margin and the search
 //! statistics:
-//! `cargo run --release -p triangle-war --example solve_empty -- [side] [tt_bits] [method] [rules] [pvs] [threads] [etc]`
+//! `cargo run --release -p triangle-war --example solve_empty -- [side] [tt_bits] [method] [rules] [pvs] [threads] [etc] [prefetch]`
 //! with `method` one of `full` (one full-window search), `bisect` (null-window bisection, the
 //! default), `mtdf` (MTD(f) from 0) or `winner` (one null-window search: who wins); `rules`
 //! as [`triangle_war::parse_rules`] reads them: `all` (default), `none` (the plain game tree)
@@ -8,7 +8,9 @@
 //! `off`.
 //! `threads` above 1 answers `full` and `bisect` with the parallel engine (statistics then sum
 //! every thread's nodes). `etc` `off` (default) or N: enhanced transposition cutoff at the
-//! nodes with at least N moves. Defaults: side 4, 2^22 TT entries, 1 thread.
+//! nodes with at least N moves. `prefetch` `off` (default) or `on`: the children's TT buckets
+//! prefetched a move ahead (`SearchOptions::prefetch_children`). Defaults: side 4, 2^22 TT
+//! entries, 1 thread.
 
 use search_core::SearchOptions;
 use triangle_war::{parse_rules, Geometry, Position, Solver};
@@ -27,8 +29,10 @@ fn main() {
         "off" => None,
         n => Some(n.parse().expect("etc: off or a number of moves")),
     };
+    let prefetch = arg(7, "off") == "on";
     let options = SearchOptions {
         tt_bits,
+        prefetch_children: prefetch,
         principal_variation_search: pvs,
         enhanced_transposition_cutoff: etc.map(|_| 0),
         etc_min_moves: etc.unwrap_or(0),
@@ -45,7 +49,7 @@ fn main() {
     };
     let stats = solver.stats();
     println!(
-        "side {side} tt_bits {tt_bits} {method} rules {rules:?} pvs {pvs} threads {threads} etc {etc:?}: {answer}; {} nodes, {} TT probes, {} hits, {} cutoffs, {:.2?}",
+        "side {side} tt_bits {tt_bits} {method} rules {rules:?} pvs {pvs} threads {threads} etc {etc:?} prefetch {prefetch}: {answer}; {} nodes, {} TT probes, {} hits, {} cutoffs, {:.2?}",
         stats.nodes, stats.tt_probes, stats.tt_hits, stats.cutoffs, stats.elapsed
     );
 }
