@@ -102,7 +102,13 @@ impl Judge {
     pub fn solver(&mut self) -> &mut Solver {
         let (geometry, bits, threads, rules) = (&self.geometry, self.tt_bits, self.threads, self.rules);
         self.solver.get_or_insert_with(|| {
-            let options = search_core::SearchOptions { tt_bits: bits, ..search_core::SearchOptions::DEFAULT };
+            // The children's TT buckets prefetched a move ahead (the same nodes; the misses of
+            // a large table overlap the search).
+            let options = search_core::SearchOptions {
+                tt_bits: bits,
+                prefetch_children: true,
+                ..search_core::SearchOptions::DEFAULT
+            };
             Solver::with_options(geometry.clone(), rules, options).with_threads(threads, options)
         })
     }
