@@ -1232,26 +1232,12 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug, K: TtKey> Worker<M, P, K> {
                     let (c, g, k) = match ahead.take() {
                         Some(x) => x,
                         None => {
-                            let (c, g) = if fused {
-                                game.play_memo(pos, m, &self.memo_stack[ply])
-                            } else {
-                                game.play(pos, m)
-                            };
-                            let k = game.canonical_key(&c);
-                            tt.prefetch(k.0);
-                            (c, g, k)
+                            Self::play_prefetched(game, tt, pos, m, fused.then(|| &self.memo_stack[ply][..]))
                         }
                     };
-                    if i + 1 < count {
-                        let m2 = moves[i + 1];
-                        let (c2, g2) = if fused {
-                            game.play_memo(pos, m2, &self.memo_stack[ply])
-                        } else {
-                            game.play(pos, m2)
-                        };
-                        let k2 = game.canonical_key(&c2);
-                        tt.prefetch(k2.0);
-                        ahead = Some((c2, g2, k2));
+                    if let Some(&m2) = moves.get(i + 1) {
+                        let memo = fused.then(|| &self.memo_stack[ply][..]);
+                        ahead = Some(Self::play_prefetched(game, tt, pos, m2, memo));
                     }
                     ((c, g), Some(k))
                 } else if fused {
@@ -1335,6 +1321,25 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug, K: TtKey> Worker<M, P, K> {
         };
         tt.store(TtEntry { key, value: best, bound, best: best_move, work });
         best
+    }
+
+    /// `(child, gain, canonical key)` of `m` played from `pos` (through `memo`, a fused game's
+    /// memo of the ply), its TT bucket asked into the cache ([`SearchOptions::prefetch_children`]).
+    #[inline]
+    fn play_prefetched<G: Game<Move = M, Position = P, Key = K>, T: Table<K, M>>(
+        game: &G,
+        tt: &T,
+        pos: &P,
+        m: M,
+        memo: Option<&[u64]>,
+    ) -> (P, Value, (K, Symmetry)) {
+        let (child, gain) = match memo {
+            Some(memo) => game.play_memo(pos, m, memo),
+            None => game.play(pos, m),
+        };
+        let key = game.canonical_key(&child);
+        tt.prefetch(key.0);
+        (child, gain, key)
     }
 
     /// A lower bound on the value of the move that led to `child` and banked `gain` (from the
