@@ -341,12 +341,7 @@ impl<K: TtKey, M: Copy> BoundsTable<K, M> {
         if self.is_disabled() {
             return;
         }
-        let b = self.bucket(key);
-        if Self::LINED {
-            mem_prefetch::prefetch_read_data::<_, 3>(&self.lines[b]);
-        } else {
-            mem_prefetch::prefetch_read_data::<_, 3>(&self.slots[2 * b]);
-        }
+        mem_prefetch::prefetch_read_data::<_, 3>(&self.pair(self.bucket(key))[0]);
     }
 
     #[inline]
