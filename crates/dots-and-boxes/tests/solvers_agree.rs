@@ -191,6 +191,18 @@ fn the_engine_on_two_threads_equals_the_table_on_random_3x3_positions() {
     agrees_with_the_3x3_table(&mut Solver::with_options(g, Rules::ALL, options), 2026, 400, 16);
 }
 
+/// Two threads with a table of 2^18 entries: large enough for its narrow part (3x3 keys below
+/// 2^59, 114,688 lines of seven), which then holds the keys of at most five components; the
+/// same values as the table.
+#[test]
+fn the_engine_on_two_threads_with_narrow_keys_equals_the_table_on_random_3x3_positions() {
+    let g = Geometry::new(3, 3).unwrap();
+    assert_eq!(search_core::Game::narrow_key_bits(&dots_and_boxes::DotsAndBoxes::new(g.clone())), 59);
+    assert!(search_core::SharedTable::<u128, u8>::with_bits_narrow(18, 59).narrow_entries() > 0);
+    let options = SearchOptions { tt_bits: 18, threads: 2, ..dots_and_boxes::search_options(18, 2) };
+    agrees_with_the_3x3_table(&mut Solver::with_options(g, Rules::ALL, options), 2027, 400, 16);
+}
+
 #[test]
 fn every_pruning_rule_alone_equals_the_unpruned_search() {
     let g = Geometry::new(3, 3).unwrap();

@@ -39,6 +39,19 @@
 //!   `-64..=63` is stored as the weaker bound that still holds (63 as a lower bound, -64 as an
 //!   upper one) or not at all, a move code above [`MAX_LINE_MOVE_CODE`] is stored as no move
 //!   (dots-and-boxes: at most 25 boxes and 64 lines).
+//!
+//! A table built with a *narrow width* `W` ([`SharedTable::with_bits_narrow`], from
+//! [`crate::Game::narrow_key_bits`]) keeps a key below `2^W` in a part of its own, seven entries
+//! to a line ([`NarrowLine`]), which takes seven eighths of the memory; the other keys go to
+//! the `u128` lines above. The key is mixed by a bijection of `W`-bit numbers; the line is
+//! chosen from the high bits of the mixed key by a multiply-and-shift range reduction (any
+//! number of lines), and the entry stores only the low `R` bits of the mixed key, `R = W -
+//! floor(log2(lines))`: two mixed keys of one line differ by less than `2^R`, so the stored
+//! bits and the line give back the whole key, and a probe compares them exactly. A slot is one
+//! word: those `R` bits (at most 43) over the 21-bit data field of the `u128` lines. Where `R`
+//! would exceed 43 (a small table) every key goes to the `u128` lines. Seven entries of 8 bytes
+//! instead of three of 21: the 4x5 dots-and-boxes solve's 16 GiB hold 1.64 G narrow entries
+//! and 0.1 G wide ones, against 0.81 G in all.
 
 use std::marker::PhantomData;
 use std::sync::atomic::{fence, AtomicU64, Ordering};
@@ -334,6 +347,170 @@ impl SharedBucket<u128> for LineBucket {
     }
 }
 
+/// Slots of a [`NarrowLine`].
+const NARROW_SLOTS: usize = 7;
+
+/// Largest number of stored key bits in a narrow slot (the rest of the word is the 21-bit data
+/// field).
+const MAX_REMAINDER_BITS: u32 = 64 - FIELD_BITS;
+
+/// A line of the narrow part of a [`SharedTable`]: the version and seven one-word slots, each
+/// the stored bits of a mixed key over a 21-bit data field ([`pack_field`]; 0 = empty), in one
+/// 64-byte cache line. See the module documentation.
+#[derive(Debug, Default)]
+#[repr(align(64))]
+pub struct NarrowLine {
+    version: AtomicU64,
+    slots: [AtomicU64; NARROW_SLOTS],
+}
+
+impl NarrowLine {
+    #[inline]
+    fn words(&self) -> [u64; NARROW_SLOTS] {
+        std::array::from_fn(|i| self.slots[i].load(Ordering::Relaxed))
+    }
+}
+
+/// A bijection of the numbers below `2^width`: multiply, xorshift, multiply (odd multipliers
+/// are invertible modulo a power of two), so that the high bits depend on every bit.
+#[derive(Clone, Copy, Debug)]
+struct Mix {
+    width: u32,
+    mask: u64,
+    shift: u32,
+}
+
+const MIX_1: u64 = 0x9E37_79B9_7F4A_7C15;
+const MIX_2: u64 = 0xD6E8_FEB8_6659_FD93;
+
+/// The inverse of odd `c` modulo `2^64` (Newton's iteration: each step doubles the correct
+/// low bits, from 3 to 96).
+const fn odd_inverse(c: u64) -> u64 {
+    let mut inv = c;
+    let mut i = 0;
+    while i < 5 {
+        inv = inv.wrapping_mul(2u64.wrapping_sub(c.wrapping_mul(inv)));
+        i += 1;
+    }
+    inv
+}
+
+impl Mix {
+    fn new(width: u32) -> Self {
+        let mask = if width == 64 { u64::MAX } else { (1 << width) - 1 };
+        Mix { width, mask, shift: (width / 2).max(1) }
+    }
+
+    #[inline]
+    fn forward(self, x: u64) -> u64 {
+        let x = x.wrapping_mul(MIX_1) & self.mask;
+        let x = x ^ (x >> self.shift);
+        x.wrapping_mul(MIX_2) & self.mask
+    }
+
+    fn backward(self, m: u64) -> u64 {
+        let y = m.wrapping_mul(odd_inverse(MIX_2)) & self.mask;
+        // Undoes `x ^ (x >> shift)`: each pass fixes `shift` more high bits.
+        let mut x = y;
+        let mut done = self.shift;
+        while done < self.width {
+            x = y ^ (x >> self.shift);
+            done += self.shift;
+        }
+        x.wrapping_mul(odd_inverse(MIX_1)) & self.mask
+    }
+}
+
+/// The narrow part of a [`SharedTable`] (see the module documentation).
+#[derive(Debug)]
+struct Narrow {
+    lines: Vec<NarrowLine>,
+    mix: Mix,
+    /// Low bits of the mixed key stored in a slot.
+    remainder_bits: u32,
+}
+
+impl Narrow {
+    /// Narrow lines for keys below `2^width` in `lines` lines, if the stored bits fit a slot.
+    fn new(width: u32, lines: usize) -> Option<Self> {
+        if !(8..=64).contains(&width) || lines == 0 {
+            return None;
+        }
+        let remainder_bits = width.saturating_sub(lines.ilog2());
+        (remainder_bits <= MAX_REMAINDER_BITS).then(|| Narrow {
+            lines: (0..lines).map(|_| NarrowLine::default()).collect(),
+            mix: Mix::new(width),
+            remainder_bits,
+        })
+    }
+
+    /// The line index and stored bits of narrow key `k` (below `2^width`).
+    #[inline]
+    fn place(&self, k: u64) -> (usize, u64) {
+        let m = self.mix.forward(k);
+        let top = m << (64 - self.mix.width);
+        let line = ((u128::from(top) * self.lines.len() as u128) >> 64) as usize;
+        (line, m & ((1 << self.remainder_bits) - 1))
+    }
+
+    /// The narrow key stored as `remainder` in line `line` ([`Narrow::place`] undone): the line
+    /// holds the mixed keys `m` with `line = floor(m * lines / 2^width)`, an interval shorter
+    /// than `2^remainder_bits` starting at `ceil(line * 2^width / lines)`.
+    fn key_of(&self, line: usize, remainder: u64) -> u64 {
+        let n = self.lines.len() as u128;
+        let start = ((line as u128) << self.mix.width).div_ceil(n) as u64;
+        let mask = (1u64 << self.remainder_bits) - 1;
+        let m = start.wrapping_add(remainder.wrapping_sub(start) & mask);
+        self.mix.backward(m)
+    }
+
+    #[inline]
+    fn probe<K: TtKey, M: PackedMove>(&self, key: K, k: u64) -> Option<TtEntry<K, M>> {
+        let (i, r) = self.place(k);
+        let line = &self.lines[i];
+        let words = read_locked(&line.version, || line.words())?;
+        words.iter().find_map(|&w| {
+            let f = w & FIELD_MASK;
+            (f != 0 && w >> FIELD_BITS == r).then(|| unpack_field(key, f))
+        })
+    }
+
+    #[inline]
+    fn store<K, M: PackedMove>(&self, entry: &TtEntry<K, M>, k: u64) {
+        let Some(new) = pack_field(entry) else { return };
+        let (i, r) = self.place(k);
+        let line = &self.lines[i];
+        write_locked(&line.version, || {
+            let words = line.words();
+            // The slot holding the key, else an empty one, else the one of the smallest
+            // subtree (the last of equals).
+            let target = words
+                .iter()
+                .position(|&w| w & FIELD_MASK != 0 && w >> FIELD_BITS == r)
+                .or_else(|| words.iter().position(|&w| w & FIELD_MASK == 0))
+                .unwrap_or_else(|| {
+                    (0..NARROW_SLOTS).rev().min_by_key(|&j| field_work(words[j] & FIELD_MASK)).unwrap_or(0)
+                });
+            line.slots[target].store(r << FIELD_BITS | new, Ordering::Relaxed);
+        });
+    }
+
+    fn heavy<K: TtKey, M: PackedMove>(&self, min_work: u32, out: &mut Vec<TtEntry<K, M>>) {
+        for (i, line) in self.lines.iter().enumerate() {
+            let Some(words) = read_locked(&line.version, || line.words()) else { continue };
+            for w in words {
+                let f = w & FIELD_MASK;
+                if f != 0 {
+                    let e = unpack_field(K::from_narrow(self.key_of(i, w >> FIELD_BITS)), f);
+                    if e.work >= min_work.min((1 << 31) - 1) {
+                        out.push(e);
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// A transposition table of exact keys shared by threads (`&SharedTable` is `Sync`): the same
 /// probes and stores as [`crate::TranspositionTable`], through `&self`.
 #[derive(Debug)]
@@ -341,6 +518,8 @@ pub struct SharedTable<K: TtKey, M> {
     buckets: Vec<K::Bucket>,
     /// `64 - log2(number of buckets)`.
     shift: u32,
+    /// The part of the keys below `2^W`, if the table has one.
+    narrow: Option<Narrow>,
     _moves: PhantomData<fn() -> M>,
 }
 
@@ -351,12 +530,41 @@ impl<K: TtKey, M: PackedMove> SharedTable<K, M> {
     /// disabled table that stores nothing.
     #[must_use]
     pub fn with_bits(bits: u32) -> Self {
+        Self::with_bits_narrow(bits, 0)
+    }
+
+    /// [`SharedTable::with_bits`] with a narrow part for the keys below `2^narrow_bits`
+    /// (`narrow_bits` 8 to 64; 0: none), seven entries to a line in seven eighths of the same
+    /// memory (see the module documentation); the other keys share the remaining eighth. The
+    /// narrow part is left out (every key in the buckets of [`SharedTable::with_bits`]) where
+    /// the table is too small for a key's stored bits to fit a slot, below `2^(narrow_bits -
+    /// 43)` lines, or has fewer than 8 buckets.
+    #[must_use]
+    pub fn with_bits_narrow(bits: u32, narrow_bits: u32) -> Self {
         if bits == 0 {
-            return SharedTable { buckets: Vec::new(), shift: 64, _moves: PhantomData };
+            return SharedTable { buckets: Vec::new(), shift: 64, narrow: None, _moves: PhantomData };
         }
         let bits = bits.min(MAX_TT_BITS);
-        let buckets = (0..1usize << (bits - 1)).map(|_| K::Bucket::default()).collect();
-        SharedTable { buckets, shift: 64 - (bits - 1), _moves: PhantomData }
+        // Seven eighths of the memory of `2^(bits - 1)` buckets, in narrow lines.
+        let bucket_bytes = std::mem::size_of::<K::Bucket>();
+        let narrow_lines = (7usize << (bits - 1) >> 3) * bucket_bytes / std::mem::size_of::<NarrowLine>();
+        let narrow = if bits >= 4 { Narrow::new(narrow_bits, narrow_lines) } else { None };
+        let wide_bits = if narrow.is_some() { bits - 4 } else { bits - 1 };
+        let buckets = (0..1usize << wide_bits).map(|_| K::Bucket::default()).collect();
+        SharedTable { buckets, shift: 64 - wide_bits, narrow, _moves: PhantomData }
+    }
+
+    /// The narrow part's slots, or 0 without one.
+    #[must_use]
+    pub fn narrow_entries(&self) -> usize {
+        self.narrow.as_ref().map_or(0, |n| n.lines.len() * NARROW_SLOTS)
+    }
+
+    /// The narrow part and `key` as a narrow key, if the table has that part and the key fits.
+    #[inline]
+    fn narrow_key(&self, key: K) -> Option<(&Narrow, u64)> {
+        let narrow = self.narrow.as_ref()?;
+        Some((narrow, key.narrow(narrow.mix.width)?))
     }
 
     /// Bytes the table takes for each of the `2^bits` of [`SharedTable::with_bits`] (half a
@@ -375,7 +583,9 @@ impl<K: TtKey, M: PackedMove> SharedTable<K, M> {
     /// table; see [`crate::SearchOptions::prefetch_children`]).
     #[inline]
     pub fn prefetch(&self, key: K) {
-        if !self.buckets.is_empty() {
+        if let Some((narrow, k)) = self.narrow_key(key) {
+            mem_prefetch::prefetch_read_data::<_, 3>(&narrow.lines[narrow.place(k).0]);
+        } else if !self.buckets.is_empty() {
             mem_prefetch::prefetch_read_data::<_, 3>(self.bucket(key));
         }
     }
@@ -385,6 +595,9 @@ impl<K: TtKey, M: PackedMove> SharedTable<K, M> {
     #[inline]
     #[must_use]
     pub fn probe(&self, key: K) -> Option<TtEntry<K, M>> {
+        if let Some((narrow, k)) = self.narrow_key(key) {
+            return narrow.probe(key, k);
+        }
         if self.buckets.is_empty() {
             return None;
         }
@@ -400,6 +613,9 @@ impl<K: TtKey, M: PackedMove> SharedTable<K, M> {
         for b in &self.buckets {
             b.heavy(min_work, &mut out);
         }
+        if let Some(narrow) = &self.narrow {
+            narrow.heavy(min_work, &mut out);
+        }
         out
     }
 
@@ -409,6 +625,9 @@ impl<K: TtKey, M: PackedMove> SharedTable<K, M> {
     /// kept as a weaker bound that still holds: see the module documentation).
     #[inline]
     pub fn store(&self, entry: TtEntry<K, M>) {
+        if let Some((narrow, k)) = self.narrow_key(entry.key) {
+            return narrow.store(&entry, k);
+        }
         if self.buckets.is_empty() {
             return;
         }
@@ -634,6 +853,149 @@ mod tests {
             wide(key, (k as i64 % 100) - 50, Bound::Lower, Some((k % 100) as u8), k as u32)
         };
         // The work comes back as the largest number of its bit length.
+        hammer(&tt, make, |p| TtEntry { work: ((1u64 << (32 - p.work.leading_zeros())) - 1) as u32, ..p });
+    }
+
+    /// The mix is a bijection of `width`-bit numbers: `backward` undoes `forward`.
+    #[test]
+    fn the_narrow_mix_is_a_bijection() {
+        for width in [8, 13, 30, 43, 49, 63, 64] {
+            let mix = Mix::new(width);
+            let mut x = 0x1234_5678_9ABC_DEF1u64;
+            for _ in 0..2000 {
+                x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                let k = x & mix.mask;
+                let m = mix.forward(k);
+                assert!(m <= mix.mask, "width {width}");
+                assert_eq!(mix.backward(m), k, "width {width}");
+            }
+            // Small widths: every number once.
+            if width <= 13 {
+                let mut seen = vec![false; 1 << width];
+                for k in 0..1u64 << width {
+                    let m = mix.forward(k) as usize;
+                    assert!(!seen[m], "width {width}: {k} collides");
+                    seen[m] = true;
+                }
+            }
+        }
+    }
+
+    /// The line and the stored bits give the key back, for any number of lines.
+    #[test]
+    fn a_narrow_key_is_its_line_and_stored_bits() {
+        for (width, lines) in
+            [(8, 1), (8, 3), (8, 256), (8, 1000), (20, 7), (30, 1000), (49, 1 << 20), (64, 7 << 21)]
+        {
+            let narrow = Narrow::new(width, lines).expect("stored bits fit a slot");
+            assert_eq!(narrow.remainder_bits, width.saturating_sub((lines as u64).ilog2()));
+            let mut x = 99u64;
+            for _ in 0..3000 {
+                x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                let k = x >> (64 - width);
+                let (line, r) = narrow.place(k);
+                assert!(line < lines, "width {width}, {lines} lines");
+                assert!(r < 1 << narrow.remainder_bits);
+                assert_eq!(narrow.key_of(line, r), k, "width {width}, {lines} lines");
+            }
+        }
+        // Stored bits that do not fit a slot: no narrow part.
+        assert!(Narrow::new(64, 1 << 20).is_none());
+        assert!(Narrow::new(4, 16).is_none());
+    }
+
+    fn narrow_entry(key: u128, work: u32) -> TtEntry<u128, u8> {
+        let v = (key % 101) as Value - 50;
+        wide(key, v, Bound::Lower, Some((key % 97) as u8), work)
+    }
+
+    /// Keys below `2^W` go to the narrow lines, the others to the `u128` lines; both are exact
+    /// (a probe of another key misses) and `heavy_entries` gives the whole keys back.
+    #[test]
+    fn narrow_and_wide_keys_share_a_table_exactly() {
+        let tt = SharedTable::<u128, u8>::with_bits_narrow(10, 24); // 512 lines
+        assert_eq!(tt.narrow_entries(), 448 * 7);
+        assert_eq!(tt.buckets.len(), 64);
+        let keys = [0u128, 1, 5, (1 << 24) - 1, 1 << 24, 1 << 100 | 3, u128::MAX];
+        for (i, &k) in keys.iter().enumerate() {
+            tt.store(narrow_entry(k, 1 << (i + 5)));
+        }
+        for (i, &k) in keys.iter().enumerate() {
+            let work = ((1u64 << (i + 6)) - 1) as u32;
+            assert_eq!(tt.probe(k), Some(TtEntry { work, ..narrow_entry(k, 0) }), "key {k:#x}");
+        }
+        for k in [2u128, 6, 1 << 23, (1 << 24) + 1, 1 << 101 | 3] {
+            assert!(tt.probe(k).is_none(), "key {k:#x} was never stored");
+        }
+        let mut heavy: Vec<u128> = tt.heavy_entries(0).into_iter().map(|e| e.key).collect();
+        heavy.sort_unstable();
+        assert_eq!(heavy, keys);
+        assert_eq!(tt.heavy_entries(1 << 10).len(), 2, "works 2^11 and 2^10 - 1 rounded up");
+        // Too small a table for 50-bit keys' stored bits: every key in the u128 lines.
+        let small = SharedTable::<u128, u8>::with_bits_narrow(6, 50);
+        assert_eq!(small.narrow_entries(), 0);
+        assert_eq!(small.buckets.len(), 32);
+    }
+
+    /// Many narrow keys through few lines: a hit is always the last entry stored for that key,
+    /// never another key's (the stored bits and the line name the key exactly).
+    #[test]
+    fn colliding_narrow_keys_never_answer_for_each_other() {
+        // 14 narrow lines, 98 slots, for every key below 2^10: the stored bits of the keys of a
+        // line (7 of them) are all taken, so a comparison that misses one bit is caught.
+        let tt = SharedTable::<u128, u8>::with_bits_narrow(5, 10);
+        assert_eq!(tt.narrow_entries(), 98);
+        let mut last = std::collections::HashMap::new();
+        let mut x = 7u64;
+        let (mut hits, mut probes) = (0, 0);
+        for round in 0..20_000u32 {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            let k = u128::from(x >> 54);
+            if round % 3 == 0 {
+                let e = wide(k, Value::from(round % 100) - 50, Bound::Exact, None, round % 64);
+                tt.store(e);
+                last.insert(k, e);
+            } else {
+                probes += 1;
+                if let Some(got) = tt.probe(k) {
+                    hits += 1;
+                    let want = last[&k];
+                    assert_eq!((got.key, got.value, got.bound), (want.key, want.value, want.bound));
+                }
+            }
+        }
+        assert!(hits > probes / 20, "{hits} hits of {probes}");
+    }
+
+    /// A full narrow line replaces the slot of the smallest subtree; a key already held is
+    /// replaced in its slot.
+    #[test]
+    fn a_full_narrow_line_replaces_the_smallest_subtree() {
+        let narrow = Narrow::new(16, 1).expect("one line");
+        let works = [100, 1000, 5, 300, 70, 2000, 40];
+        for (k, &w) in works.iter().enumerate() {
+            narrow.store(&narrow_entry(k as u128, w), k as u64);
+        }
+        let probe = |k: u64| narrow.probe::<u128, u8>(u128::from(k), k);
+        assert!((0..7).all(|k| probe(k).is_some()));
+        narrow.store(&narrow_entry(7, 3), 7);
+        assert!(probe(2).is_none(), "work 5, the smallest, replaced");
+        assert!(probe(7).is_some());
+        narrow.store(&narrow_entry(8, 50), 8);
+        assert!(probe(7).is_none(), "work 3 now the smallest");
+        narrow.store(&narrow_entry(1, 1), 1);
+        assert_eq!(probe(1).map(|e| e.work), Some(1), "replaced in its own slot");
+        assert!([0, 3, 4, 5, 6, 8].iter().all(|&k| probe(k).is_some()));
+    }
+
+    /// Threads hammering one narrow line never read a torn entry.
+    #[test]
+    fn concurrent_writers_never_yield_a_torn_narrow_entry() {
+        let tt = SharedTable::<u128, u8>::with_bits_narrow(4, 12); // 7 narrow lines
+        let make = |k: u64| {
+            let key = u128::from(k.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 52);
+            wide(key, (key as i64 % 100) - 50, Bound::Lower, Some((key % 100) as u8), key as u32)
+        };
         hammer(&tt, make, |p| TtEntry { work: ((1u64 << (32 - p.work.leading_zeros())) - 1) as u32, ..p });
     }
 }

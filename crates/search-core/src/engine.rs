@@ -388,8 +388,8 @@ pub struct Engine<G: Game> {
     game: G,
     tt: Tables<G::Key, G::Move>,
     options: SearchOptions,
-    /// Whether one thread searches with a [`PackedTable`] ([`Engine::with_packed_tt`]).
-    packed_tt: bool,
+    /// The table of one thread ([`Engine::with_packed_tt`], [`Engine::with_shared_tt`]).
+    one_thread_table: OneThreadTable,
     solo_nodes: u64,
     defer_plies: usize,
     perturb: bool,
@@ -528,6 +528,17 @@ pub fn unlimited<T>(result: Result<T, Interrupted>) -> T {
     }
 }
 
+/// The table one thread searches with (several threads always share a [`SharedTable`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum OneThreadTable {
+    /// [`BoundsTable`] or [`TranspositionTable`], as [`Game::TT_KEEPS_BOTH_BOUNDS`] says.
+    Default,
+    /// [`PackedTable`].
+    Packed,
+    /// [`SharedTable`].
+    Shared,
+}
+
 impl<G: Game> Engine<G> {
     /// An engine for `game` with a TT of `2^tt_bits` entries (see
     /// [`TranspositionTable::with_bits`]), principal variation search on, one thread.
@@ -537,7 +548,7 @@ impl<G: Game> Engine<G> {
 
     /// An engine for `game` searching as `options` say (`threads` 0 counts as 1).
     pub fn with_options(game: G, options: SearchOptions) -> Self {
-        Self::build(game, options, false)
+        Self::build(game, options, OneThreadTable::Default)
     }
 
     /// [`Engine::with_options`], but one thread searches with a [`PackedTable`] instead of a
@@ -548,10 +559,18 @@ impl<G: Game> Engine<G> {
     /// the same `tt_bits`. The same searches otherwise; several threads share a [`SharedTable`]
     /// as ever. Kept by [`Engine::rebuilt`].
     pub fn with_packed_tt(game: G, options: SearchOptions) -> Self {
-        Self::build(game, options, true)
+        Self::build(game, options, OneThreadTable::Packed)
     }
 
-    fn build(game: G, options: SearchOptions, packed_tt: bool) -> Self {
+    /// [`Engine::with_options`], but one thread searches with the [`SharedTable`] that several
+    /// threads share (its layout, its narrow part and its replacement), so that the table's
+    /// effect on the nodes can be measured exactly, without the threads' nondeterminism. Kept
+    /// by [`Engine::rebuilt`].
+    pub fn with_shared_tt(game: G, options: SearchOptions) -> Self {
+        Self::build(game, options, OneThreadTable::Shared)
+    }
+
+    fn build(game: G, options: SearchOptions, one_thread_table: OneThreadTable) -> Self {
         let threads = options.threads.max(1);
         let options = SearchOptions { threads, ..options };
         let workers = (0..threads as u64)
@@ -567,9 +586,12 @@ impl<G: Game> Engine<G> {
                 stopped: false,
             })
             .collect();
+        let shared = || SharedTable::with_bits_narrow(options.tt_bits, game.narrow_key_bits());
         let (tt, busy) = if threads > 1 {
-            (Tables::Shared(SharedTable::with_bits(options.tt_bits)), Some(BusyTable::new(BUSY_BITS)))
-        } else if packed_tt {
+            (Tables::Shared(shared()), Some(BusyTable::new(BUSY_BITS)))
+        } else if one_thread_table == OneThreadTable::Shared {
+            (Tables::Shared(shared()), None)
+        } else if one_thread_table == OneThreadTable::Packed {
             (Tables::Packed(PackedTable::with_bits(options.tt_bits)), None)
         } else if G::TT_KEEPS_BOTH_BOUNDS {
             (Tables::Bounds(BoundsTable::with_bits(options.tt_bits)), None)
@@ -580,7 +602,7 @@ impl<G: Game> Engine<G> {
             game,
             tt,
             options,
-            packed_tt,
+            one_thread_table,
             solo_nodes: DEFAULT_SOLO_NODES,
             defer_plies: DEFAULT_DEFER_PLIES,
             perturb: false,
@@ -597,7 +619,7 @@ impl<G: Game> Engine<G> {
     /// no limits, the `set_` tunings at their defaults), as [`Engine::with_options`] makes it.
     #[must_use]
     pub fn rebuilt(self, options: SearchOptions) -> Self {
-        Self::build(self.game, options, self.packed_tt)
+        Self::build(self.game, options, self.one_thread_table)
     }
 
     /// The largest TT size in bits (at most [`crate::MAX_TT_BITS`]) whose table fits in

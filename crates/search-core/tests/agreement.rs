@@ -850,3 +850,60 @@ fn prefetching_children_changes_no_value_and_no_node() {
         }
     }
 }
+
+/// The same trees with `u128` keys, small ones (below `2^10`, most of them used) for ids below
+/// `2^6` and wide ones for the others, and a narrow width of 10 bits: the shared table keeps the
+/// small keys seven to a line as stored bits of a mixed key, the others in its `u128` lines.
+#[derive(Clone, Copy)]
+struct NarrowKeys(RandomTree);
+
+impl Game for NarrowKeys {
+    type Position = Pos;
+    type Move = u8;
+    type Key = u128;
+
+    fn to_move(&self, pos: &Pos) -> Player {
+        self.0.to_move(pos)
+    }
+    fn terminal_value(&self, pos: &Pos) -> Option<Value> {
+        self.0.terminal_value(pos)
+    }
+    fn generate_moves(&self, pos: &Pos, moves: &mut Vec<u8>) {
+        self.0.generate_moves(pos, moves);
+    }
+    fn play(&self, pos: &Pos, mv: u8) -> (Pos, Value) {
+        self.0.play(pos, mv)
+    }
+    fn key(&self, pos: &Pos) -> u128 {
+        if pos.id < 1 << 6 {
+            u128::from(pos.depth) << 6 | u128::from(pos.id)
+        } else {
+            u128::from(pos.id) << 64 | u128::from(pos.depth)
+        }
+    }
+    fn narrow_key_bits(&self) -> u32 {
+        10
+    }
+}
+
+/// Narrow keys on one thread through the shared table (`Engine::with_shared_tt`) and on two
+/// threads, with tables small enough that lines are replaced again and again: the same values
+/// as minimax.
+#[test]
+fn narrow_keys_in_the_shared_table_give_the_same_values() {
+    for game in trees() {
+        let root = game.root();
+        let expected = minimax(&game, &root);
+        for bits in [5, 7, 14] {
+            for threads in [1, 2] {
+                let options = SearchOptions { tt_bits: bits, threads, ..SearchOptions::DEFAULT };
+                let mut solver = if threads == 1 {
+                    Engine::with_shared_tt(NarrowKeys(game), options)
+                } else {
+                    Engine::with_options(NarrowKeys(game), options)
+                };
+                assert_eq!(solver.solve(&root), expected, "seed {} bits {bits} threads {threads}", game.seed);
+            }
+        }
+    }
+}

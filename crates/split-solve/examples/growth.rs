@@ -6,7 +6,8 @@
 //!
 //! `cargo run --release -p split-solve --example growth -- GAME BOARD [--left L1,L2,..]
 //! [--samples N] [--tt-bits B] [--budget NODES] [--seed S] [--rules RULES] [--etc SPAN]
-//! [--etc-moves N] [--prefetch] [--driver full|bisection|zero|mtdf]`, with `GAME BOARD` either
+//! [--etc-moves N] [--prefetch] [--driver full|bisection|zero|mtdf] [--shared-tt [--no-narrow]]`,
+//! with `GAME BOARD` either
 //! `triangle-war SIDE` or `dots-and-boxes RxC`, and `RULES` the pruning rules as
 //! `games-cli triangle-war --rules` reads them (`all`, the default, or `none`: the plain game tree),
 //! and `--etc` / `--etc-moves` the engine's enhanced transposition cutoff
@@ -14,7 +15,9 @@
 //! the children's TT buckets prefetched a move ahead (`SearchOptions::prefetch_children`; off by
 //! default, as the rows measured before it), `--driver` how
 //! the dots-and-boxes value is found (one full window by default; Triangle War always searches
-//! one full window).
+//! one full window). `--shared-tt` (dots-and-boxes) searches on one thread with the table that
+//! several threads share (`Engine::with_shared_tt`: its layout, exact node counts), and
+//! `--no-narrow` leaves out that table's narrow part (`DotsAndBoxes::with_narrow_keys`).
 //!
 //! Calibration: the empty board, with its symmetry and transpositions, is cheaper than the
 //! extrapolation of random openings (3x4 dots-and-boxes: 10.0 M nodes against about 38 M; side-5
@@ -51,14 +54,15 @@ fn opening(board: &Board, rng: &mut SmallRng, left: usize) -> Option<u64> {
 /// `None` over budget.
 enum Game {
     TriangleWar(triangle_war::Geometry, Rules),
-    DotsAndBoxes(dots_and_boxes::Geometry, Rules),
+    /// The board, its rules, one thread on the shared TT (`--shared-tt`), its narrow part.
+    DotsAndBoxes(dots_and_boxes::Geometry, Rules, bool, bool),
 }
 
 impl Game {
     fn board(&self) -> &Board {
         match self {
             Game::TriangleWar(g, _) => g.board(),
-            Game::DotsAndBoxes(g, _) => g.board(),
+            Game::DotsAndBoxes(g, ..) => g.board(),
         }
     }
 
@@ -78,12 +82,18 @@ impl Game {
                 solver.engine().try_search(&pos, -INFINITY, INFINITY).ok()?;
                 Some(solver.stats().nodes)
             }
-            Game::DotsAndBoxes(g, rules) => {
-                let mut solver = dots_and_boxes::Solver::with_options(g.clone(), *rules, options);
-                solver.set_limits(limits);
+            Game::DotsAndBoxes(g, rules, shared_tt, narrow) => {
+                let game =
+                    dots_and_boxes::DotsAndBoxes::with_rules(g.clone(), *rules).with_narrow_keys(*narrow);
+                let mut engine = if *shared_tt {
+                    search_core::Engine::with_shared_tt(game, options)
+                } else {
+                    search_core::Engine::with_options(game, options)
+                };
+                engine.set_limits(limits);
                 let pos = dots_and_boxes::Position::from_drawn(g, drawn).expect("a line set of the board");
-                solver.try_value(&pos).ok()?;
-                Some(solver.stats().nodes)
+                engine.try_solve(&pos).ok()?;
+                Some(engine.stats().nodes)
             }
         }
     }
@@ -91,13 +101,13 @@ impl Game {
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let usage = "usage: growth triangle-war SIDE | dots-and-boxes RxC [--left L1,L2,..] [--samples N] [--tt-bits B] [--budget NODES] [--seed S] [--rules all|none|LIST] [--etc SPAN] [--etc-moves N] [--prefetch] [--driver full|bisection|zero|mtdf]";
+    let usage = "usage: growth triangle-war SIDE | dots-and-boxes RxC [--left L1,L2,..] [--samples N] [--tt-bits B] [--budget NODES] [--seed S] [--rules all|none|LIST] [--etc SPAN] [--etc-moves N] [--prefetch] [--driver full|bisection|zero|mtdf] [--shared-tt [--no-narrow]]";
     let (game_name, board_name) = (args.next().expect(usage), args.next().expect(usage));
     let mut lefts: Vec<usize> = Vec::new();
     let mut rules = Rules::ALL;
     let (mut samples, mut tt_bits, mut budget, mut seed) = (8usize, 22u32, 200_000_000u64, 1u64);
     let (mut etc, mut etc_moves, mut driver) = (None, 0usize, search_core::Driver::FullWindow);
-    let mut prefetch = false;
+    let (mut prefetch, mut shared_tt, mut narrow) = (false, false, true);
     while let Some(a) = args.next() {
         let mut value = || args.next().expect("a value after the option");
         match a.as_str() {
@@ -108,6 +118,8 @@ fn main() {
             "--etc" => etc = Some(value().parse().expect("a number")),
             "--etc-moves" => etc_moves = value().parse().expect("a number"),
             "--prefetch" => prefetch = true,
+            "--shared-tt" => shared_tt = true,
+            "--no-narrow" => narrow = false,
             "--driver" => {
                 driver = match value().as_str() {
                     "full" => search_core::Driver::FullWindow,
@@ -130,7 +142,7 @@ fn main() {
         "dots-and-boxes" => {
             let (r, c) = dots_and_boxes::parse_size(&board_name).expect("a size RxC");
             let g = dots_and_boxes::Geometry::new(r, c).expect("a board of at most 64 lines");
-            Game::DotsAndBoxes(g, rules)
+            Game::DotsAndBoxes(g, rules, shared_tt, narrow)
         }
         _ => panic!("{usage}"),
     };
