@@ -240,9 +240,15 @@ fn analysis_from_an_oracle_equals_the_engines() {
 }
 
 /// The same trees keyed by `u128`, the id in the high half: keys that differ only in their high
-/// 64 bits must neither collide nor crowd one bucket.
+/// 64 bits must neither collide nor crowd one bucket. With a narrow width `W` (the second
+/// field, 0 for none) the positions of ids below `2^6` get small keys instead, `depth << 6 |
+/// id` (below `2^W` for `W = 10`, most of them used), which the shared table keeps seven to a
+/// line as the stored bits of a mixed key.
 #[derive(Clone, Copy)]
-struct WideKeys(RandomTree);
+struct WideKeys(RandomTree, u32);
+
+/// The narrow width of [`WideKeys`] with small keys.
+const NARROW_BITS: u32 = 10;
 
 impl Game for WideKeys {
     type Position = Pos;
@@ -262,7 +268,14 @@ impl Game for WideKeys {
         self.0.play(pos, mv)
     }
     fn key(&self, pos: &Pos) -> u128 {
-        u128::from(self.0.key(pos)) << 64
+        if self.1 > 0 && pos.id < 1 << 6 {
+            u128::from(pos.depth) << 6 | u128::from(pos.id)
+        } else {
+            u128::from(self.0.key(pos)) << 64
+        }
+    }
+    fn narrow_key_bits(&self) -> u32 {
+        self.1
     }
 }
 
@@ -270,7 +283,7 @@ impl Game for WideKeys {
 fn wide_keys_give_the_same_values() {
     for game in trees() {
         let root = game.root();
-        let mut solver = Engine::new(WideKeys(game), 8);
+        let mut solver = Engine::new(WideKeys(game, 0), 8);
         assert_eq!(solver.solve(&root), minimax(&game, &root), "seed {}", game.seed);
     }
 }
@@ -652,7 +665,7 @@ fn wide_keys_on_two_threads_give_the_same_values() {
     for game in trees() {
         let root = game.root();
         let options = SearchOptions { tt_bits: 8, threads: 2, ..SearchOptions::DEFAULT };
-        let mut solver = Engine::with_options(WideKeys(game), options);
+        let mut solver = Engine::with_options(WideKeys(game, 0), options);
         solver.set_solo_nodes(game.seed % 2 * 40);
         assert_eq!(solver.solve(&root), minimax(&game, &root), "seed {}", game.seed);
     }
@@ -841,48 +854,14 @@ fn prefetching_children_changes_no_value_and_no_node() {
                     assert_eq!(a.0, expected, "seed {} bits {bits} pvs {pvs} packed {packed}", game.seed);
                     assert_eq!(b, a, "seed {} bits {bits} pvs {pvs} packed {packed}", game.seed);
                 }
-                let (a, b) = (run(WideKeys(game), &root, off, false), run(WideKeys(game), &root, on, false));
+                let (a, b) =
+                    (run(WideKeys(game, 0), &root, off, false), run(WideKeys(game, 0), &root, on, false));
                 assert_eq!(b, a, "wide keys, seed {} bits {bits} pvs {pvs}", game.seed);
                 let mut solver = Engine::with_options(game, SearchOptions { threads: 2, ..on });
                 solver.set_solo_nodes(0);
                 assert_eq!(solver.solve(&root), expected, "two threads, seed {} bits {bits}", game.seed);
             }
         }
-    }
-}
-
-/// The same trees with `u128` keys, small ones (below `2^10`, most of them used) for ids below
-/// `2^6` and wide ones for the others, and a narrow width of 10 bits: the shared table keeps the
-/// small keys seven to a line as stored bits of a mixed key, the others in its `u128` lines.
-#[derive(Clone, Copy)]
-struct NarrowKeys(RandomTree);
-
-impl Game for NarrowKeys {
-    type Position = Pos;
-    type Move = u8;
-    type Key = u128;
-
-    fn to_move(&self, pos: &Pos) -> Player {
-        self.0.to_move(pos)
-    }
-    fn terminal_value(&self, pos: &Pos) -> Option<Value> {
-        self.0.terminal_value(pos)
-    }
-    fn generate_moves(&self, pos: &Pos, moves: &mut Vec<u8>) {
-        self.0.generate_moves(pos, moves);
-    }
-    fn play(&self, pos: &Pos, mv: u8) -> (Pos, Value) {
-        self.0.play(pos, mv)
-    }
-    fn key(&self, pos: &Pos) -> u128 {
-        if pos.id < 1 << 6 {
-            u128::from(pos.depth) << 6 | u128::from(pos.id)
-        } else {
-            u128::from(pos.id) << 64 | u128::from(pos.depth)
-        }
-    }
-    fn narrow_key_bits(&self) -> u32 {
-        10
     }
 }
 
@@ -898,9 +877,9 @@ fn narrow_keys_in_the_shared_table_give_the_same_values() {
             for threads in [1, 2] {
                 let options = SearchOptions { tt_bits: bits, threads, ..SearchOptions::DEFAULT };
                 let mut solver = if threads == 1 {
-                    Engine::with_shared_tt(NarrowKeys(game), options)
+                    Engine::with_shared_tt(WideKeys(game, NARROW_BITS), options)
                 } else {
-                    Engine::with_options(NarrowKeys(game), options)
+                    Engine::with_options(WideKeys(game, NARROW_BITS), options)
                 };
                 assert_eq!(solver.solve(&root), expected, "seed {} bits {bits} threads {threads}", game.seed);
             }
