@@ -382,6 +382,8 @@ struct Mix {
 
 const MIX_1: u64 = 0x9E37_79B9_7F4A_7C15;
 const MIX_2: u64 = 0xD6E8_FEB8_6659_FD93;
+const MIX_1_INVERSE: u64 = odd_inverse(MIX_1);
+const MIX_2_INVERSE: u64 = odd_inverse(MIX_2);
 
 /// The inverse of odd `c` modulo `2^64` (Newton's iteration: each step doubles the correct
 /// low bits, from 3 to 96).
@@ -409,7 +411,7 @@ impl Mix {
     }
 
     fn backward(self, m: u64) -> u64 {
-        let y = m.wrapping_mul(odd_inverse(MIX_2)) & self.mask;
+        let y = m.wrapping_mul(MIX_2_INVERSE) & self.mask;
         // Undoes `x ^ (x >> shift)`: each pass fixes `shift` more high bits.
         let mut x = y;
         let mut done = self.shift;
@@ -417,7 +419,7 @@ impl Mix {
             x = y ^ (x >> self.shift);
             done += self.shift;
         }
-        x.wrapping_mul(odd_inverse(MIX_1)) & self.mask
+        x.wrapping_mul(MIX_1_INVERSE) & self.mask
     }
 }
 
@@ -500,11 +502,9 @@ impl Narrow {
             let Some(words) = read_locked(&line.version, || line.words()) else { continue };
             for w in words {
                 let f = w & FIELD_MASK;
-                if f != 0 {
-                    let e = unpack_field(K::from_narrow(self.key_of(i, w >> FIELD_BITS)), f);
-                    if e.work >= min_work.min((1 << 31) - 1) {
-                        out.push(e);
-                    }
+                // The work first: the key (a 128-bit division) only for the entries kept.
+                if f != 0 && (1u64 << field_work(f)) > u64::from(min_work.min((1 << 31) - 1)) {
+                    out.push(unpack_field(K::from_narrow(self.key_of(i, w >> FIELD_BITS)), f));
                 }
             }
         }
