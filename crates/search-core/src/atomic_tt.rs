@@ -605,8 +605,9 @@ impl<K: TtKey, M: PackedMove> SharedTable<K, M> {
     }
 
     /// Every entry whose subtree took at least `min_work` nodes (as stored: saturated at
-    /// `2^20 - 1` for `u64` keys, rounded up to `2^k - 1` for `u128` keys), read bucket by
-    /// bucket; a bucket that a writer is changing at the same moment is skipped.
+    /// `2^20 - 1` in the buckets of `u64` keys, rounded up to `2^k - 1` in those of `u128`
+    /// keys and in the narrow part, whatever the key type), read bucket by bucket; a bucket
+    /// that a writer is changing at the same moment is skipped.
     #[must_use]
     pub fn heavy_entries(&self, min_work: u32) -> Vec<TtEntry<K, M>> {
         let mut out = Vec::new();
