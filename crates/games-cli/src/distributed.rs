@@ -506,7 +506,7 @@ where
             let before = engine.stats().nodes;
             let r = loop {
                 if let Some(path) = snapshot.as_ref().filter(|_| last_save.elapsed() >= save_every) {
-                    crate::long_solve::save_snapshot(engine, path, &tt_identity)?;
+                    crate::long_solve::save_snapshot(engine, path, &tt_identity, spec.args.snapshot_entries)?;
                     last_save = Instant::now();
                     let nodes = engine.stats().nodes - stats0.nodes;
                     eprintln!(
@@ -536,7 +536,7 @@ where
                     Err(_) => Stop::TimeLimit,
                 };
                 if let Some(path) = &snapshot {
-                    crate::long_solve::save_snapshot(engine, path, &tt_identity)?;
+                    crate::long_solve::save_snapshot(engine, path, &tt_identity, spec.args.snapshot_entries)?;
                 }
                 break Err(stop);
             };

@@ -22,10 +22,9 @@ use search_core::{
     Checkpoint, Engine, Game, Limits, PackedMove, RootMove, RootResult, SolveIdentity, Stats, TtEntry, Value,
 };
 
-/// A TT snapshot keeps entries whose subtrees took at least this many nodes...
+/// A TT snapshot keeps entries whose subtrees took at least this many nodes, at most
+/// `--snapshot-entries` of them, the largest subtrees first.
 const SNAPSHOT_MIN_WORK: u32 = 1 << 12;
-/// ...and at most this many of them, the largest subtrees first (about 30 bytes of text each).
-const SNAPSHOT_MAX_ENTRIES: usize = 200_000;
 
 /// The long-solve options of a subcommand, as the user gave them.
 #[derive(clap::Args, Debug, Clone)]
@@ -47,6 +46,13 @@ pub struct LongSolveArgs {
     /// --shard): the same snapshot as DIR/main.tt, saved as often while a job is searched.
     #[arg(long, value_name = "SECONDS", default_value = "300", value_parser = crate::common::parse_seconds, requires = "long_files")]
     pub save_every: Duration,
+    /// At most this many TT entries in the snapshot (FILE.tt, DIR/main.tt), the largest
+    /// subtrees first (of at least 4,096 nodes each; about 32 bytes of text and as many of
+    /// memory while it is written). More make a resumed solve redo less of the work before it
+    /// (the 4x5 dots-and-boxes solve's scratch store keeps 20,000,000, its committed copy
+    /// 200,000).
+    #[arg(long, value_name = "N", default_value_t = 200_000, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000), requires = "long_files")]
+    pub snapshot_entries: u64,
     /// `--store`, `--shard`, `--split-depth`, `--node-budget`, `--mpi`: a distributed solve.
     #[command(flatten)]
     pub split: crate::distributed::SplitArgs,
@@ -268,7 +274,7 @@ where
         let out_of_time = deadline.is_some_and(|d| Instant::now() >= d);
         if let Some(path) = &tt_path {
             if result.finished || out_of_time || last_tt_save.elapsed() >= save_every {
-                save_snapshot(engine, path, &tt_identity)?;
+                save_snapshot(engine, path, &tt_identity, args.snapshot_entries)?;
                 last_tt_save = Instant::now();
             }
         }
@@ -360,17 +366,23 @@ where
 }
 
 /// Writes the expensive part of `engine`'s TT (the entries of the largest subtrees, at most
-/// 200,000 of at least 4,096 nodes each) to `path` atomically, sealed with `identity`.
+/// `max_entries` of at least 4,096 nodes each, the largest first) to `path` atomically, sealed
+/// with `identity`.
 ///
 /// # Errors
 /// The file cannot be written.
-pub fn save_snapshot<G: Game>(engine: &Engine<G>, path: &Path, identity: &SolveIdentity) -> Result<()>
+pub fn save_snapshot<G: Game>(
+    engine: &Engine<G>,
+    path: &Path,
+    identity: &SolveIdentity,
+    max_entries: u64,
+) -> Result<()>
 where
     G::Key: Display,
 {
     let mut entries = engine.heavy_entries(SNAPSHOT_MIN_WORK);
     entries.sort_unstable_by_key(|e| std::cmp::Reverse(e.work));
-    entries.truncate(SNAPSHOT_MAX_ENTRIES);
+    entries.truncate(usize::try_from(max_entries).unwrap_or(usize::MAX));
     let entries: Vec<TtEntry<G::Key, u16>> = entries
         .into_iter()
         .map(|e| TtEntry {

@@ -281,6 +281,60 @@ fn every_long_solve_subcommand_takes_a_store() {
     }
 }
 
+/// The entry lines of the TT snapshot in `dir` (its body: after the four header lines, before
+/// the checksum), each `key value bound best work`.
+fn snapshot_entries(dir: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(dir.join("main.tt")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.len() >= 5 && lines[lines.len() - 1].starts_with("checksum "), "{text}");
+    lines[4..lines.len() - 1].iter().map(|l| l.to_string()).collect()
+}
+
+#[test]
+fn snapshot_entries_caps_the_snapshot_to_its_largest_subtrees() {
+    let stop = |name: &str, extra: &[&str]| {
+        let dir = fresh_dir(name);
+        let out = games_cli()
+            .args(SIDE4)
+            .args(["--store", dir.to_str().unwrap(), "--node-budget", "300000"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+        dir
+    };
+    let work = |line: &String| line.split_whitespace().last().unwrap().parse::<u64>().unwrap();
+    let full_dir = stop("snap-full", &[]);
+    let full = snapshot_entries(&full_dir);
+    assert!(full.len() > 5, "{} entries of at least 4,096 nodes", full.len());
+    let capped_dir = stop("snap-capped", &["--snapshot-entries", "5"]);
+    let capped = snapshot_entries(&capped_dir);
+    assert_eq!(capped.len(), 5);
+    // The largest subtrees first: the capped snapshot's works are the full one's five largest.
+    let mut works: Vec<u64> = full.iter().map(work).collect();
+    works.sort_unstable_by(|a, b| b.cmp(a));
+    assert_eq!(capped.iter().map(work).collect::<Vec<_>>(), works[..5]);
+    // The capped snapshot resumes like any other.
+    let resumed = games_cli()
+        .args(SIDE4)
+        .args(["--store", capped_dir.to_str().unwrap(), "--format", "json", "--snapshot-entries", "5"])
+        .output()
+        .unwrap();
+    assert_eq!(json(&resumed)["value"], -2);
+    assert!(stderr(&resumed).contains("main.tt read"), "{}", stderr(&resumed));
+    // 0 is refused, by name.
+    let zero = games_cli()
+        .args(SIDE4)
+        .args(["--store", capped_dir.to_str().unwrap(), "--snapshot-entries", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(zero.status.code(), Some(2));
+    assert!(stderr(&zero).contains("--snapshot-entries"), "{}", stderr(&zero));
+    for dir in [full_dir, capped_dir] {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
 #[test]
 fn a_stopped_run_says_what_stopped_it() {
     // The node budget and the time limit, through a store, on every kind of subcommand's
