@@ -58,7 +58,7 @@ pub struct Args {
     empty: bool,
     /// `--time-limit` (per position: its line then gives the bounds proven on the score, the
     /// next positions are still answered, exit status 3), `--checkpoint` (one position per run,
-    /// solved move by move at the root; resumed from the file) and `--save-every`.
+    /// solved move by move at the root; resumed from the file), `--save-every` and `--snapshot-entries`.
     #[command(flatten)]
     long: crate::long_solve::LongSolveArgs,
 }

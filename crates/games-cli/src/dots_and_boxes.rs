@@ -51,7 +51,7 @@ pub struct Args {
     empty: bool,
     /// `--time-limit` (per position: its line then gives the bounds proven, the next positions
     /// are still answered, exit status 3), `--checkpoint` (one position per run, solved move by
-    /// move at the root; resumed from the file) and `--save-every`.
+    /// move at the root; resumed from the file), `--save-every` and `--snapshot-entries`.
     #[command(flatten)]
     long: crate::long_solve::LongSolveArgs,
     /// `--tt-bits` (default: 20 up to 24 lines, 32 MiB; 22 up to 31 lines, 128 MiB; above,

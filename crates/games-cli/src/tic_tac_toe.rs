@@ -45,7 +45,7 @@ pub struct WinningMoveArgs {
     empty: bool,
     /// `--time-limit` (per case: its line then reads `not finished`, the next cases are
     /// still answered, exit status 3), `--checkpoint` (one case per run, solved move by move at
-    /// the root; resumed from the file) and `--save-every`.
+    /// the root; resumed from the file), `--save-every` and `--snapshot-entries`.
     #[command(flatten)]
     long: crate::long_solve::LongSolveArgs,
     #[command(flatten)]
