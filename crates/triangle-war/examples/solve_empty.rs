@@ -1,6 +1,6 @@
 //! Solves the empty board of a given side and prints the final margin and the search
 //! statistics:
-//! `cargo run --release -p triangle-war --example solve_empty -- [side] [tt_bits] [method] [rules] [pvs] [threads] [etc] [prefetch]`
+//! `cargo run --release -p triangle-war --example solve_empty -- [side] [tt_bits] [method] [rules] [pvs] [threads] [etc] [prefetch] [narrow]`
 //! with `method` one of `full` (one full-window search), `bisect` (null-window bisection, the
 //! default), `mtdf` (MTD(f) from 0) or `winner` (one null-window search: who wins); `rules`
 //! as [`triangle_war::parse_rules`] reads them: `all` (default), `none` (the plain game tree)
@@ -9,8 +9,9 @@
 //! `threads` above 1 answers `full` and `bisect` with the parallel engine (statistics then sum
 //! every thread's nodes). `etc` `off` (default) or N: enhanced transposition cutoff at the
 //! nodes with at least N moves. `prefetch` `off` (default) or `on`: the children's TT buckets
-//! prefetched a move ahead (`SearchOptions::prefetch_children`). Defaults: side 4, 2^22 TT
-//! entries, 1 thread.
+//! prefetched a move ahead (`SearchOptions::prefetch_children`). `narrow` `off` (default) or
+//! `on`: the keys in the narrow part of the table that several threads share
+//! (`TriangleWar::with_narrow_keys`). Defaults: side 4, 2^22 TT entries, 1 thread.
 
 use search_core::SearchOptions;
 use triangle_war::{parse_rules, Geometry, Position, Solver};
@@ -30,6 +31,7 @@ fn main() {
         n => Some(n.parse().expect("etc: off or a number of moves")),
     };
     let prefetch = arg(7, "off") == "on";
+    let narrow = arg(8, "off") == "on";
     let options = SearchOptions {
         tt_bits,
         prefetch_children: prefetch,
@@ -38,7 +40,9 @@ fn main() {
         etc_min_moves: etc.unwrap_or(0),
         ..SearchOptions::DEFAULT
     };
-    let mut solver = Solver::with_options(geometry, rules, options).with_threads(threads, options);
+    let mut solver = Solver::with_options(geometry, rules, options)
+        .with_threads(threads, options)
+        .with_narrow_keys(narrow);
     let start = Position::start();
     let answer = match method.as_str() {
         "full" => format!("final margin {:+} (A minus B)", solver.final_margin(&start)),
@@ -49,7 +53,7 @@ fn main() {
     };
     let stats = solver.stats();
     println!(
-        "side {side} tt_bits {tt_bits} {method} rules {rules:?} pvs {pvs} threads {threads} etc {etc:?} prefetch {prefetch}: {answer}; {} nodes, {} TT probes, {} hits, {} cutoffs, {:.2?}",
+        "side {side} tt_bits {tt_bits} {method} rules {rules:?} pvs {pvs} threads {threads} etc {etc:?} prefetch {prefetch} narrow {narrow}: {answer}; {} nodes, {} TT probes, {} hits, {} cutoffs, {:.2?}",
         stats.nodes, stats.tt_probes, stats.tt_hits, stats.cutoffs, stats.elapsed
     );
 }

@@ -19,6 +19,9 @@ pub struct TriangleWar {
     /// The strings-and-coins rules that [`Game::generate_moves`], [`Game::play`] and the keys
     /// apply.
     rules: Rules,
+    /// Whether [`Game::narrow_key_bits`] offers every key (all 64 bits) to the shared TT's
+    /// narrow part ([`TriangleWar::with_narrow_keys`]).
+    narrow_keys: bool,
 }
 
 impl TriangleWar {
@@ -36,7 +39,17 @@ impl TriangleWar {
             geometry.segments().len(),
             geometry.board().twin_groups(),
         );
-        TriangleWar { geometry, symmetries, rules }
+        TriangleWar { geometry, symmetries, rules, narrow_keys: false }
+    }
+
+    /// The same game with its keys offered to the narrow part of the TT that several threads
+    /// share (`search_core::SharedTable::with_bits_narrow`, `narrow_key_bits` 64: every `u64`
+    /// key, seven to a 64-byte line, in seven eighths of the table's memory, from 128 MiB up)
+    /// or not (the default: two entries to a 40-byte bucket). The values are the same either
+    /// way; only the table's capacity and layout change.
+    #[must_use]
+    pub fn with_narrow_keys(self, narrow_keys: bool) -> Self {
+        TriangleWar { narrow_keys, ..self }
     }
 
     /// The pruning rules in force.
@@ -154,6 +167,15 @@ impl Game for TriangleWar {
         self.rules.key_scheme()
     }
 
+    /// 64 with [`TriangleWar::with_narrow_keys`] (graph keys set bit 63), else 0.
+    fn narrow_key_bits(&self) -> u32 {
+        if self.narrow_keys {
+            64
+        } else {
+            0
+        }
+    }
+
     fn move_to_canonical(&self, mv: u8, symmetry: u8) -> u8 {
         self.symmetries.forward(symmetry, mv)
     }
@@ -238,6 +260,15 @@ impl Solver {
     pub fn with_threads(self, threads: usize, options: SearchOptions) -> Self {
         let game = self.engine.game().clone();
         Solver { engine: Engine::with_options(game, SearchOptions { threads, ..options }) }
+    }
+
+    /// This solver with its keys offered to the shared TT's narrow part or not
+    /// ([`TriangleWar::with_narrow_keys`]; a fresh TT, the same options).
+    #[must_use]
+    pub fn with_narrow_keys(self, narrow_keys: bool) -> Self {
+        let options = self.engine.options();
+        let game = self.engine.game().clone().with_narrow_keys(narrow_keys);
+        Solver { engine: Engine::with_options(game, options) }
     }
 
     /// Statistics of the engine (all threads together).

@@ -1,6 +1,7 @@
 //! The parallel engine ([`Solver::with_threads`]) gives exactly the values of the retrograde
 //! table (side 3) and of the one-thread engine (side 4) on random positions, with 2 and 4
-//! threads, for margins, bisection, outcomes and analyses.
+//! threads, for margins, bisection, outcomes and analyses; also with every key in the shared
+//! TT's narrow part.
 
 use rand::{rngs::SmallRng, seq::SliceRandom, SeedableRng};
 use search_core::SearchOptions;
@@ -55,4 +56,33 @@ fn side4_parallel_matches_the_one_thread_engine() {
         }
     }
     assert!(two.stats().nodes > 0);
+}
+
+/// With every key in the shared TT's narrow part ([`triangle_war::TriangleWar::with_narrow_keys`]:
+/// 64 bits; a table of 2^23 entries, the smallest whose lines leave room for a slot's stored
+/// bits), two threads give the one-thread engine's values on side 4 and the table's on side 3.
+#[test]
+fn two_threads_with_narrow_keys_match_the_one_thread_engine_and_the_table() {
+    assert!(search_core::SharedTable::<u64, u8>::with_bits_narrow(23, 64).narrow_entries() > 0);
+    assert_eq!(search_core::SharedTable::<u64, u8>::with_bits_narrow(22, 64).narrow_entries(), 0);
+    let g4 = Geometry::new(4).unwrap();
+    let game = triangle_war::TriangleWar::new(g4.clone());
+    assert_eq!(search_core::Game::narrow_key_bits(&game.clone().with_narrow_keys(true)), 64);
+    assert_eq!(search_core::Game::narrow_key_bits(&game), 0);
+    let mut one = parallel(&g4, 1, 16);
+    let mut two = parallel(&g4, 2, 23).with_narrow_keys(true);
+    two.engine().set_solo_nodes(0);
+    let mut rng = SmallRng::seed_from_u64(4040);
+    for drawn in (8..28).cycle().take(60) {
+        let pos = random_position(&g4, &mut rng, drawn);
+        assert_eq!(two.final_margin_bisection(&pos), one.final_margin(&pos), "{pos:?}");
+    }
+    let g3 = Geometry::new(3).unwrap();
+    let table = RetrogradeTable::build(&g3).unwrap();
+    let mut two = parallel(&g3, 2, 23).with_narrow_keys(true);
+    two.engine().set_solo_nodes(0);
+    for drawn in (0..18).cycle().take(100) {
+        let pos = random_position(&g3, &mut rng, drawn);
+        assert_eq!(two.final_margin(&pos), table.final_margin(&pos), "{pos:?}");
+    }
 }
