@@ -535,20 +535,26 @@ impl<K: TtKey, M: PackedMove> SharedTable<K, M> {
 
     /// [`SharedTable::with_bits`] with a narrow part for the keys below `2^narrow_bits`
     /// (`narrow_bits` 8 to 64; 0: none), seven entries to a line in seven eighths of the same
-    /// memory (see the module documentation); the other keys share the remaining eighth. The
-    /// narrow part is left out (every key in the buckets of [`SharedTable::with_bits`]) where
-    /// the table is too small for a key's stored bits to fit a slot, below `2^(narrow_bits -
-    /// 43)` lines, or has fewer than 8 buckets.
+    /// memory (see the module documentation); the other keys share the remaining eighth. Where
+    /// every key is narrow (`narrow_bits` at least [`TtKey::BITS`]: `u64` keys with 64) the
+    /// narrow part takes all the memory. The narrow part is left out (every key in the buckets
+    /// of [`SharedTable::with_bits`]) where the table is too small for a key's stored bits to
+    /// fit a slot, below `2^(narrow_bits - 43)` lines, or has fewer than 8 buckets.
     #[must_use]
     pub fn with_bits_narrow(bits: u32, narrow_bits: u32) -> Self {
         if bits == 0 {
             return SharedTable { buckets: Vec::new(), shift: 64, narrow: None, _moves: PhantomData };
         }
         let bits = bits.min(MAX_TT_BITS);
-        // Seven eighths of the memory of `2^(bits - 1)` buckets, in narrow lines.
+        // Seven eighths of the memory of `2^(bits - 1)` buckets in narrow lines, or all of it.
+        let every_key = narrow_bits >= K::BITS;
+        let eighths = if every_key { 8 } else { 7 };
         let bucket_bytes = std::mem::size_of::<K::Bucket>();
-        let narrow_lines = (7usize << (bits - 1) >> 3) * bucket_bytes / std::mem::size_of::<NarrowLine>();
+        let narrow_lines = (eighths << (bits - 1) >> 3) * bucket_bytes / std::mem::size_of::<NarrowLine>();
         let narrow = if bits >= 4 { Narrow::new(narrow_bits, narrow_lines) } else { None };
+        if narrow.is_some() && every_key {
+            return SharedTable { buckets: Vec::new(), shift: 64, narrow, _moves: PhantomData };
+        }
         let wide_bits = if narrow.is_some() { bits - 4 } else { bits - 1 };
         let buckets = (0..1usize << wide_bits).map(|_| K::Bucket::default()).collect();
         SharedTable { buckets, shift: 64 - wide_bits, narrow, _moves: PhantomData }
@@ -936,6 +942,41 @@ mod tests {
         let small = SharedTable::<u128, u8>::with_bits_narrow(6, 50);
         assert_eq!(small.narrow_entries(), 0);
         assert_eq!(small.buckets.len(), 32);
+    }
+
+    /// `u64` keys with a narrow width of 64: every key is narrow, so the narrow part takes all
+    /// the memory and there are no buckets; keys at both ends of the range (graph keys set bit
+    /// 63) are stored and found exactly. Below the size where a slot holds the stored bits, the
+    /// buckets take it all.
+    #[test]
+    fn u64_keys_all_narrow_take_the_whole_table() {
+        let tt = SharedTable::<u64, u8>::with_bits_narrow(23, 64);
+        // 2^22 buckets of 40 bytes, as 64-byte lines of seven slots.
+        assert_eq!(tt.narrow_entries(), (40 << 22) / 64 * 7);
+        assert!(tt.buckets.is_empty());
+        let keys = [0u64, 1, 0x1234_5678_9abc, 1 << 63, (1 << 63) | 77, u64::MAX];
+        for (i, &k) in keys.iter().enumerate() {
+            tt.store(TtEntry {
+                key: k,
+                value: i as Value - 3,
+                bound: Bound::Exact,
+                best: Some(i as u8),
+                work: 100,
+            });
+        }
+        for (i, &k) in keys.iter().enumerate() {
+            let e = tt.probe(k).unwrap_or_else(|| panic!("key {k:#x} lost"));
+            assert_eq!((e.key, e.value, e.bound, e.best), (k, i as Value - 3, Bound::Exact, Some(i as u8)));
+        }
+        for k in [2u64, (1 << 63) | 78, u64::MAX - 1] {
+            assert!(tt.probe(k).is_none(), "key {k:#x} was never stored");
+        }
+        let mut heavy: Vec<u64> = tt.heavy_entries(0).into_iter().map(|e| e.key).collect();
+        heavy.sort_unstable();
+        assert_eq!(heavy, keys);
+        let small = SharedTable::<u64, u8>::with_bits_narrow(22, 64);
+        assert_eq!(small.narrow_entries(), 0);
+        assert_eq!(small.buckets.len(), 1 << 21);
     }
 
     /// Many narrow keys through few lines: a hit is always the last entry stored for that key,

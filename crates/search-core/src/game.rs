@@ -284,6 +284,10 @@ pub trait TtKey: Copy + Eq + std::hash::Hash + Debug + Send + Sync {
     /// Writes the key into its words (relaxed stores).
     fn store(self, atoms: &Self::Atoms);
 
+    /// The key's width in bits: a narrow part at least this wide holds every key
+    /// ([`crate::SharedTable::with_bits_narrow`] then gives it all the memory).
+    const BITS: u32;
+
     /// The key as a `u64` if it is below `2^bits` (`bits` 1 to 64), for the narrow part of a
     /// [`crate::SharedTable`] ([`crate::SharedTable::with_bits_narrow`]).
     fn narrow(self, bits: u32) -> Option<u64>;
@@ -295,6 +299,7 @@ pub trait TtKey: Copy + Eq + std::hash::Hash + Debug + Send + Sync {
 impl TtKey for u64 {
     type Atoms = AtomicU64;
     type Bucket = crate::PairBucket<u64>;
+    const BITS: u32 = 64;
 
     #[inline]
     fn hash64(self) -> u64 {
@@ -320,6 +325,7 @@ impl TtKey for u64 {
 impl TtKey for u128 {
     type Atoms = [AtomicU64; 2];
     type Bucket = crate::LineBucket;
+    const BITS: u32 = 128;
 
     #[inline]
     fn hash64(self) -> u64 {
