@@ -202,7 +202,7 @@ pub fn thread_count(n: u16) -> usize {
 #[derive(clap::Args, Debug, Clone)]
 pub struct TableArgs {
     /// TT size as a power of two (entries of about 32 bytes), for boards solved by search.
-    /// Default: by the board's size, from 8 MiB on the judges' boards to 2 GiB on the largest
+    /// Default: by the board's size, from 8 MiB on the judges' boards to 1 GiB on the largest
     /// (when the memory allows).
     #[arg(long, value_parser = clap::value_parser!(u32).range(10..=30), conflicts_with = "tt_mib")]
     pub tt_bits: Option<u32>,

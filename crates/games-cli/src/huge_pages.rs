@@ -26,7 +26,7 @@
 //! glibc.malloc.hugetlb=0` turns this off), as is everything else on other systems (not glibc,
 //! not Linux, or a kernel setting other than `madvise`).
 
-/// Tables at least this large (bytes) get huge pages: the large boards' default TT (2 GiB) and
+/// Tables at least this large (bytes) get huge pages: the large boards' default TT (1 GiB) and
 /// larger `--tt-mib` / `--tt-bits`; the judges' tables stay as they are.
 pub const MIN_TABLE_BYTES: u64 = 1 << 30;
 
