@@ -15,9 +15,10 @@
 //! the children's TT buckets prefetched a move ahead (`SearchOptions::prefetch_children`; off by
 //! default, as the rows measured before it), `--driver` how
 //! the dots-and-boxes value is found (one full window by default; Triangle War always searches
-//! one full window). `--shared-tt` (dots-and-boxes) searches on one thread with the table that
-//! several threads share (`Engine::with_shared_tt`: its layout, exact node counts), and
-//! `--no-narrow` leaves out that table's narrow part (`DotsAndBoxes::with_narrow_keys`).
+//! one full window). `--shared-tt` searches on one thread with the table that several threads
+//! share (`Engine::with_shared_tt`: its layout, exact node counts), with the keys in that
+//! table's narrow part (`DotsAndBoxes::with_narrow_keys`, `TriangleWar::with_narrow_keys`)
+//! unless `--no-narrow`.
 //!
 //! Calibration: the empty board, with its symmetry and transpositions, is cheaper than the
 //! extrapolation of random openings (3x4 dots-and-boxes: 10.0 M nodes against about 38 M; side-5
@@ -53,15 +54,16 @@ fn opening(board: &Board, rng: &mut SmallRng, left: usize) -> Option<u64> {
 /// set exactly under a node budget with a fresh TT of 2^bits entries" giving the nodes, or
 /// `None` over budget.
 enum Game {
-    TriangleWar(triangle_war::Geometry, Rules),
     /// The board, its rules, one thread on the shared TT (`--shared-tt`), its narrow part.
+    TriangleWar(triangle_war::Geometry, Rules, bool, bool),
+    /// The same for dots-and-boxes.
     DotsAndBoxes(dots_and_boxes::Geometry, Rules, bool, bool),
 }
 
 impl Game {
     fn board(&self) -> &Board {
         match self {
-            Game::TriangleWar(g, _) => g.board(),
+            Game::TriangleWar(g, ..) => g.board(),
             Game::DotsAndBoxes(g, ..) => g.board(),
         }
     }
@@ -69,9 +71,14 @@ impl Game {
     fn solve(&self, drawn: u64, options: SearchOptions, budget: u64) -> Option<u64> {
         let limits = Limits { max_nodes: Some(budget), ..Limits::default() };
         match self {
-            Game::TriangleWar(g, rules) => {
-                let mut solver = triangle_war::Solver::with_options(g.clone(), *rules, options);
-                solver.set_limits(limits);
+            Game::TriangleWar(g, rules, shared_tt, narrow) => {
+                let game = triangle_war::TriangleWar::with_rules(g.clone(), *rules).with_narrow_keys(*narrow);
+                let mut engine = if *shared_tt {
+                    search_core::Engine::with_shared_tt(game, options)
+                } else {
+                    search_core::Engine::with_options(game, options)
+                };
+                engine.set_limits(limits);
                 let pos = triangle_war::Position::from_parts(
                     g,
                     triangle_war::SegmentSet(drawn),
@@ -79,8 +86,8 @@ impl Game {
                     0,
                 )
                 .expect("a safe opening completes no triangle");
-                solver.engine().try_search(&pos, -INFINITY, INFINITY).ok()?;
-                Some(solver.stats().nodes)
+                engine.try_search(&pos, -INFINITY, INFINITY).ok()?;
+                Some(engine.stats().nodes)
             }
             Game::DotsAndBoxes(g, rules, shared_tt, narrow) => {
                 let game =
@@ -137,7 +144,12 @@ fn main() {
     let game = match game_name.as_str() {
         "triangle-war" => {
             let side = board_name.parse().expect("a side 1 to 6");
-            Game::TriangleWar(triangle_war::Geometry::new(side).expect("a side 1 to 6"), rules)
+            Game::TriangleWar(
+                triangle_war::Geometry::new(side).expect("a side 1 to 6"),
+                rules,
+                shared_tt,
+                narrow,
+            )
         }
         "dots-and-boxes" => {
             let (r, c) = dots_and_boxes::parse_size(&board_name).expect("a size RxC");

@@ -9,8 +9,8 @@
 //! `threads` above 1 answers `full` and `bisect` with the parallel engine (statistics then sum
 //! every thread's nodes). `etc` `off` (default) or N: enhanced transposition cutoff at the
 //! nodes with at least N moves. `prefetch` `off` (default) or `on`: the children's TT buckets
-//! prefetched a move ahead (`SearchOptions::prefetch_children`). `narrow` `off` (default) or
-//! `on`: the keys in the narrow part of the table that several threads share
+//! prefetched a move ahead (`SearchOptions::prefetch_children`). `narrow` `on` (default) or
+//! `off`: the keys in the narrow part of the table that several threads share
 //! (`TriangleWar::with_narrow_keys`). Defaults: side 4, 2^22 TT entries, 1 thread.
 
 use search_core::SearchOptions;
@@ -31,7 +31,7 @@ fn main() {
         n => Some(n.parse().expect("etc: off or a number of moves")),
     };
     let prefetch = arg(7, "off") == "on";
-    let narrow = arg(8, "off") == "on";
+    let narrow = arg(8, "on") == "on";
     let options = SearchOptions {
         tt_bits,
         prefetch_children: prefetch,

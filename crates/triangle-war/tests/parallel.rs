@@ -70,8 +70,8 @@ fn two_threads_with_narrow_keys_match_the_one_thread_engine_and_the_table() {
     assert_eq!(search_core::SharedTable::<u64, u8>::with_bits_narrow(22, 64).narrow_entries(), 0);
     let g4 = Geometry::new(4).unwrap();
     let game = triangle_war::TriangleWar::new(g4.clone());
-    assert_eq!(search_core::Game::narrow_key_bits(&game.clone().with_narrow_keys(true)), 64);
-    assert_eq!(search_core::Game::narrow_key_bits(&game), 0);
+    assert_eq!(search_core::Game::narrow_key_bits(&game), 64, "on by default");
+    assert_eq!(search_core::Game::narrow_key_bits(&game.clone().with_narrow_keys(false)), 0);
     let mut one = parallel(&g4, 1, 16);
     let mut two = parallel(&g4, 2, 23).with_narrow_keys(true);
     two.engine().set_solo_nodes(0);
