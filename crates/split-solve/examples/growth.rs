@@ -1,8 +1,9 @@
 //! How the work of a strings-and-coins board grows with the strings left, for sizing a solve
 //! too large for one machine: random safe openings (strings drawn at random among those that
 //! leave every coin at least two undrawn strings, so nothing is offered) with `L` strings left,
-//! each solved exactly with a fresh TT under a node budget; the median nodes per `L`, the growth
-//! factor per string between the two largest `L` solved, and the empty board extrapolated.
+//! each solved exactly with a fresh TT under a node budget; the least, median, largest and total
+//! nodes per `L`, the growth factor per string between the two largest `L` solved (by the
+//! medians), and the empty board extrapolated.
 //!
 //! `cargo run --release -p split-solve --example growth -- GAME BOARD [--left L1,L2,..]
 //! [--samples N] [--tt-bits B] [--budget NODES] [--seed S] [--rules RULES] [--etc SPAN]
@@ -171,8 +172,8 @@ fn main() {
     let mut medians = Vec::new();
     println!("{game_name} {board_name}: {strings} strings; {samples} safe openings per row, TT 2^{tt_bits}, budget {budget} nodes, ETC {etc:?} from {etc_moves} moves, prefetch {prefetch}, driver {driver:?}");
     println!(
-        "{:>5} {:>8} {:>14} {:>14} {:>14} {:>9}",
-        "left", "solved", "min nodes", "median nodes", "max nodes", "seconds"
+        "{:>5} {:>8} {:>14} {:>14} {:>14} {:>15} {:>9}",
+        "left", "solved", "min nodes", "median nodes", "max nodes", "total nodes", "seconds"
     );
     for &left in &lefts {
         let t = Instant::now();
@@ -191,7 +192,8 @@ fn main() {
         nodes.sort_unstable();
         let median = nodes[nodes.len() / 2];
         let (min, max, secs) = (nodes[0], nodes[nodes.len() - 1], t.elapsed().as_secs_f64());
-        println!("{left:>5} {solved:>8} {min:>14} {median:>14} {max:>14} {secs:>9.1}");
+        let total: u64 = nodes.iter().sum();
+        println!("{left:>5} {solved:>8} {min:>14} {median:>14} {max:>14} {total:>15} {secs:>9.1}");
         medians.push((left, median as f64));
     }
     if let [.., (l0, n0), (l1, n1)] = medians[..] {
