@@ -97,11 +97,11 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
 const LARGE_BOARD_LINES: usize = 31;
 
 /// The default TT of the large boards, in MiB: 2^25 entries of 32 bytes (for two threads,
-/// 103 M entries in the shared table's narrow part and 6 M in its wide one). 2 GiB halved the nodes of 512 MiB on 4x4
-/// before that part existed (840 M -> 435 M one thread; 2^28: 387 M); with it 512 MiB comes
-/// within 3% of 4 GiB, and two threads on the empty 4x4 took 51.6-63.8 s with 1 GiB (seven
-/// runs in stops 34-35) against 60.9-66 s with 2 GiB (four), which cost 2.6-3.0 s more of
-/// system time (crate README of dots-and-boxes).
+/// 103 M entries in the shared table's narrow part and 6 M in its wide one). 2 GiB halved the
+/// nodes of 512 MiB on 4x4 before that part existed (840 M -> 435 M one thread; 2^28: 387 M);
+/// with it 512 MiB comes within 3% of 4 GiB, and two threads on the empty 4x4 took 51.6-63.8 s
+/// with 1 GiB (seven runs in stops 34-35) against 60.9-66 s with 2 GiB (four), which cost
+/// 2.6-3.0 s more of system time (crate README of dots-and-boxes).
 const LARGE_BOARD_TT_MIB: u64 = 1024;
 
 /// The TT size of a large board when none is asked for: [`LARGE_BOARD_TT_MIB`] if the memory

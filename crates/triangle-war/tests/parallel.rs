@@ -58,8 +58,8 @@ fn side4_parallel_matches_the_one_thread_engine() {
     assert!(two.stats().nodes > 0);
 }
 
-/// With every key in the shared TT's narrow part ([`triangle_war::TriangleWar::with_narrow_keys`]:
-/// 64 bits; a table of 2^23 entries, the smallest whose lines leave room for a slot's stored
+/// With every key in the shared TT's narrow part ([`triangle_war::TriangleWar::with_narrow_keys`],
+/// the default: 64 bits; a table of 2^23 entries, the smallest whose lines leave room for a slot's stored
 /// bits), two threads give the one-thread engine's values on side 4 and the table's on side 3.
 #[test]
 fn two_threads_with_narrow_keys_match_the_one_thread_engine_and_the_table() {
@@ -73,8 +73,8 @@ fn two_threads_with_narrow_keys_match_the_one_thread_engine_and_the_table() {
     assert_eq!(search_core::Game::narrow_key_bits(&game), 64, "on by default");
     assert_eq!(search_core::Game::narrow_key_bits(&game.clone().with_narrow_keys(false)), 0);
     let mut one = parallel(&g4, 1, 16);
-    let mut two = parallel(&g4, 2, 23).with_narrow_keys(true);
-    two.engine().set_solo_nodes(0);
+    // On by default: `parallel` builds the game with its narrow keys.
+    let mut two = parallel(&g4, 2, 23);
     let mut rng = SmallRng::seed_from_u64(4040);
     for drawn in (8..28).cycle().take(60) {
         let pos = random_position(&g4, &mut rng, drawn);
@@ -82,8 +82,7 @@ fn two_threads_with_narrow_keys_match_the_one_thread_engine_and_the_table() {
     }
     let g3 = Geometry::new(3).unwrap();
     let table = RetrogradeTable::build(&g3).unwrap();
-    let mut two = parallel(&g3, 2, 23).with_narrow_keys(true);
-    two.engine().set_solo_nodes(0);
+    let mut two = parallel(&g3, 2, 23);
     for drawn in (0..18).cycle().take(100) {
         let pos = random_position(&g3, &mut rng, drawn);
         assert_eq!(two.final_margin(&pos), table.final_margin(&pos), "{pos:?}");
