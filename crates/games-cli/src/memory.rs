@@ -10,15 +10,11 @@
 /// a page size in bytes, such as `1073741824`), the free ones of that size are added to it.
 pub fn mem_available() -> Option<u128> {
     let read = |path: &str| std::fs::read_to_string(path).ok();
+    let tunables = std::env::var("GLIBC_TUNABLES").unwrap_or_default();
     let meminfo = read("/proc/meminfo").and_then(|info| {
-        let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?.to_string();
-        let available = line.split_whitespace().nth(1)?.parse::<u128>().ok()? * 1024;
-        let tunables = std::env::var("GLIBC_TUNABLES").ok()?;
-        let Some(page) = hugetlb_page_bytes(&tunables, &info) else { return Some(available) };
-        let free = read(&format!("/sys/kernel/mm/hugepages/hugepages-{}kB/free_hugepages", page >> 10))
-            .and_then(|f| f.trim().parse::<u128>().ok())
-            .unwrap_or(0);
-        Some(available + free * u128::from(page))
+        meminfo_available(&info, &tunables, |kib| {
+            read(&format!("/sys/kernel/mm/hugepages/hugepages-{kib}kB/free_hugepages"))?.trim().parse().ok()
+        })
     });
     let rlimit = read("/proc/self/limits").and_then(|limits| {
         let line = limits.lines().find(|l| l.starts_with("Max address space"))?.to_string();
@@ -30,6 +26,22 @@ pub fn mem_available() -> Option<u128> {
         Some(max.saturating_sub(current))
     });
     [meminfo, rlimit, cgroup].into_iter().flatten().min()
+}
+
+/// `MemAvailable` of `meminfo` (the text of `/proc/meminfo`) in bytes, plus the free
+/// `hugetlbfs` pages that the glibc tunables `tunables` make `malloc` use
+/// ([`hugetlb_page_bytes`]), counted by `free_pages(page size in KiB)`; `None` without a
+/// `MemAvailable` line.
+pub fn meminfo_available(
+    meminfo: &str,
+    tunables: &str,
+    free_pages: impl Fn(u64) -> Option<u128>,
+) -> Option<u128> {
+    let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let available = line.split_whitespace().nth(1)?.parse::<u128>().ok()? * 1024;
+    let reserved = hugetlb_page_bytes(tunables, meminfo)
+        .map_or(0, |page| free_pages(page >> 10).unwrap_or(0) * u128::from(page));
+    Some(available + reserved)
 }
 
 /// The size of the `hugetlbfs` pages (bytes) that `malloc` maps its large blocks from under
@@ -73,6 +85,21 @@ mod tests {
     fn human_sizes() {
         assert_eq!(human_bytes(512), "512 B");
         assert_eq!(human_bytes(3 << 29), "1.5 GiB");
+    }
+
+    #[test]
+    fn free_reserved_pages_count_only_under_the_tunable() {
+        let meminfo = "MemAvailable:    1024 kB\nHugepagesize:       2048 kB\n";
+        let free = |kib: u64| (kib == 1 << 20).then_some(3);
+        assert_eq!(meminfo_available(meminfo, "", free), Some(1 << 20));
+        assert_eq!(meminfo_available(meminfo, "glibc.malloc.hugetlb=1", free), Some(1 << 20));
+        assert_eq!(
+            meminfo_available(meminfo, "glibc.malloc.hugetlb=1073741824", free),
+            Some((1 << 20) + (3 << 30))
+        );
+        // No pages of the default size are reserved.
+        assert_eq!(meminfo_available(meminfo, "glibc.malloc.hugetlb=2", free), Some(1 << 20));
+        assert_eq!(meminfo_available("MemTotal: 5 kB\n", "", free), None);
     }
 
     #[test]
