@@ -49,13 +49,24 @@ pub const MAX_STARTS: u32 = 10;
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 const PROBE_BYTES: usize = 64 << 20;
 
+/// The value of `glibc.malloc.hugetlb` in `tunables` (the text of `GLIBC_TUNABLES`:
+/// `name=value` pairs joined by `:`), or `None` where it is not set; a name without `=` counts
+/// as set to the empty value.
+#[must_use]
+pub fn hugetlb_tunable(tunables: &str) -> Option<&str> {
+    tunables.split(':').find_map(|t| {
+        let (name, value) = t.split_once('=').unwrap_or((t, ""));
+        (name == TUNABLE).then_some(value)
+    })
+}
+
 /// The value `GLIBC_TUNABLES` needs for huge pages, given its current value (`None`: unset),
 /// or `None` when it needs no change: it already sets `glibc.malloc.hugetlb` (to any value: the user's
 /// choice). Tunables are `name=value` pairs joined by `:`; ours is appended.
 #[must_use]
 pub fn tunables_with_huge_pages(current: Option<&str>) -> Option<String> {
     match current {
-        Some(c) if c.split(':').any(|t| t.split('=').next() == Some(TUNABLE)) => None,
+        Some(c) if hugetlb_tunable(c).is_some() => None,
         Some(c) if !c.is_empty() => Some(format!("{c}:{TUNABLE}=1")),
         _ => Some(format!("{TUNABLE}=1")),
     }
@@ -163,6 +174,10 @@ mod tests {
     #[test]
     fn the_tunable_is_added_once_and_a_users_choice_is_kept() {
         assert_eq!(tunables_with_huge_pages(None).as_deref(), Some("glibc.malloc.hugetlb=1"));
+        assert_eq!(hugetlb_tunable("glibc.malloc.arena_max=2:glibc.malloc.hugetlb=2"), Some("2"));
+        assert_eq!(hugetlb_tunable("glibc.malloc.hugetlb"), Some(""));
+        assert_eq!(hugetlb_tunable("glibc.malloc.hugetlbx=1"), None);
+        assert_eq!(hugetlb_tunable(""), None);
         assert_eq!(tunables_with_huge_pages(Some("")).as_deref(), Some("glibc.malloc.hugetlb=1"));
         assert_eq!(
             tunables_with_huge_pages(Some("glibc.malloc.arena_max=2")).as_deref(),

@@ -50,7 +50,7 @@ pub fn meminfo_available(
 /// text of `/proc/meminfo`), a larger value the page size itself; `None` for `0` and `1`
 /// (none, or transparent huge pages), no such tunable, or a value that is not a number.
 pub fn hugetlb_page_bytes(tunables: &str, meminfo: &str) -> Option<u64> {
-    let value = tunables.split(':').find_map(|t| t.strip_prefix("glibc.malloc.hugetlb="))?;
+    let value = crate::huge_pages::hugetlb_tunable(tunables)?;
     match value.parse::<u64>().ok()? {
         0 | 1 => None,
         2 => {

@@ -9,17 +9,49 @@
 //! part of the frontier tree to `PLIES` plies: every move whose bounds the records narrowed,
 //! under the moves that lead to it (a move's bounds are from the side to move before it; a
 //! node's moves are those of its position, which may be a symmetric image of the position
-//! the moves above it reach: [`Split::move_bounds_after`]).
+//! the moves above it reach: [`Split::move_bounds_after`]). `--under MOVES` (comma-separated,
+//! e.g. `--under 6,12`) prints that part of the tree below the node those moves reach, down to
+//! `PLIES` plies below the root (`--tree`, or 4 by default), even where the moves above it are
+//! not narrowed yet: how a class of first moves still open is getting on.
 
 use dots_and_boxes::{DotsAndBoxes, Geometry, Position, Rules};
+use std::io::Write as _;
+
 use split_solve::record::decode_store;
 use split_solve::{RoundKind, Split, SplitOptions};
 
+/// `writeln!` into the report, which is written out at the end (so that a closed pipe, as
+/// under `| head`, is not an error).
+macro_rules! say {
+    ($out:expr, $($fmt:tt)*) => {{
+        $out.push_str(&format!($($fmt)*));
+        $out.push('\n');
+    }};
+}
+
 fn main() {
+    let mut report = String::new();
+    run(&mut report);
+    if let Err(err) = std::io::stdout().lock().write_all(report.as_bytes()) {
+        if err.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!("store_status: {err}");
+            std::process::exit(1);
+        }
+    }
+}
+
+fn run(out: &mut String) {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let mut tree_plies = 0;
     if let Some(i) = args.iter().position(|a| a == "--tree") {
         tree_plies = args.get(i + 1).and_then(|p| p.parse().ok()).unwrap_or_else(|| usage());
+        args.drain(i..i + 2);
+    }
+    let mut under: Option<Vec<u8>> = None;
+    if let Some(i) = args.iter().position(|a| a == "--under") {
+        let moves = args.get(i + 1).unwrap_or_else(|| usage());
+        let parsed = moves.split(',').map(|m| m.trim().parse().ok()).collect::<Option<Vec<u8>>>();
+        under = Some(parsed.unwrap_or_else(|| usage()));
         args.drain(i..i + 2);
     }
     let [size, file, rest @ ..] = args.as_slice() else { usage() };
@@ -38,38 +70,64 @@ fn main() {
         biggest.push(rec.nodes);
     }
     biggest.sort_unstable_by(|a, b| b.cmp(a));
-    println!(
+    say!(
+        out,
         "{}: {} records ({applied} on this frontier of {}), {nodes} nodes",
         store.identity,
         store.records.len(),
         split.frontier_len()
     );
-    println!("largest jobs (nodes): {:?}", &biggest[..biggest.len().min(10)]);
-    println!("root: {:?}", split.root_bounds());
+    say!(out, "largest jobs (nodes): {:?}", &biggest[..biggest.len().min(10)]);
+    let (above, at_most): (Vec<_>, Vec<_>) = store.records.iter().flatten().partition(|r| r.is_above());
+    let sum = |rs: &[&split_solve::record::Record]| rs.iter().map(|r| r.nodes).sum::<u64>();
+    say!(
+        out,
+        "answers: {} above their threshold ({} nodes), {} at most it ({} nodes)",
+        above.len(),
+        sum(&above),
+        at_most.len(),
+        sum(&at_most)
+    );
+    say!(out, "root: {:?}", split.root_bounds());
     let moves = split.move_bounds();
     let narrowed = moves.iter().filter(|&&(_, lo, hi)| lo > -boxes || hi < boxes).count();
-    println!("root moves with bounds inside [-{boxes}, {boxes}]: {narrowed} of {}", moves.len());
+    say!(out, "root moves with bounds inside [-{boxes}, {boxes}]: {narrowed} of {}", moves.len());
     for (mv, lo, hi) in moves {
-        println!("  move {mv:>2}: [{lo}, {hi}]");
+        say!(out, "  move {mv:>2}: [{lo}, {hi}]");
     }
     if tree_plies > 0 {
-        println!("proven part of the frontier tree ({tree_plies} plies; moves whose bounds are narrowed):");
-        print_tree(&split, &mut Vec::new(), tree_plies);
+        say!(out, "proven part of the frontier tree ({tree_plies} plies; moves whose bounds are narrowed):");
+        print_tree(out, &split, &mut Vec::new(), tree_plies);
+    }
+    if let Some(mut path) = under {
+        let plies = if tree_plies > 0 { tree_plies } else { depth as usize };
+        let line: Vec<String> = path.iter().map(u8::to_string).collect();
+        match split.move_bounds_after(&path) {
+            Some(_) => {
+                say!(
+                    out,
+                    "below {} ({plies} plies from the root; moves whose bounds are narrowed):",
+                    line.join(" ")
+                );
+                print_narrowed(out, &split, &mut path, plies);
+            }
+            None => say!(out, "below {}: no such node of the frontier tree", line.join(" ")),
+        }
     }
     let left = split.progress().left;
     let first = split.round_of(RoundKind::FirstOrder).len();
-    println!("jobs the current question needs: {left} (first alpha-beta order: {first})");
+    say!(out, "jobs the current question needs: {left} (first alpha-beta order: {first})");
 }
 
 fn usage() -> ! {
-    eprintln!("usage: store_status RxC STORE_FILE [depth] [--tree PLIES]");
+    eprintln!("usage: store_status RxC STORE_FILE [depth] [--tree PLIES] [--under MOVES]");
     std::process::exit(2);
 }
 
 /// Prints the moves below the node that `path` leads to whose bounds are narrower than the
 /// widest of that node's moves (those no record touched) or exact, one per line, indented by
 /// ply, down to `plies` plies.
-fn print_tree(split: &Split<DotsAndBoxes>, path: &mut Vec<u8>, plies: usize) {
+fn print_tree(out: &mut String, split: &Split<DotsAndBoxes>, path: &mut Vec<u8>, plies: usize) {
     if path.len() == plies {
         return;
     }
@@ -79,10 +137,29 @@ fn print_tree(split: &Split<DotsAndBoxes>, path: &mut Vec<u8>, plies: usize) {
     for (mv, lo, hi) in moves {
         if hi - lo < widest || lo == hi {
             let line: Vec<String> = path.iter().chain(Some(&mv)).map(u8::to_string).collect();
-            println!("{}{}: [{lo}, {hi}]", "  ".repeat(path.len()), line.join(" "));
+            say!(out, "{}{}: [{lo}, {hi}]", "  ".repeat(path.len()), line.join(" "));
             path.push(mv);
-            print_tree(split, path, plies);
+            print_tree(out, split, path, plies);
             path.pop();
         }
+    }
+}
+
+/// Like [`print_tree`], but goes down every move, narrowed or not, so that a narrowed node
+/// below moves that are not narrowed yet is printed too (with its whole path).
+fn print_narrowed(out: &mut String, split: &Split<DotsAndBoxes>, path: &mut Vec<u8>, plies: usize) {
+    if path.len() == plies {
+        return;
+    }
+    let Some((_, moves)) = split.move_bounds_after(path) else { return };
+    let widest = moves.iter().map(|&(_, lo, hi)| hi - lo).max().unwrap_or(0);
+    for (mv, lo, hi) in moves {
+        path.push(mv);
+        if hi - lo < widest || lo == hi {
+            let line: Vec<String> = path.iter().map(u8::to_string).collect();
+            say!(out, "{}{}: [{lo}, {hi}]", "  ".repeat(path.len() - 1), line.join(" "));
+        }
+        print_narrowed(out, split, path, plies);
+        path.pop();
     }
 }
