@@ -97,7 +97,7 @@ fn run(out: &mut String) {
     }
     if tree_plies > 0 {
         say!(out, "proven part of the frontier tree ({tree_plies} plies; moves whose bounds are narrowed):");
-        print_tree(out, &split, &mut Vec::new(), tree_plies);
+        print_tree(out, &split, &mut Vec::new(), tree_plies, false);
     }
     if let Some(mut path) = under {
         let plies = if tree_plies > 0 { tree_plies } else { depth as usize };
@@ -109,7 +109,7 @@ fn run(out: &mut String) {
                     "below {} ({plies} plies from the root; moves whose bounds are narrowed):",
                     line.join(" ")
                 );
-                print_narrowed(out, &split, &mut path, plies);
+                print_tree(out, &split, &mut path, plies, true);
             }
             None => say!(out, "below {}: no such node of the frontier tree", line.join(" ")),
         }
@@ -125,9 +125,10 @@ fn usage() -> ! {
 }
 
 /// Prints the moves below the node that `path` leads to whose bounds are narrower than the
-/// widest of that node's moves (those no record touched) or exact, one per line, indented by
-/// ply, down to `plies` plies.
-fn print_tree(out: &mut String, split: &Split<DotsAndBoxes>, path: &mut Vec<u8>, plies: usize) {
+/// widest of that node's moves (those no record touched) or exact, one per line with its
+/// whole path, indented by ply, down to `plies` plies. With `every`, goes down every move,
+/// narrowed or not, so that a narrowed node below moves not narrowed yet is printed too.
+fn print_tree(out: &mut String, split: &Split<DotsAndBoxes>, path: &mut Vec<u8>, plies: usize, every: bool) {
     if path.len() == plies {
         return;
     }
@@ -135,31 +136,15 @@ fn print_tree(out: &mut String, split: &Split<DotsAndBoxes>, path: &mut Vec<u8>,
     // The widest bounds at this node: a move that no record touched.
     let widest = moves.iter().map(|&(_, lo, hi)| hi - lo).max().unwrap_or(0);
     for (mv, lo, hi) in moves {
-        if hi - lo < widest || lo == hi {
-            let line: Vec<String> = path.iter().chain(Some(&mv)).map(u8::to_string).collect();
-            say!(out, "{}{}: [{lo}, {hi}]", "  ".repeat(path.len()), line.join(" "));
-            path.push(mv);
-            print_tree(out, split, path, plies);
-            path.pop();
-        }
-    }
-}
-
-/// Like [`print_tree`], but goes down every move, narrowed or not, so that a narrowed node
-/// below moves that are not narrowed yet is printed too (with its whole path).
-fn print_narrowed(out: &mut String, split: &Split<DotsAndBoxes>, path: &mut Vec<u8>, plies: usize) {
-    if path.len() == plies {
-        return;
-    }
-    let Some((_, moves)) = split.move_bounds_after(path) else { return };
-    let widest = moves.iter().map(|&(_, lo, hi)| hi - lo).max().unwrap_or(0);
-    for (mv, lo, hi) in moves {
+        let narrowed = hi - lo < widest || lo == hi;
         path.push(mv);
-        if hi - lo < widest || lo == hi {
+        if narrowed {
             let line: Vec<String> = path.iter().map(u8::to_string).collect();
             say!(out, "{}{}: [{lo}, {hi}]", "  ".repeat(path.len() - 1), line.join(" "));
         }
-        print_narrowed(out, split, path, plies);
+        if narrowed || every {
+            print_tree(out, split, path, plies, every);
+        }
         path.pop();
     }
 }
