@@ -419,6 +419,23 @@ impl<'a> Reporter<'a> {
     }
 }
 
+/// Jobs that took at least this long get a line of their own on stderr ([`job_line`]).
+const LONG_JOB: Duration = Duration::from_secs(10);
+
+/// One finished job in words, for the progress on stderr: `job LEAF (threshold T): at most T
+/// (fail-soft R), N nodes, S s`; "above T" when the answer is yes.
+pub fn job_line(rec: &Record, leaf: u32, took: Duration) -> String {
+    let answer = if rec.is_above() { "above" } else { "at most" };
+    format!(
+        "job {leaf} (threshold {}): {answer} {} (fail-soft {}), {} nodes, {:.1} s",
+        rec.threshold,
+        rec.threshold,
+        rec.value,
+        rec.nodes,
+        took.as_secs_f64()
+    )
+}
+
 /// What the split proved, as the root driver's [`RootResult`]: the root's bounds and every
 /// root move's, in the game's generation order (what the subcommands print from).
 pub fn root_result<G: Game + Clone>(split: &Split<G>, pos: &G::Position) -> RootResult<G::Move>
@@ -559,6 +576,7 @@ where
                 skipped += 1;
                 continue;
             }
+            let started = Instant::now();
             let (value, nodes) = search(&job)?;
             run_nodes += nodes;
             let value = match value {
@@ -569,6 +587,9 @@ where
                 }
             };
             let rec = split.finish((job.leaf, job.threshold), value, nodes)?;
+            if started.elapsed() >= LONG_JOB {
+                eprintln!("split: {}", job_line(&rec, job.leaf, started.elapsed()));
+            }
             store.append(&rec)?;
             reporter.report(|| split.progress(), run_nodes, false);
         }
@@ -581,6 +602,7 @@ where
         }
     } else {
         while let Some(job) = split.next_job() {
+            let started = Instant::now();
             let (value, nodes) = search(&job)?;
             run_nodes += nodes;
             let value = match value {
@@ -592,6 +614,9 @@ where
                 }
             };
             let rec = split.finish((job.leaf, job.threshold), value, nodes)?;
+            if started.elapsed() >= LONG_JOB {
+                eprintln!("split: {}", job_line(&rec, job.leaf, started.elapsed()));
+            }
             store.append(&rec)?;
             reporter.report(|| split.progress(), run_nodes, false);
             if deadline.is_some_and(|d| Instant::now() >= d) {
@@ -608,4 +633,23 @@ where
     // A run that ran out of jobs while a deadline passed is finished, not stopped.
     let stop = if result.finished { None } else { stop.or(Some(Stop::TimeLimit)) };
     Ok(Solved { result, stop, stats: engine.stats().since(&stats0), from_checkpoint: from_store })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_jobs_line_gives_its_answer_and_cost() {
+        let above = Record { key: 7, threshold: 0, value: 2, nodes: 5_896_145_716 };
+        assert_eq!(
+            job_line(&above, 208, Duration::from_millis(1_308_800)),
+            "job 208 (threshold 0): above 0 (fail-soft 2), 5896145716 nodes, 1308.8 s"
+        );
+        let at_most = Record { key: 7, threshold: -1, value: -4, nodes: 12 };
+        assert_eq!(
+            job_line(&at_most, 3, Duration::from_secs(10)),
+            "job 3 (threshold -1): at most -1 (fail-soft -4), 12 nodes, 10.0 s"
+        );
+    }
 }
