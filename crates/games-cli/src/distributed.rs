@@ -521,6 +521,7 @@ where
     let mut search =
         |job: &split_solve::Job<G::Position>| -> Result<(std::result::Result<Value, Stop>, u64)> {
             let before = engine.stats().nodes;
+            let started = Instant::now();
             let r = loop {
                 if let Some(path) = snapshot.as_ref().filter(|_| last_save.elapsed() >= save_every) {
                     crate::long_solve::save_snapshot(engine, path, &tt_identity, spec.args.snapshot_entries)?;
@@ -557,7 +558,12 @@ where
                 }
                 break Err(stop);
             };
-            Ok((r, engine.stats().nodes - before))
+            let nodes = engine.stats().nodes - before;
+            if let (Ok(value), true) = (r, started.elapsed() >= LONG_JOB) {
+                let rec = Record { key: job.key, threshold: job.threshold, value, nodes };
+                eprintln!("split: {}", job_line(&rec, job.leaf, started.elapsed()));
+            }
+            Ok((r, nodes))
         };
     let mut stop = None;
     let mut part_done = None;
@@ -576,7 +582,6 @@ where
                 skipped += 1;
                 continue;
             }
-            let started = Instant::now();
             let (value, nodes) = search(&job)?;
             run_nodes += nodes;
             let value = match value {
@@ -587,9 +592,6 @@ where
                 }
             };
             let rec = split.finish((job.leaf, job.threshold), value, nodes)?;
-            if started.elapsed() >= LONG_JOB {
-                eprintln!("split: {}", job_line(&rec, job.leaf, started.elapsed()));
-            }
             store.append(&rec)?;
             reporter.report(|| split.progress(), run_nodes, false);
         }
@@ -602,7 +604,6 @@ where
         }
     } else {
         while let Some(job) = split.next_job() {
-            let started = Instant::now();
             let (value, nodes) = search(&job)?;
             run_nodes += nodes;
             let value = match value {
@@ -614,9 +615,6 @@ where
                 }
             };
             let rec = split.finish((job.leaf, job.threshold), value, nodes)?;
-            if started.elapsed() >= LONG_JOB {
-                eprintln!("split: {}", job_line(&rec, job.leaf, started.elapsed()));
-            }
             store.append(&rec)?;
             reporter.report(|| split.progress(), run_nodes, false);
             if deadline.is_some_and(|d| Instant::now() >= d) {

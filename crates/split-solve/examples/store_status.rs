@@ -14,9 +14,9 @@
 //! `PLIES` plies below the root (`--tree`, or 4 by default), even where the moves above it are
 //! not narrowed yet: how a class of first moves still open is getting on.
 
-use dots_and_boxes::{DotsAndBoxes, Geometry, Position, Rules};
 use std::io::Write as _;
 
+use dots_and_boxes::{DotsAndBoxes, Geometry, Position, Rules};
 use split_solve::record::decode_store;
 use split_solve::{RoundKind, Split, SplitOptions};
 
