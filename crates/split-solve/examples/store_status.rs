@@ -7,9 +7,9 @@
 //! [--tree PLIES]` (depth 4 by default), e.g. `4x5
 //! testdata/dots-and-boxes/solve-4x5/store/main.rec --tree 2`. `--tree` also prints the proven
 //! part of the frontier tree to `PLIES` plies: every move whose bounds the records narrowed,
-//! under the moves that lead to it (a move's bounds are from the side to move before it; a
-//! node's moves are those of its position, which may be a symmetric image of the position
-//! the moves above it reach: [`Split::move_bounds_after`]). `--under MOVES` (comma-separated,
+//! under the moves that lead to it (a move's bounds are from the side to move before it;
+//! every move in the coordinates of the position the moves above it reach, even where the
+//! tree keeps a symmetric image of it: [`Split::move_bounds_after`]). `--under MOVES` (comma-separated,
 //! e.g. `--under 6,12`) prints that part of the tree below the node those moves reach, down to
 //! `PLIES` plies below the root (`--tree`, or 4 by default), even where the moves above it are
 //! not narrowed yet: how a class of first moves still open is getting on.

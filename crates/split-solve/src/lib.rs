@@ -162,11 +162,10 @@ pub enum SplitError {
     NoSuchLeaf(u32),
 }
 
-/// One edge of the frontier tree (12 bytes for a one-byte move: a deep tree has tens of
-/// millions of them).
+/// One edge of the frontier tree (12 bytes: a deep tree has tens of millions of them). The
+/// move is not kept: [`Split::move_bounds_after`] finds an edge by its child's key.
 #[derive(Clone, Copy, Debug)]
-struct Edge<M> {
-    mv: M,
+struct Edge {
     /// The child's node index.
     child: u32,
     /// The points the move banks for the mover.
@@ -175,7 +174,7 @@ struct Edge<M> {
     same: bool,
 }
 
-impl<M> Edge<M> {
+impl Edge {
     fn child(&self) -> usize {
         self.child as usize
     }
@@ -214,16 +213,16 @@ impl<M> Edge<M> {
 
 /// A node of the frontier tree.
 #[derive(Clone, Debug)]
-struct Node<P, M> {
+struct Node<P> {
     pos: P,
     lo: Value,
     hi: Value,
-    edges: Vec<Edge<M>>,
+    edges: Vec<Edge>,
     /// Frontier index, for a job position.
     leaf: Option<u32>,
 }
 
-impl<P, M> Node<P, M> {
+impl<P> Node<P> {
     /// Whether the bounds answer "is the value > t?".
     fn answers(&self, t: Value) -> bool {
         self.lo > t || self.hi <= t
@@ -252,7 +251,7 @@ pub struct Progress {
 pub struct Split<G: Game> {
     game: G,
     options: SplitOptions,
-    nodes: Vec<Node<G::Position, G::Move>>,
+    nodes: Vec<Node<G::Position>>,
     /// The parents of node `n` (each once) are `parents[parent_start[n]..parent_start[n + 1]]`.
     parent_start: Vec<u32>,
     parents: Vec<u32>,
@@ -323,7 +322,7 @@ where
                     };
                     let child = u32::try_from(c).expect("at most 2^32 nodes in a frontier tree");
                     let gain = i32::try_from(gain).expect("a move's gain fits in 32 bits");
-                    split.nodes[n].edges.push(Edge { mv, child, gain, same });
+                    split.nodes[n].edges.push(Edge { child, gain, same });
                 }
             }
             level = next_level;
@@ -447,32 +446,62 @@ where
         self.move_bounds_after(&[]).map(|(_, m)| m).unwrap_or_default()
     }
 
-    /// The node that the moves `path` lead to from the root (each move one edge of the frontier
-    /// tree): its position and [`Split::move_bounds`] there, `(move, lo, hi)` from the side to
-    /// move in that position (empty at a frontier or terminal position). `None` if the path
-    /// leaves the tree (a move that is not one of the node's edges, or a path through the
-    /// frontier).
+    /// The position that the moves `path` reach from the root and [`Split::move_bounds`]
+    /// there: `(move, lo, hi)` for each of its moves in the game's order, from the side to move
+    /// in that position (empty at a frontier or terminal position). `None` if the path leaves
+    /// the tree (a move that is not legal there, or a path through the frontier).
     ///
-    /// Positions of one depth with one key are one node, whose position is the first of them
-    /// that the expansion met: after a move, the node's position may be a symmetric image of
-    /// the one the path's moves reach, and the next move of `path` is read in its coordinates.
+    /// Positions of one depth with one key are one node of the tree, whose position is the
+    /// first of them that the expansion met, so the path is played on the real positions and
+    /// each child found by its key: every move is read, and every move given, in the
+    /// coordinates of the position the path reaches, not in those of a symmetric image. Under
+    /// keys that are not the same for every member of a class (Triangle War's twin segments),
+    /// a move whose child the tree holds under another key is left out.
     #[must_use]
     pub fn move_bounds_after(&self, path: &[G::Move]) -> Option<(G::Position, MoveBounds<G::Move>)> {
         let mut n = 0;
+        let mut pos = self.nodes[0].pos;
         for mv in path {
-            n = self.nodes[n].edges.iter().find(|e| e.mv == *mv)?.child();
+            let legal = self.moves_of(&pos);
+            if !legal.contains(mv) {
+                return None;
+            }
+            n = self.edge_of(n, &pos, *mv)?.child();
+            pos = self.game.play(&pos, *mv).0;
         }
-        let node = &self.nodes[n];
-        let moves = node
-            .edges
-            .iter()
-            .map(|e| {
+        let moves = self
+            .moves_of(&pos)
+            .into_iter()
+            .filter_map(|mv| {
+                let e = self.edge_of(n, &pos, mv)?;
                 let c = &self.nodes[e.child()];
                 let (lo, hi) = e.move_bounds((c.lo, c.hi));
-                (e.mv, lo, hi)
+                Some((mv, lo, hi))
             })
             .collect();
-        Some((node.pos, moves))
+        Some((pos, moves))
+    }
+
+    /// The legal moves of `pos` in the tree's order (none at a terminal position).
+    fn moves_of(&self, pos: &G::Position) -> Vec<G::Move> {
+        let mut moves = Vec::new();
+        if self.game.terminal_value(pos).is_none() {
+            self.game.generate_moves(pos, &mut moves);
+            self.game.order_moves(pos, &mut moves);
+        }
+        moves
+    }
+
+    /// The edge of node `n` that the move `mv` of `pos` (a position with node `n`'s key, maybe
+    /// not its position) takes: the edge to the node whose key is the child's. `None` where the
+    /// node's position reaches that child's class under another key (keys that fold twin
+    /// segments, as Triangle War's do, are not the same for every member of a class).
+    fn edge_of(&self, n: usize, pos: &G::Position, mv: G::Move) -> Option<&Edge> {
+        let key: u128 = self.game.key(&self.game.play(pos, mv).0).into();
+        self.nodes[n].edges.iter().find(|e| {
+            let k: u128 = self.game.key(&self.nodes[e.child()].pos).into();
+            k == key
+        })
     }
 
     /// Whether everything asked is proven: the root's value is exact (and with
