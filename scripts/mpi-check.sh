@@ -3,7 +3,9 @@
 # feature `mpi` (installing Debian's Open MPI and libclang first when they are missing, as root),
 # solves the empty side-4 Triangle War board on 3 ranks (rank 0 coordinates, 2 workers) into a
 # fresh store, compares the value and every first move's value with the one-machine run, and
-# checks that a relaunch answers from the store without a job. Used by .ci/run.
+# checks that a relaunch answers from the store without a job; then that --time-limit stops a run
+# whose one job (the whole empty 4x4 board, a minute or more here) is still under way, with the
+# time-limit status. Used by .ci/run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -46,3 +48,19 @@ print(f"mpi-check: 3 ranks give the one-machine value {one['value']} and the sam
 PY
 grep -q "0 nodes in this run" "$store/again.err" || { echo "mpi-check: the relaunch searched again:" >&2; cat "$store/again.err" >&2; exit 1; }
 echo "mpi-check: the relaunch answered from the store without a job"
+
+# --time-limit 2 on a job of a minute or more: the manager stops the worker at the limit (it used
+# to wait for the job to end). 30 s leaves room for start-up and a slow machine.
+start=$SECONDS
+set +e
+mpirun --oversubscribe -np 2 "$cli" dots-and-boxes --size 4x4 --empty --store "$store/limit" \
+  --split-depth 0 --threads 1 --tt-bits 20 --time-limit 2 --mpi >"$store/limit.out" 2>"$store/limit.err"
+status=$?
+set -e
+took=$((SECONDS - start))
+if [ "$status" = 0 ] || ! grep -q "stopped by the time limit" "$store/limit.err" || [ "$took" -ge 30 ]; then
+  echo "mpi-check: --time-limit 2 under MPI: status $status after $took s:" >&2
+  cat "$store/limit.err" >&2
+  exit 1
+fi
+echo "mpi-check: --time-limit 2 stopped the run under way after $took s (status $status)"

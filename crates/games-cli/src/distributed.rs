@@ -419,8 +419,9 @@ impl<'a> Reporter<'a> {
     }
 }
 
-/// Jobs that took at least this long get a line of their own on stderr ([`job_line`]).
-const LONG_JOB: Duration = Duration::from_secs(10);
+/// Jobs that took at least this long get a line of their own on stderr ([`job_line`]), from
+/// the serial loop and the MPI manager (the time from handing the job out to its answer).
+pub const LONG_JOB: Duration = Duration::from_secs(10);
 
 /// One finished job in words, for the progress on stderr: `job LEAF (threshold T): at most T
 /// (fail-soft R), N nodes, S s`; "above T" when the answer is yes.

@@ -5,7 +5,9 @@
 //! unnecessary. Every other rank is a worker: it builds the same frontier (the split is
 //! deterministic, so a job travels as its frontier index and threshold), searches each job with
 //! its own engine (its TT, threads and TT size from the command line) and answers with the
-//! fail-soft result and the nodes it took.
+//! fail-soft result and the nodes it took. The manager prints a job that took 10 s or more
+//! from hand-out to answer on a line of its own, as the serial loop does
+//! ([`crate::distributed::job_line`]).
 //!
 //! Messages are `i64` arrays: manager to worker `[JOB, leaf, threshold]`, `[CANCEL, leaf,
 //! threshold]` or `[STOP, 0, 0]`; worker to manager `[RESULT, leaf, threshold, value, nodes]`
@@ -62,7 +64,7 @@ mod with_mpi {
     use search_core::{Engine, Game, Limits, Value};
     use split_solve::{Split, SplitOptions};
 
-    use crate::distributed::{root_result, PartDone, Reporter, Store};
+    use crate::distributed::{job_line, root_result, PartDone, Reporter, Store, LONG_JOB};
     use crate::long_solve::{RootSolve, Solved};
 
     const JOB: i64 = 1;
@@ -77,6 +79,19 @@ mod with_mpi {
     fn wait(world: &SimpleCommunicator, rank: Rank) -> (Rank, Vec<i64>) {
         loop {
             if let Some(m) = poll(world, Some(rank)) {
+                return m;
+            }
+            std::thread::sleep(POLL);
+        }
+    }
+
+    /// A busy worker's job `(leaf, threshold)` and when it was handed out.
+    type Busy = ((u32, Value), Instant);
+
+    /// The next message from any rank, polling: `(sender, words)`.
+    fn wait_any(world: &SimpleCommunicator) -> (Rank, Vec<i64>) {
+        loop {
+            if let Some(m) = poll(world, None) {
                 return m;
             }
             std::thread::sleep(POLL);
@@ -159,44 +174,35 @@ mod with_mpi {
         let deadline = spec.args.time_limit.map(|t| Instant::now() + t);
         let mut reporter = Reporter::new(spec.bounds_text);
         let mut idle: Vec<Rank> = (1..world.size()).rev().collect();
-        let mut busy: HashMap<Rank, (u32, Value)> = HashMap::new();
         let mut run_nodes = 0u64;
-        loop {
-            while let Some(&w) = idle.last() {
-                let Some(job) = split.next_job() else { break };
-                world.process_at_rank(w).send(&[JOB, i64::from(job.leaf), job.threshold][..]);
-                busy.insert(w, (job.leaf, job.threshold));
-                idle.pop();
-            }
-            if busy.is_empty() || deadline.is_some_and(|d| Instant::now() >= d) {
-                break;
-            }
-            // Wait for a worker, with a progress line every few seconds meanwhile (the nodes
-            // of the jobs finished so far).
-            let (w, m) = loop {
-                if let Some(m) = poll(world, None) {
-                    break m;
-                }
-                if reporter.is_due() {
-                    reporter.report(|| split.progress(), run_nodes, false);
-                }
-                std::thread::sleep(POLL);
-            };
-            if m.len() != 5 || !busy.contains_key(&w) {
+        let out_of_time = || deadline.is_some_and(|d| Instant::now() >= d);
+        // A worker's answer to the job it was given: recorded (and, unless the workers are
+        // stopping, the jobs it made unnecessary cancelled) or, dropped, handed out again
+        // later. Gives the job's nodes.
+        let mut answer = |w: Rank,
+                          m: Vec<i64>,
+                          split: &mut Split<G>,
+                          busy: &mut HashMap<Rank, Busy>,
+                          stopping: bool|
+         -> Result<u64> {
+            let Some(((leaf, threshold), started)) = busy.remove(&w).filter(|_| m.len() == 5) else {
                 anyhow::bail!("rank {w} sent an unexpected message {m:?}");
+            };
+            if m[1] != i64::from(leaf) || m[2] != threshold {
+                anyhow::bail!("rank {w} answered another job than its own: {m:?}");
             }
-            busy.remove(&w);
-            idle.push(w);
-            let leaf = u32::try_from(m[1]).map_err(|_| anyhow!("rank {w} sent a bad job {m:?}"))?;
-            let id = (leaf, m[2]);
+            let id = (leaf, threshold);
             let job_nodes = u64::try_from(m[4]).unwrap_or(0);
-            run_nodes += job_nodes;
             match m[0] {
                 RESULT => {
                     let rec = split.finish(id, m[3], job_nodes)?;
                     store.append(&rec)?;
-                    for gone in split.cancelled() {
-                        if let Some((&r, _)) = busy.iter().find(|(_, &j)| j == gone) {
+                    let took: Duration = started.elapsed();
+                    if took >= LONG_JOB {
+                        eprintln!("split: {}", job_line(&rec, leaf, took));
+                    }
+                    for gone in split.cancelled().into_iter().filter(|_| !stopping) {
+                        if let Some((&r, _)) = busy.iter().find(|(_, &(j, _))| j == gone) {
                             world.process_at_rank(r).send(&[CANCEL, i64::from(gone.0), gone.1][..]);
                         }
                     }
@@ -204,10 +210,45 @@ mod with_mpi {
                 DROPPED => split.abandon(id),
                 _ => anyhow::bail!("rank {w} sent an unexpected message {m:?}"),
             }
+            Ok(job_nodes)
+        };
+        let mut busy: HashMap<Rank, Busy> = HashMap::new();
+        'jobs: loop {
+            while let Some(&w) = idle.last() {
+                let Some(job) = split.next_job() else { break };
+                world.process_at_rank(w).send(&[JOB, i64::from(job.leaf), job.threshold][..]);
+                busy.insert(w, ((job.leaf, job.threshold), Instant::now()));
+                idle.pop();
+            }
+            if busy.is_empty() || out_of_time() {
+                break;
+            }
+            // Wait for a worker, with a progress line every few seconds meanwhile (the nodes
+            // of the jobs finished so far); the time limit ends the wait.
+            let (w, m) = loop {
+                if let Some(m) = poll(world, None) {
+                    break m;
+                }
+                if out_of_time() {
+                    break 'jobs;
+                }
+                if reporter.is_due() {
+                    reporter.report(|| split.progress(), run_nodes, false);
+                }
+                std::thread::sleep(POLL);
+            };
+            run_nodes += answer(w, m, &mut split, &mut busy, false)?;
+            idle.push(w);
             reporter.report(|| split.progress(), run_nodes, false);
         }
+        // Every worker stops; a busy one answers its job once more (its result if it finished
+        // meanwhile, else dropped), so that no result already found is lost.
         for w in 1..world.size() {
             world.process_at_rank(w).send(&[STOP, 0, 0][..]);
+        }
+        while !busy.is_empty() {
+            let (w, m) = wait_any(world);
+            run_nodes += answer(w, m, &mut split, &mut busy, true)?;
         }
         reporter.report(|| split.progress(), run_nodes, true);
         let result = root_result(&split, pos);
@@ -267,10 +308,12 @@ mod with_mpi {
                 Ok(v) => [RESULT, m[1], t, v, nodes],
                 Err(_) => [DROPPED, m[1], t, 0, nodes],
             };
+            // Told to stop mid-job: the answer still goes back (the manager waits for it), then
+            // the worker is done.
+            world.process_at_rank(0).send(&reply[..]);
             if stop_after {
                 return;
             }
-            world.process_at_rank(0).send(&reply[..]);
         }
     }
 }
