@@ -75,10 +75,10 @@ mod with_mpi {
     /// How long a waiting rank sleeps between polls.
     const POLL: Duration = Duration::from_millis(1);
 
-    /// The next message from `rank`, polling: `(sender, words)`.
-    fn wait(world: &SimpleCommunicator, rank: Rank) -> (Rank, Vec<i64>) {
+    /// The next message from `rank` (any rank if `None`), polling: `(sender, words)`.
+    fn wait(world: &SimpleCommunicator, rank: Option<Rank>) -> (Rank, Vec<i64>) {
         loop {
-            if let Some(m) = poll(world, Some(rank)) {
+            if let Some(m) = poll(world, rank) {
                 return m;
             }
             std::thread::sleep(POLL);
@@ -87,16 +87,6 @@ mod with_mpi {
 
     /// A busy worker's job `(leaf, threshold)` and when it was handed out.
     type Busy = ((u32, Value), Instant);
-
-    /// The next message from any rank, polling: `(sender, words)`.
-    fn wait_any(world: &SimpleCommunicator) -> (Rank, Vec<i64>) {
-        loop {
-            if let Some(m) = poll(world, None) {
-                return m;
-            }
-            std::thread::sleep(POLL);
-        }
-    }
 
     /// A message from `rank` (any rank if `None`) if one has arrived.
     fn poll(world: &SimpleCommunicator, rank: Option<Rank>) -> Option<(Rank, Vec<i64>)> {
@@ -247,7 +237,7 @@ mod with_mpi {
             world.process_at_rank(w).send(&[STOP, 0, 0][..]);
         }
         while !busy.is_empty() {
-            let (w, m) = wait_any(world);
+            let (w, m) = wait(world, None);
             run_nodes += answer(w, m, &mut split, &mut busy, true)?;
         }
         reporter.report(|| split.progress(), run_nodes, true);
@@ -271,7 +261,7 @@ mod with_mpi {
         let stop = Arc::new(AtomicBool::new(false));
         engine.set_limits(Limits { stop: Some(stop.clone()), ..Limits::default() });
         loop {
-            let (_, m) = wait(world, 0);
+            let (_, m) = wait(world, Some(0));
             match m.first() {
                 Some(&JOB) if m.len() == 3 => {}
                 Some(&STOP) => return,
