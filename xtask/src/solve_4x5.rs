@@ -8,7 +8,9 @@
 //! default), taking the committed store when it holds more records than the scratch one (a
 //! fresh clone, or progress made on another machine), runs `games-cli dots-and-boxes --size 4x5
 //! --empty --store DIR --split-depth 4` under `--time-limit`, its progress lines shown and kept
-//! in `DIR/run.log`, then copies the store and the compressed snapshot back for a commit. The
+//! in `DIR/run.log`, ends with a line for the run table (minutes, jobs, nodes, nodes per second,
+//! the nodes of every job of 10 s or more), then copies the store and the compressed snapshot
+//! back for a commit. The
 //! scratch snapshot keeps up to `--snapshot-entries` TT entries (20 M by default), the committed
 //! one the first [`COMMITTED_SNAPSHOT_ENTRIES`] of them (the largest subtrees).
 
@@ -146,11 +148,13 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         .open(dir.join("run.log"))
         .context("opening run.log")?;
     writeln!(log, "== {} minutes, TT {} MiB", args.minutes, args.tt_mib)?;
+    let mut tally = Tally::default();
     if let Some(stderr) = child.stderr.take() {
         for line in BufReader::new(stderr).lines() {
             let line = line.context("reading games-cli's progress")?;
             eprintln!("{line}");
             writeln!(log, "{line}")?;
+            tally.read(&line);
         }
     }
     let status = child.wait().context("waiting for games-cli")?;
@@ -161,10 +165,13 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         _ => bail!("games-cli dots-and-boxes failed ({status}); the store in {} is kept", dir.display()),
     }
     let after = records(&dir.join("main.rec"))?;
-    eprintln!(
-        "xtask solve-4x5: {minutes:.1} min, {} jobs finished ({before} -> {after} records)",
-        after - before
+    let summary = format!(
+        "xtask solve-4x5: {minutes:.1} min, {} jobs finished ({before} -> {after} records); {}",
+        after - before,
+        tally.summary(minutes)
     );
+    eprintln!("{summary}");
+    writeln!(log, "{summary}")?;
     if args.no_copy_back {
         return Ok(());
     }
@@ -178,6 +185,45 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     xz(&["-kf", "-T1", "-c"], &kept, &committed.join("main.tt.xz"))?;
     eprintln!("xtask solve-4x5: store and snapshot copied to {STORE}: commit them");
     Ok(())
+}
+
+/// What a run's progress lines tell (games-cli's stderr): the nodes of the run so far and of
+/// every job that got a line of its own (10 s or more: `split: job LEAF ...: ..., N nodes, S
+/// s`), for the run table of the crate README.
+#[derive(Debug, Default, PartialEq)]
+struct Tally {
+    /// The last "N nodes in this run" seen.
+    run_nodes: u64,
+    /// The nodes of each job with a line of its own, in order.
+    jobs: Vec<u64>,
+}
+
+impl Tally {
+    /// Takes in one progress line (others are ignored).
+    fn read(&mut self, line: &str) {
+        let last_number = |before: &str| line.split(before).next()?.rsplit(' ').next()?.parse::<u64>().ok();
+        if line.starts_with("split: job ") && line.contains(" nodes, ") {
+            if let Some(n) = last_number(" nodes, ") {
+                self.jobs.push(n);
+            }
+        } else if line.contains(" nodes in this run") {
+            if let Some(n) = last_number(" nodes in this run") {
+                self.run_nodes = n;
+            }
+        }
+    }
+
+    /// `N G nodes (R M/s); per job of 10 s or more: a / b / ... G` over `minutes`.
+    fn summary(&self, minutes: f64) -> String {
+        let giga = |n: u64| format!("{:.2}", n as f64 / 1e9);
+        let jobs: Vec<String> = self.jobs.iter().map(|&n| giga(n)).collect();
+        format!(
+            "{} G nodes ({:.2} M/s); per job of 10 s or more: {}",
+            giga(self.run_nodes),
+            self.run_nodes as f64 / 1e6 / (minutes * 60.0).max(1e-9),
+            if jobs.is_empty() { "none".to_string() } else { format!("{} G", jobs.join(" / ")) }
+        )
+    }
 }
 
 /// The sealed TT snapshot `text` cut to its first `n` entries (the largest subtrees: games-cli
@@ -226,6 +272,25 @@ mod tests {
              --tt-mib 512 --time-limit 300 --threads 0 --snapshot-entries 1000"
         );
         assert!(line(&args(1)).contains("--threads 1 "));
+    }
+
+    #[test]
+    fn the_run_summary_adds_up_the_progress_lines() {
+        let mut tally = Tally::default();
+        for line in [
+            "split: depth 4, 37868 frontier jobs (folded by key), 109 records read from /s",
+            "split: TT snapshot saved in job 288 (threshold 0); 2876489728 nodes in this run",
+            "split: job 288 (threshold 0): at most 0 (fail-soft 0), 3444374297 nodes, 743.5 s",
+            "split: jobs 110 done, 0 in flight, 37789 left; 3444374297 nodes in this run, 4592184 \
+             nodes/s; value in [-20, 20]; 750.1 s",
+            "split: job 290 (threshold 0): above 0 (fail-soft 2), 841713209 nodes, 205.7 s",
+            "split: jobs 111 done, 0 in flight, 37788 left; 6000000000 nodes in this run, 4 nodes/s",
+        ] {
+            tally.read(line);
+        }
+        assert_eq!(tally, Tally { run_nodes: 6_000_000_000, jobs: vec![3_444_374_297, 841_713_209] });
+        assert_eq!(tally.summary(20.0), "6.00 G nodes (5.00 M/s); per job of 10 s or more: 3.44 / 0.84 G");
+        assert_eq!(Tally::default().summary(1.0), "0.00 G nodes (0.00 M/s); per job of 10 s or more: none");
     }
 
     #[test]
