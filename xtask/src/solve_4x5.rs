@@ -10,9 +10,9 @@
 //! --empty --store DIR --split-depth 4` under `--time-limit`, its progress lines shown and kept
 //! in `DIR/run.log`, ends with a line for the run table (minutes, jobs, nodes, nodes per second,
 //! the nodes of every job of 10 s or more), then copies the store and the compressed snapshot
-//! back for a commit. The
-//! scratch snapshot keeps up to `--snapshot-entries` TT entries (20 M by default), the committed
-//! one the first [`COMMITTED_SNAPSHOT_ENTRIES`] of them (the largest subtrees).
+//! back for a commit. The scratch snapshot keeps up to `--snapshot-entries` TT entries (20 M by
+//! default), the committed one the first [`COMMITTED_SNAPSHOT_ENTRIES`] of them (the largest
+//! subtrees).
 
 use std::fs;
 use std::io::{BufRead, BufReader, Write};
