@@ -462,18 +462,19 @@ where
         let mut n = 0;
         let mut pos = self.nodes[0].pos;
         for mv in path {
-            let legal = self.moves_of(&pos);
-            if !legal.contains(mv) {
+            if !self.moves_of(&pos).contains(mv) {
                 return None;
             }
-            n = self.edge_of(n, &pos, *mv)?.child();
-            pos = self.game.play(&pos, *mv).0;
+            let child = self.game.play(&pos, *mv).0;
+            n = self.edge_to(&self.keyed_edges(n), &child)?.child();
+            pos = child;
         }
+        let edges = self.keyed_edges(n);
         let moves = self
             .moves_of(&pos)
             .into_iter()
             .filter_map(|mv| {
-                let e = self.edge_of(n, &pos, mv)?;
+                let e = self.edge_to(&edges, &self.game.play(&pos, mv).0)?;
                 let c = &self.nodes[e.child()];
                 let (lo, hi) = e.move_bounds((c.lo, c.hi));
                 Some((mv, lo, hi))
@@ -492,16 +493,18 @@ where
         moves
     }
 
-    /// The edge of node `n` that the move `mv` of `pos` (a position with node `n`'s key, maybe
-    /// not its position) takes: the edge to the node whose key is the child's. `None` where the
+    /// Node `n`'s edges, each with its child's key.
+    fn keyed_edges(&self, n: usize) -> Vec<(u128, &Edge)> {
+        self.nodes[n].edges.iter().map(|e| (self.game.key(&self.nodes[e.child()].pos).into(), e)).collect()
+    }
+
+    /// The edge among `edges` (a node's [`Split::keyed_edges`]) to `child`'s key, where `child`
+    /// is a child of a position with that node's key, maybe not its position. `None` where the
     /// node's position reaches that child's class under another key (keys that fold twin
     /// segments, as Triangle War's do, are not the same for every member of a class).
-    fn edge_of(&self, n: usize, pos: &G::Position, mv: G::Move) -> Option<&Edge> {
-        let key: u128 = self.game.key(&self.game.play(pos, mv).0).into();
-        self.nodes[n].edges.iter().find(|e| {
-            let k: u128 = self.game.key(&self.nodes[e.child()].pos).into();
-            k == key
-        })
+    fn edge_to<'e>(&self, edges: &[(u128, &'e Edge)], child: &G::Position) -> Option<&'e Edge> {
+        let key: u128 = self.game.key(child).into();
+        edges.iter().find(|&&(k, _)| k == key).map(|&(_, e)| e)
     }
 
     /// Whether everything asked is proven: the root's value is exact (and with
