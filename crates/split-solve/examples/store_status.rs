@@ -2,7 +2,8 @@
 //! store file applied to the empty board's frontier tree (the same tree `games-cli
 //! dots-and-boxes --empty --store DIR --split-depth D` builds), then the root's bounds, each
 //! root move's bounds, the jobs the current question still needs (every one, and the first
-//! alpha-beta order's: the fewest if every guess is right) and the nodes the records cost:
+//! alpha-beta order's: the fewest if every guess is right) and the nodes the records cost
+//! (in all, and for each threshold, which tells the questions of a proof apart):
 //! `cargo run --release -p split-solve --example store_status -- RxC STORE_FILE [depth]
 //! [--tree PLIES]` (depth 4 by default), e.g. `4x5
 //! testdata/dots-and-boxes/solve-4x5/store/main.rec --tree 2`. `--tree` also prints the proven
@@ -88,6 +89,20 @@ fn run(out: &mut String) {
         at_most.len(),
         sum(&at_most)
     );
+    // The work of each question: at the frontier's depth a threshold belongs to one root
+    // question (its sign flips with the side to move), so this splits "at most t?" from "at
+    // least t?" halves of a proof.
+    let mut by_threshold = std::collections::BTreeMap::<search_core::Value, (usize, u64)>::new();
+    for rec in store.records.iter().flatten() {
+        let entry = by_threshold.entry(rec.threshold).or_default();
+        entry.0 += 1;
+        entry.1 += rec.nodes;
+    }
+    let parts: Vec<String> = by_threshold
+        .iter()
+        .map(|(t, (n, nodes))| format!("threshold {t}: {n} jobs, {nodes} nodes"))
+        .collect();
+    say!(out, "by threshold: {}", parts.join("; "));
     say!(out, "root: {:?}", split.root_bounds());
     let moves = split.move_bounds();
     let narrowed = moves.iter().filter(|&&(_, lo, hi)| lo > -boxes || hi < boxes).count();
