@@ -64,11 +64,24 @@ fn run(out: &mut String) {
     let boxes = search_core::Value::try_from(geometry.boxes()).expect("at most 64 boxes");
     let game = DotsAndBoxes::with_rules(geometry, Rules::ALL);
     let mut split = Split::new(game, &Position::start(), SplitOptions { depth, ..SplitOptions::default() });
+    // One pass over the records: apply each, and tally nodes in all, by answer (above its
+    // threshold or at most it) and by threshold. At the frontier's depth a threshold belongs to
+    // one root question (its sign flips with the side to move), so the last tally splits the
+    // "at most t?" half of a proof from the "at least t?" half.
     let (mut applied, mut nodes, mut biggest) = (0, 0u64, Vec::new());
+    let (mut above, mut at_most) = ((0usize, 0u64), (0usize, 0u64));
+    let mut by_threshold = std::collections::BTreeMap::<search_core::Value, (usize, u64)>::new();
     for rec in store.records.iter().flatten() {
         applied += usize::from(split.apply(rec).expect("a record of this solve"));
         nodes += rec.nodes;
         biggest.push(rec.nodes);
+        for tally in [
+            if rec.is_above() { &mut above } else { &mut at_most },
+            by_threshold.entry(rec.threshold).or_default(),
+        ] {
+            tally.0 += 1;
+            tally.1 += rec.nodes;
+        }
     }
     biggest.sort_unstable_by(|a, b| b.cmp(a));
     say!(
@@ -79,25 +92,14 @@ fn run(out: &mut String) {
         split.frontier_len()
     );
     say!(out, "largest jobs (nodes): {:?}", &biggest[..biggest.len().min(10)]);
-    let (above, at_most): (Vec<_>, Vec<_>) = store.records.iter().flatten().partition(|r| r.is_above());
-    let sum = |rs: &[&split_solve::record::Record]| rs.iter().map(|r| r.nodes).sum::<u64>();
     say!(
         out,
         "answers: {} above their threshold ({} nodes), {} at most it ({} nodes)",
-        above.len(),
-        sum(&above),
-        at_most.len(),
-        sum(&at_most)
+        above.0,
+        above.1,
+        at_most.0,
+        at_most.1
     );
-    // The work of each question: at the frontier's depth a threshold belongs to one root
-    // question (its sign flips with the side to move), so this splits "at most t?" from "at
-    // least t?" halves of a proof.
-    let mut by_threshold = std::collections::BTreeMap::<search_core::Value, (usize, u64)>::new();
-    for rec in store.records.iter().flatten() {
-        let entry = by_threshold.entry(rec.threshold).or_default();
-        entry.0 += 1;
-        entry.1 += rec.nodes;
-    }
     let parts: Vec<String> = by_threshold
         .iter()
         .map(|(t, (n, nodes))| format!("threshold {t}: {n} jobs, {nodes} nodes"))
