@@ -68,12 +68,11 @@ fn run(out: &mut String) {
     // threshold or at most it) and by threshold. At the frontier's depth a threshold belongs to
     // one root question (its sign flips with the side to move), so the last tally splits the
     // "at most t?" half of a proof from the "at least t?" half.
-    let (mut applied, mut nodes, mut biggest) = (0, 0u64, Vec::new());
+    let (mut applied, mut biggest) = (0, Vec::new());
     let (mut above, mut at_most) = ((0usize, 0u64), (0usize, 0u64));
     let mut by_threshold = std::collections::BTreeMap::<search_core::Value, (usize, u64)>::new();
     for rec in store.records.iter().flatten() {
         applied += usize::from(split.apply(rec).expect("a record of this solve"));
-        nodes += rec.nodes;
         biggest.push(rec.nodes);
         for tally in [
             if rec.is_above() { &mut above } else { &mut at_most },
@@ -84,6 +83,7 @@ fn run(out: &mut String) {
         }
     }
     biggest.sort_unstable_by(|a, b| b.cmp(a));
+    let nodes = above.1 + at_most.1;
     say!(
         out,
         "{}: {} records ({applied} on this frontier of {}), {nodes} nodes",
