@@ -407,13 +407,14 @@ impl<'a> Reporter<'a> {
         let p = progress();
         self.interval = Duration::from_secs(2).max(counting.elapsed() * 20);
         self.last = Some(Instant::now());
-        let secs = self.start.elapsed().as_secs_f64();
+        // Under `GAMES_CLI_ZERO_TIMES` (the golden tests) the time and the rate print as 0.
+        let secs = if crate::report::zero_times() { 0.0 } else { self.start.elapsed().as_secs_f64() };
+        let rate = if secs > 0.0 { nodes as f64 / secs } else { 0.0 };
         eprintln!(
-            "split: jobs {} done, {} in flight, {} left; {nodes} nodes in this run, {:.0} nodes/s; {}; {secs:.1} s",
+            "split: jobs {} done, {} in flight, {} left; {nodes} nodes in this run, {rate:.0} nodes/s; {}; {secs:.1} s",
             p.done,
             p.in_flight,
             p.left,
-            nodes as f64 / secs.max(1e-9),
             (self.bounds_text)(p.root)
         );
     }

@@ -2,7 +2,8 @@
 //! `games-cli <dir> <words of name.args>` with the input on stdin and compare the arguments,
 //! exit status, stdout and stderr with the insta snapshot `testdata/<dir>/<name>.snap` -- the
 //! one golden source. `cargo xtask golden` rewrites the snapshots; `cargo xtask golden --check`
-//! (and this test) fail on any difference.
+//! (and this test) fail on any difference. One more snapshot, `solve-4x5/proof.snap`, is read
+//! from the committed store of the 4x5 dots-and-boxes solve ([`solve_4x5_proof`]).
 
 use std::fs;
 use std::path::Path;
@@ -47,5 +48,63 @@ fn golden_outputs() {
                 case_args(input).join(" ")
             ));
         });
+    });
+}
+
+/// The 4x5 dots-and-boxes proof kept in the committed store of `cargo xtask solve-4x5`
+/// (`testdata/dots-and-boxes/solve-4x5/store/main.rec`, split depth 4): the root's value, the
+/// bounds the store proves on every first move (first player's net boxes, generation order) and
+/// the principal variation (PV) through the proven frontier tree, at every node the first move
+/// whose bounds meet at the node's value. Snapshot `testdata/dots-and-boxes/solve-4x5/proof.snap`
+/// (rewritten by `cargo xtask golden` with the others).
+#[test]
+fn solve_4x5_proof() {
+    use dots_and_boxes::{DotsAndBoxes, Geometry, Position, Rules};
+    use search_core::Game;
+    use split_solve::{record::decode_store, Split, SplitOptions};
+
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/dots-and-boxes/solve-4x5");
+    let bytes = fs::read(root.join("store/main.rec")).unwrap();
+    let store = decode_store(&bytes).unwrap();
+    let game = DotsAndBoxes::with_rules(Geometry::new(4, 5).unwrap(), Rules::ALL);
+    let options = SplitOptions { depth: 4, ..SplitOptions::default() };
+    let mut split = Split::new(game.clone(), &Position::start(), options);
+    for rec in store.records.iter().flatten() {
+        split.apply(rec).unwrap();
+    }
+    let (lo, hi) = split.root_bounds();
+    assert_eq!(lo, hi, "the store proves the empty 4x5 board's value");
+    let mut out = format!("{}\nvalue: {lo} (first player's net boxes)\nfirst moves:\n", store.identity);
+    let moves = split.move_bounds();
+    assert_eq!(moves.len(), 49);
+    assert!(moves.iter().all(|&(_, _, m_hi)| m_hi <= lo), "no first move is proven above the value");
+    for (mv, m_lo, m_hi) in &moves {
+        let value = if m_lo == m_hi {
+            format!("{m_lo}")
+        } else {
+            format!("at most {m_hi} (proven in [{m_lo}, {m_hi}])")
+        };
+        out.push_str(&format!("  {mv:>2}: {value}\n"));
+    }
+    // The PV: `value` is the node's value from its side to move; a move keeps it when its
+    // bounds (side to move, gain included) are both `value`.
+    let (mut path, mut value) = (Vec::new(), lo);
+    while let Some((pos, moves)) = split.move_bounds_after(&path) {
+        let Some(&(mv, _, _)) = moves.iter().find(|&&(_, m_lo, m_hi)| m_lo == value && m_hi == value) else {
+            break;
+        };
+        let (child, gain) = game.play(&pos, mv);
+        value = if game.to_move(&child) == game.to_move(&pos) { value - gain } else { gain - value };
+        path.push(mv);
+    }
+    assert_eq!(path.len(), 4, "the PV reaches the frontier");
+    let line: Vec<String> = path.iter().map(u8::to_string).collect();
+    out.push_str(&format!("pv to the frontier: {}\n", line.join(" ")));
+    insta::with_settings!({
+        snapshot_path => root,
+        prepend_module_to_snapshot => false,
+        omit_expression => true,
+    }, {
+        insta::assert_snapshot!("proof", out);
     });
 }
