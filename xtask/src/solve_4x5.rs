@@ -50,6 +50,11 @@ pub struct Args {
     /// (20,000,000 here) 12% (crate README of dots-and-boxes).
     #[arg(long, default_value_t = 20_000_000)]
     pub snapshot_entries: u64,
+    /// Go on past the root's value to the exact value of every first move (games-cli
+    /// `--format json`, which asks the split for them: `SplitOptions::exact_moves`); the same
+    /// store, whose records serve both questions.
+    #[arg(long)]
+    pub first_moves: bool,
 }
 
 /// The entries of the committed TT snapshot (`main.tt.xz`, about 1.3 MB): the largest subtrees
@@ -108,6 +113,9 @@ fn games_cli_args(args: &Args, dir: &Path, seconds: u64) -> Vec<std::ffi::OsStri
     ] {
         out.extend([flag.into(), value.to_string().into()]);
     }
+    if args.first_moves {
+        out.extend(["--format".into(), "json".into()]);
+    }
     out
 }
 
@@ -147,7 +155,13 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         .append(true)
         .open(dir.join("run.log"))
         .context("opening run.log")?;
-    writeln!(log, "== {} minutes, TT {} MiB", args.minutes, args.tt_mib)?;
+    writeln!(
+        log,
+        "== {} minutes, TT {} MiB{}",
+        args.minutes,
+        args.tt_mib,
+        if args.first_moves { ", every first move exact" } else { "" }
+    )?;
     let mut tally = Tally::default();
     if let Some(stderr) = child.stderr.take() {
         for line in BufReader::new(stderr).lines() {
@@ -196,6 +210,8 @@ struct Tally {
     run_nodes: u64,
     /// The nodes of each job with a line of its own, in order.
     jobs: Vec<u64>,
+    /// The last "first moves exact: K of N classes" seen (runs with `--first-moves`).
+    first_moves: Option<String>,
 }
 
 impl Tally {
@@ -210,6 +226,9 @@ impl Tally {
             if let Some(n) = last_number(" nodes in this run") {
                 self.run_nodes = n;
             }
+            if let Some(rest) = line.split("; first moves exact: ").nth(1) {
+                self.first_moves = rest.split(';').next().map(str::to_string);
+            }
         }
     }
 
@@ -218,10 +237,11 @@ impl Tally {
         let giga = |n: u64| format!("{:.2}", n as f64 / 1e9);
         let jobs: Vec<String> = self.jobs.iter().map(|&n| giga(n)).collect();
         format!(
-            "{} G nodes ({:.2} M/s); per job of 10 s or more: {}",
+            "{} G nodes ({:.2} M/s); per job of 10 s or more: {}{}",
             giga(self.run_nodes),
             self.run_nodes as f64 / 1e6 / (minutes * 60.0).max(1e-9),
-            if jobs.is_empty() { "none".to_string() } else { format!("{} G", jobs.join(" / ")) }
+            if jobs.is_empty() { "none".to_string() } else { format!("{} G", jobs.join(" / ")) },
+            self.first_moves.as_ref().map(|f| format!("; first moves exact: {f}")).unwrap_or_default()
         )
     }
 }
@@ -254,7 +274,15 @@ mod tests {
     use super::*;
 
     fn args(threads: u64) -> Args {
-        Args { minutes: 5, dir: None, tt_mib: 512, threads, no_copy_back: true, snapshot_entries: 1000 }
+        Args {
+            minutes: 5,
+            dir: None,
+            tt_mib: 512,
+            threads,
+            no_copy_back: true,
+            snapshot_entries: 1000,
+            first_moves: false,
+        }
     }
 
     #[test]
@@ -272,6 +300,8 @@ mod tests {
              --tt-mib 512 --time-limit 300 --threads 0 --snapshot-entries 1000"
         );
         assert!(line(&args(1)).contains("--threads 1 "));
+        assert!(!line(&args(0)).contains("--format"));
+        assert!(line(&Args { first_moves: true, ..args(0) }).ends_with(" --format json"));
     }
 
     #[test]
@@ -288,8 +318,17 @@ mod tests {
         ] {
             tally.read(line);
         }
-        assert_eq!(tally, Tally { run_nodes: 6_000_000_000, jobs: vec![3_444_374_297, 841_713_209] });
+        assert_eq!(
+            tally,
+            Tally { run_nodes: 6_000_000_000, jobs: vec![3_444_374_297, 841_713_209], first_moves: None }
+        );
         assert_eq!(tally.summary(20.0), "6.00 G nodes (5.00 M/s); per job of 10 s or more: 3.44 / 0.84 G");
+        tally.read(
+            "split: jobs 700 done, 0 in flight, 37600 left; 7000000000 nodes in this run, 5 nodes/s; \
+             value in [0, 0]; first moves exact: 2 of 14 classes; 900.0 s",
+        );
+        assert_eq!(tally.first_moves.as_deref(), Some("2 of 14 classes"));
+        assert!(tally.summary(20.0).ends_with("3.44 / 0.84 G; first moves exact: 2 of 14 classes"));
         assert_eq!(Tally::default().summary(1.0), "0.00 G nodes (0.00 M/s); per job of 10 s or more: none");
     }
 

@@ -410,8 +410,12 @@ impl<'a> Reporter<'a> {
         // Under `GAMES_CLI_ZERO_TIMES` (the golden tests) the time and the rate print as 0.
         let secs = if crate::report::zero_times() { 0.0 } else { self.start.elapsed().as_secs_f64() };
         let rate = if secs > 0.0 { nodes as f64 / secs } else { 0.0 };
+        let first_moves = p
+            .first_moves
+            .map(|(exact, all)| format!("; first moves exact: {exact} of {all} classes"))
+            .unwrap_or_default();
         eprintln!(
-            "split: jobs {} done, {} in flight, {} left; {nodes} nodes in this run, {rate:.0} nodes/s; {}; {secs:.1} s",
+            "split: jobs {} done, {} in flight, {} left; {nodes} nodes in this run, {rate:.0} nodes/s; {}{first_moves}; {secs:.1} s",
             p.done,
             p.in_flight,
             p.left,

@@ -70,9 +70,18 @@ fn four_shards_and_a_merge_give_the_one_machine_value_and_first_move_values() {
         assert!(dir.join(format!("shard-{i}-of-4.rec")).exists());
     }
     let from_shards = records(&dir).len();
-    let merged = json(
-        &games_cli().args(SIDE4).args(["--analyze", "--format", "json", "--store", store]).output().unwrap(),
-    );
+    let merged_run =
+        games_cli().args(SIDE4).args(["--analyze", "--format", "json", "--store", store]).output().unwrap();
+    let merged = json(&merged_run);
+    // The last progress line counts the classes of first moves made exact: all of them.
+    let last = stderr(&merged_run).lines().rfind(|l| l.starts_with("split: jobs ")).map(str::to_string);
+    let classes = last
+        .as_deref()
+        .and_then(|l| l.split("; first moves exact: ").nth(1))
+        .unwrap_or_else(|| panic!("no first-move count in the last progress line: {}", stderr(&merged_run)));
+    let (exact, all) = classes.split_once(" classes").unwrap().0.split_once(" of ").unwrap();
+    assert_eq!(exact, all, "{classes}");
+    assert!(all.parse::<usize>().unwrap() >= 1, "{classes}");
     assert_eq!(merged["value"], one["value"]);
     assert_eq!(merged["moves"], one["moves"], "every first move's value");
     // Asked again, the store answers without a job.

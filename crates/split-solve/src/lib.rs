@@ -243,6 +243,10 @@ pub struct Progress {
     pub nodes: u64,
     /// Bounds on the root's value, side to move.
     pub root: (Value, Value),
+    /// With [`SplitOptions::exact_moves`]: the root's children (positions after one move,
+    /// folded by key, so one per class of symmetric first moves) whose values are exact, and
+    /// how many there are; `None` without.
+    pub first_moves: Option<(usize, usize)>,
 }
 
 /// The coordinator of a split solve: the frontier tree with bounds, the questions being asked
@@ -539,6 +543,11 @@ where
             left,
             nodes: self.nodes_done,
             root: self.root_bounds(),
+            first_moves: self.options.exact_moves.then(|| {
+                let children = &self.targets()[1..];
+                let exact = children.iter().filter(|&&n| self.nodes[n].lo == self.nodes[n].hi).count();
+                (exact, children.len())
+            }),
         }
     }
 

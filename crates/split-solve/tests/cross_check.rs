@@ -70,7 +70,17 @@ where
                 }
                 assert!(again.is_finished(), "{options:?}");
                 assert!(again.next_job().is_none());
-                assert_eq!(again.progress().done, records.len() as u64);
+                let progress = again.progress();
+                assert_eq!(progress.done, records.len() as u64);
+                // Every class of first moves is exact, counted once per folded child.
+                match progress.first_moves {
+                    Some((exact, all)) => {
+                        assert!(exact_moves, "{options:?}");
+                        assert_eq!(exact, all, "{options:?}");
+                        assert!(all >= 1 && all <= move_values.len(), "{options:?}: {all} classes");
+                    }
+                    None => assert!(!exact_moves, "{options:?}"),
+                }
             }
         }
     }
