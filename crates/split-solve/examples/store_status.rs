@@ -13,7 +13,10 @@
 //! tree keeps a symmetric image of it: [`Split::move_bounds_after`]). `--under MOVES` (comma-separated,
 //! e.g. `--under 6,12`) prints that part of the tree below the node those moves reach, down to
 //! `PLIES` plies below the root (`--tree`, or 4 by default), even where the moves above it are
-//! not narrowed yet: how a class of first moves still open is getting on.
+//! not narrowed yet: how a class of first moves still open is getting on. `--first-moves`
+//! asks what `games-cli --format json` asks (every first move's exact value,
+//! [`SplitOptions::exact_moves`]): the jobs counted are then those questions', and the classes
+//! of first moves already exact are counted.
 
 use std::io::Write as _;
 
@@ -55,6 +58,13 @@ fn run(out: &mut String) {
         under = Some(parsed.unwrap_or_else(|| usage()));
         args.drain(i..i + 2);
     }
+    let first_moves = match args.iter().position(|a| a == "--first-moves") {
+        Some(i) => {
+            args.remove(i);
+            true
+        }
+        None => false,
+    };
     let [size, file, rest @ ..] = args.as_slice() else { usage() };
     let (r, c) = dots_and_boxes::parse_size(size).expect("a size such as 4x5");
     let geometry = Geometry::new(r, c).expect("a board size");
@@ -63,7 +73,8 @@ fn run(out: &mut String) {
     let store = decode_store(&bytes).expect("a store file");
     let boxes = search_core::Value::try_from(geometry.boxes()).expect("at most 64 boxes");
     let game = DotsAndBoxes::with_rules(geometry, Rules::ALL);
-    let mut split = Split::new(game, &Position::start(), SplitOptions { depth, ..SplitOptions::default() });
+    let options = SplitOptions { depth, exact_moves: first_moves, ..SplitOptions::default() };
+    let mut split = Split::new(game, &Position::start(), options);
     // One pass over the records: apply each, and tally nodes in all, by answer (above its
     // threshold or at most it) and by threshold. At the frontier's depth a threshold belongs to
     // one root question (its sign flips with the side to move), so the last tally splits the
@@ -131,13 +142,16 @@ fn run(out: &mut String) {
             None => say!(out, "below {}: no such node of the frontier tree", line.join(" ")),
         }
     }
-    let left = split.progress().left;
+    let progress = split.progress();
+    if let Some((exact, all)) = progress.first_moves {
+        say!(out, "first moves exact: {exact} of {all} classes");
+    }
     let first = split.round_of(RoundKind::FirstOrder).len();
-    say!(out, "jobs the current question needs: {left} (first alpha-beta order: {first})");
+    say!(out, "jobs the current question needs: {} (first alpha-beta order: {first})", progress.left);
 }
 
 fn usage() -> ! {
-    eprintln!("usage: store_status RxC STORE_FILE [depth] [--tree PLIES] [--under MOVES]");
+    eprintln!("usage: store_status RxC STORE_FILE [depth] [--tree PLIES] [--under MOVES] [--first-moves]");
     std::process::exit(2);
 }
 
