@@ -16,7 +16,9 @@
 //! not narrowed yet: how a class of first moves still open is getting on. `--first-moves`
 //! asks what `games-cli --format json` asks (every first move's exact value,
 //! [`SplitOptions::exact_moves`]): the jobs counted are then those questions', and the classes
-//! of first moves already exact are counted.
+//! of first moves already exact are counted. `--history` prints, in record order, the record
+//! at which each root move's value became exact, with the jobs and nodes spent since the
+//! previous such record: what each class of first moves cost.
 
 use std::io::Write as _;
 
@@ -65,6 +67,13 @@ fn run(out: &mut String) {
         }
         None => false,
     };
+    let history = match args.iter().position(|a| a == "--history") {
+        Some(i) => {
+            args.remove(i);
+            true
+        }
+        None => false,
+    };
     let [size, file, rest @ ..] = args.as_slice() else { usage() };
     let (r, c) = dots_and_boxes::parse_size(size).expect("a size such as 4x5");
     let geometry = Geometry::new(r, c).expect("a board size");
@@ -82,8 +91,34 @@ fn run(out: &mut String) {
     let (mut applied, mut biggest) = (0, Vec::new());
     let (mut above, mut at_most) = ((0usize, 0u64), (0usize, 0u64));
     let mut by_threshold = std::collections::BTreeMap::<search_core::Value, (usize, u64)>::new();
-    for rec in store.records.iter().flatten() {
+    // With `--history`: the root moves already exact, and the record count and nodes at the
+    // last record that made one exact.
+    let mut exact_moves: Vec<u8> = Vec::new();
+    let (mut last_record, mut last_nodes, mut nodes_so_far) = (0usize, 0u64, 0u64);
+    let mut history_lines = Vec::new();
+    for (i, rec) in store.records.iter().enumerate().filter_map(|(i, r)| Some((i, r.as_ref().ok()?))) {
         applied += usize::from(split.apply(rec).expect("a record of this solve"));
+        nodes_so_far += rec.nodes;
+        if history {
+            let newly: Vec<(u8, search_core::Value)> = split
+                .move_bounds()
+                .into_iter()
+                .filter(|&(mv, lo, hi)| lo == hi && !exact_moves.contains(&mv))
+                .map(|(mv, lo, _)| (mv, lo))
+                .collect();
+            if !newly.is_empty() {
+                let records = i + 1;
+                let moves: Vec<String> = newly.iter().map(|&(mv, v)| format!("{mv} = {v}")).collect();
+                history_lines.push(format!(
+                    "  record {records}: {} exact ({} records, {} nodes since record {last_record})",
+                    moves.join(", "),
+                    records - last_record,
+                    nodes_so_far - last_nodes
+                ));
+                exact_moves.extend(newly.iter().map(|&(mv, _)| mv));
+                (last_record, last_nodes) = (records, nodes_so_far);
+            }
+        }
         biggest.push(rec.nodes);
         for tally in [
             if rec.is_above() { &mut above } else { &mut at_most },
@@ -117,6 +152,12 @@ fn run(out: &mut String) {
         .collect();
     say!(out, "by threshold: {}", parts.join("; "));
     say!(out, "root: {:?}", split.root_bounds());
+    if history {
+        say!(out, "root moves made exact, in record order:");
+        for line in &history_lines {
+            say!(out, "{line}");
+        }
+    }
     let moves = split.move_bounds();
     let narrowed = moves.iter().filter(|&&(_, lo, hi)| lo > -boxes || hi < boxes).count();
     say!(out, "root moves with bounds inside [-{boxes}, {boxes}]: {narrowed} of {}", moves.len());
@@ -151,7 +192,7 @@ fn run(out: &mut String) {
 }
 
 fn usage() -> ! {
-    eprintln!("usage: store_status RxC STORE_FILE [depth] [--tree PLIES] [--under MOVES] [--first-moves]");
+    eprintln!("usage: store_status RxC STORE_FILE [depth] [--tree PLIES] [--under MOVES] [--first-moves] [--history]");
     std::process::exit(2);
 }
 
