@@ -17,7 +17,7 @@
 //! asks what `games-cli --format json` asks (every first move's exact value,
 //! [`SplitOptions::exact_moves`]): the jobs counted are then those questions', and the classes
 //! of first moves already exact are counted. `--history` prints, in record order, the record
-//! at which each root move's value became exact, with the jobs and nodes spent since the
+//! at which each root move's value became exact, with the records and nodes spent since the
 //! previous such record: what each class of first moves cost.
 
 use std::io::Write as _;
@@ -60,20 +60,8 @@ fn run(out: &mut String) {
         under = Some(parsed.unwrap_or_else(|| usage()));
         args.drain(i..i + 2);
     }
-    let first_moves = match args.iter().position(|a| a == "--first-moves") {
-        Some(i) => {
-            args.remove(i);
-            true
-        }
-        None => false,
-    };
-    let history = match args.iter().position(|a| a == "--history") {
-        Some(i) => {
-            args.remove(i);
-            true
-        }
-        None => false,
-    };
+    let first_moves = take_flag(&mut args, "--first-moves");
+    let history = take_flag(&mut args, "--history");
     let [size, file, rest @ ..] = args.as_slice() else { usage() };
     let (r, c) = dots_and_boxes::parse_size(size).expect("a size such as 4x5");
     let geometry = Geometry::new(r, c).expect("a board size");
@@ -94,12 +82,20 @@ fn run(out: &mut String) {
     // With `--history`: the root moves already exact, and the record count and nodes at the
     // last record that made one exact.
     let mut exact_moves: Vec<u8> = Vec::new();
-    let (mut last_record, mut last_nodes, mut nodes_so_far) = (0usize, 0u64, 0u64);
+    let (mut last_record, mut last_nodes) = (0usize, 0u64);
     let mut history_lines = Vec::new();
     for (i, rec) in store.records.iter().enumerate().filter_map(|(i, r)| Some((i, r.as_ref().ok()?))) {
         applied += usize::from(split.apply(rec).expect("a record of this solve"));
-        nodes_so_far += rec.nodes;
+        biggest.push(rec.nodes);
+        for tally in [
+            if rec.is_above() { &mut above } else { &mut at_most },
+            by_threshold.entry(rec.threshold).or_default(),
+        ] {
+            tally.0 += 1;
+            tally.1 += rec.nodes;
+        }
         if history {
+            let nodes_so_far = above.1 + at_most.1;
             let newly: Vec<(u8, search_core::Value)> = split
                 .move_bounds()
                 .into_iter()
@@ -118,14 +114,6 @@ fn run(out: &mut String) {
                 exact_moves.extend(newly.iter().map(|&(mv, _)| mv));
                 (last_record, last_nodes) = (records, nodes_so_far);
             }
-        }
-        biggest.push(rec.nodes);
-        for tally in [
-            if rec.is_above() { &mut above } else { &mut at_most },
-            by_threshold.entry(rec.threshold).or_default(),
-        ] {
-            tally.0 += 1;
-            tally.1 += rec.nodes;
         }
     }
     biggest.sort_unstable_by(|a, b| b.cmp(a));
@@ -189,6 +177,15 @@ fn run(out: &mut String) {
     }
     let first = split.round_of(RoundKind::FirstOrder).len();
     say!(out, "jobs the current question needs: {} (first alpha-beta order: {first})", progress.left);
+}
+
+/// Removes `flag` from `args` and says whether it was there.
+fn take_flag(args: &mut Vec<String>, flag: &str) -> bool {
+    let at = args.iter().position(|a| a == flag);
+    if let Some(i) = at {
+        args.remove(i);
+    }
+    at.is_some()
 }
 
 fn usage() -> ! {
