@@ -7,7 +7,7 @@
 //! is the same on every machine). The run works in a scratch directory (`target/solve-4x5` by
 //! default), taking the committed store when it holds more records than the scratch one (a
 //! fresh clone, or progress made on another machine), runs `games-cli dots-and-boxes --size 4x5
-//! --empty --store DIR --split-depth 4` under `--time-limit`, its progress lines shown and kept
+//! --empty --store DIR --split-depth 6` under `--time-limit`, its progress lines shown and kept
 //! in `DIR/run.log`, ends with a line for the run table (minutes, jobs, nodes, nodes per second,
 //! the nodes of every job of 10 s or more), then copies the store and the compressed snapshot
 //! back for a commit. The scratch snapshot keeps up to `--snapshot-entries` TT entries (20 M by
@@ -61,6 +61,15 @@ pub struct Args {
 /// of the scratch one.
 pub const COMMITTED_SNAPSHOT_ENTRIES: usize = 200_000;
 
+/// Plies from the root to the frontier of jobs. The store's first 1,205 records were written
+/// at depth 4 (37,868 frontier jobs); by stop 48 one job of depth 4 had taken about 25 G nodes
+/// over two runs without finishing, more than one session's run (about 20 G) and more than a
+/// scratch TT snapshot survives (a new checkout keeps only the committed 200,000 entries). At
+/// depth 6 (2,019,374 frontier jobs; a frontier tree of about 0.9 GB) the records of depth 4
+/// still bound their nodes, now interior ([`split_solve::Split::apply`]), and the node they
+/// left open is asked through its children, each a job that lands as a record.
+const SPLIT_DEPTH: &str = "6";
+
 /// The committed store, relative to the workspace root.
 const STORE: &str = "testdata/dots-and-boxes/solve-4x5/store";
 
@@ -97,7 +106,7 @@ fn games_cli_args(args: &Args, dir: &Path, seconds: u64) -> Vec<std::ffi::OsStri
         "4x5",
         "--empty",
         "--split-depth",
-        "4",
+        SPLIT_DEPTH,
         "--save-every",
         "600",
         "--store",
@@ -296,7 +305,7 @@ mod tests {
         };
         assert_eq!(
             line(&args(0)),
-            "dots-and-boxes --size 4x5 --empty --split-depth 4 --save-every 600 --store /tmp/s \
+            "dots-and-boxes --size 4x5 --empty --split-depth 6 --save-every 600 --store /tmp/s \
              --tt-mib 512 --time-limit 300 --threads 0 --snapshot-entries 1000"
         );
         assert!(line(&args(1)).contains("--threads 1 "));

@@ -52,7 +52,9 @@ fn golden_outputs() {
 }
 
 /// The 4x5 dots-and-boxes proof kept in the committed store of `cargo xtask solve-4x5`
-/// (`testdata/dots-and-boxes/solve-4x5/store/main.rec`, split depth 4): the root's value, the
+/// (`testdata/dots-and-boxes/solve-4x5/store/main.rec`, read at split depth 6, the depth `cargo
+/// xtask solve-4x5` writes at since stop 49; the first 1,205 records, of depth 4, bound interior
+/// nodes of that tree): the root's value, the
 /// bounds the store proves on every first move (first player's net boxes, generation order) and
 /// the principal variation (PV) through the proven frontier tree, at every node the first move
 /// whose bounds meet at the node's value. Snapshot `testdata/dots-and-boxes/solve-4x5/proof.snap`
@@ -67,10 +69,10 @@ fn solve_4x5_proof() {
     let bytes = fs::read(root.join("store/main.rec")).unwrap();
     let store = decode_store(&bytes).unwrap();
     let game = DotsAndBoxes::with_rules(Geometry::new(4, 5).unwrap(), Rules::ALL);
-    let options = SplitOptions { depth: 4, ..SplitOptions::default() };
+    let options = SplitOptions { depth: 6, ..SplitOptions::default() };
     let mut split = Split::new(game.clone(), &Position::start(), options);
     for rec in store.records.iter().flatten() {
-        split.apply(rec).unwrap();
+        assert!(split.apply(rec).unwrap(), "every record is a node of the depth-6 tree");
     }
     let (lo, hi) = split.root_bounds();
     assert_eq!(lo, hi, "the store proves the empty 4x5 board's value");
@@ -97,7 +99,7 @@ fn solve_4x5_proof() {
         value = if game.to_move(&child) == game.to_move(&pos) { value - gain } else { gain - value };
         path.push(mv);
     }
-    assert_eq!(path.len(), 4, "the PV reaches the frontier");
+    assert!((4..=6).contains(&path.len()), "the PV reaches the depth-4 records or below: {path:?}");
     let line: Vec<String> = path.iter().map(u8::to_string).collect();
     out.push_str(&format!("pv to the frontier: {}\n", line.join(" ")));
     insta::with_settings!({

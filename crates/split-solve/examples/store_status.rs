@@ -5,7 +5,8 @@
 //! alpha-beta order's: the fewest if every guess is right) and the nodes the records cost
 //! (in all, and for each threshold, which tells the questions of a proof apart):
 //! `cargo run --release -p split-solve --example store_status -- RxC STORE_FILE [depth]
-//! [--tree PLIES]` (depth 4 by default), e.g. `4x5
+//! [--tree PLIES]` (depth 6 by default, the depth `cargo xtask solve-4x5` writes at since stop
+//! 49; a record of a shallower depth bounds the interior node with its key), e.g. `4x5
 //! testdata/dots-and-boxes/solve-4x5/store/main.rec --tree 2`. `--tree` also prints the proven
 //! part of the frontier tree to `PLIES` plies: every move whose bounds the records narrowed,
 //! under the moves that lead to it (a move's bounds are from the side to move before it;
@@ -65,7 +66,7 @@ fn run(out: &mut String) {
     let [size, file, rest @ ..] = args.as_slice() else { usage() };
     let (r, c) = dots_and_boxes::parse_size(size).expect("a size such as 4x5");
     let geometry = Geometry::new(r, c).expect("a board size");
-    let depth: u32 = rest.first().map_or(4, |d| d.parse().expect("a depth"));
+    let depth: u32 = rest.first().map_or(6, |d| d.parse().expect("a depth"));
     let bytes = std::fs::read(file).expect("a readable store file");
     let store = decode_store(&bytes).expect("a store file");
     let boxes = search_core::Value::try_from(geometry.boxes()).expect("at most 64 boxes");
@@ -120,7 +121,7 @@ fn run(out: &mut String) {
     let nodes = above.1 + at_most.1;
     say!(
         out,
-        "{}: {} records ({applied} on this frontier of {}), {nodes} nodes",
+        "{}: {} records ({applied} on this tree, whose frontier holds {} jobs), {nodes} nodes",
         store.identity,
         store.records.len(),
         split.frontier_len()

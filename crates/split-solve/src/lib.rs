@@ -22,7 +22,9 @@
 //! `t` by one child, below by all of them). Jobs are planned in move order, so a serial worker
 //! taking the first one each time searches the frontier in alpha-beta order; parallel workers
 //! take the next ones, and a job that a finished one made unnecessary is reported by
-//! [`Split::cancelled`]. Stored bounds are re-used by every later question.
+//! [`Split::cancelled`]. Stored bounds are re-used by every later question. A record of a
+//! shallower split bounds the interior node with its key ([`Split::apply`]), so a store whose
+//! jobs grew too large for one run can be split deeper without losing what it holds.
 //!
 //! Updates are incremental, so that a frontier of millions of jobs costs little per result: a
 //! result's bounds go up its ancestors only, as far as they change; the next job is the first
@@ -263,6 +265,9 @@ pub struct Split<G: Game> {
     leaves: Vec<usize>,
     /// Frontier index by widened key.
     by_key: HashMap<u128, u32>,
+    /// The interior nodes (neither frontier nor terminal) by widened key, for records of a
+    /// shallower split ([`Split::apply`]).
+    interior_by_key: HashMap<u128, Vec<u32>>,
     in_flight: HashSet<JobId>,
     /// The whole plan (needed jobs in order) for [`Split::round`] and [`Split::progress`],
     /// rebuilt when asked for after bounds changed.
@@ -288,6 +293,7 @@ where
             parents: Vec::new(),
             leaves: Vec::new(),
             by_key: HashMap::new(),
+            interior_by_key: HashMap::new(),
             in_flight: HashSet::new(),
             plan: Vec::new(),
             plan_stale: true,
@@ -338,6 +344,12 @@ where
                 split.leaves.push(n);
                 split.by_key.insert(key, leaf);
                 split.nodes[n].leaf = Some(leaf);
+            }
+        }
+        for n in 0..split.nodes.len() {
+            if !split.nodes[n].edges.is_empty() {
+                let key: u128 = split.game.key(&split.nodes[n].pos).into();
+                split.interior_by_key.entry(key).or_default().push(n as u32);
             }
         }
         split.link_parents();
@@ -796,38 +808,58 @@ where
     }
 
     /// Applies a stored [`Record`] (read back on a restart, or sent by another process):
-    /// returns `false` if its key is not on this frontier (a record of another depth), which is
+    /// returns `false` if its key is nowhere in the tree (a record of a deeper split), which is
     /// then ignored.
+    ///
+    /// A record whose key is an interior node's (a record of a shallower split: a store
+    /// written at depth `d` serves a split at any depth `>= d`) bounds that node, and every
+    /// interior node with its key, as a frontier job's bounds its position: the planner then
+    /// needs no job below a node whose bounds answer its question, and asks the children of
+    /// one whose bounds do not. So a job too large for one run can be split deeper without
+    /// losing the records already written.
     ///
     /// # Errors
     /// [`SplitError::Contradiction`] if it contradicts the bounds proven on the position (then
     /// nothing is changed).
     pub fn apply(&mut self, record: &Record) -> Result<bool, SplitError> {
-        let Some(&leaf) = self.by_key.get(&record.key) else { return Ok(false) };
-        let n = self.leaves[leaf as usize];
-        let node = &mut self.nodes[n];
-        let (lo, hi) = if record.is_above() {
-            (node.lo.max(record.value), node.hi)
-        } else {
-            (node.lo, node.hi.min(record.value))
+        let nodes: Vec<usize> = match self.by_key.get(&record.key) {
+            Some(&leaf) => vec![self.leaves[leaf as usize]],
+            None => match self.interior_by_key.get(&record.key) {
+                Some(ns) => ns.iter().map(|&n| n as usize).collect(),
+                None => return Ok(false),
+            },
         };
-        if lo > hi {
-            return Err(SplitError::Contradiction {
-                key: record.key,
-                threshold: record.threshold,
-                value: record.value,
-                lo: node.lo,
-                hi: node.hi,
-            });
+        let bounded = |node: &Node<G::Position>| {
+            if record.is_above() {
+                (node.lo.max(record.value), node.hi)
+            } else {
+                (node.lo, node.hi.min(record.value))
+            }
+        };
+        for &n in &nodes {
+            let node = &self.nodes[n];
+            let (lo, hi) = bounded(node);
+            if lo > hi {
+                return Err(SplitError::Contradiction {
+                    key: record.key,
+                    threshold: record.threshold,
+                    value: record.value,
+                    lo: node.lo,
+                    hi: node.hi,
+                });
+            }
         }
-        let changed = (lo, hi) != (node.lo, node.hi);
-        node.lo = lo;
-        node.hi = hi;
         self.done += 1;
         self.nodes_done += record.nodes;
-        if changed {
-            self.propagate_from(n);
-            self.plan_stale = true;
+        for n in nodes {
+            let (lo, hi) = bounded(&self.nodes[n]);
+            let node = &mut self.nodes[n];
+            if (lo, hi) != (node.lo, node.hi) {
+                node.lo = lo;
+                node.hi = hi;
+                self.propagate_from(n);
+                self.plan_stale = true;
+            }
         }
         Ok(true)
     }

@@ -302,7 +302,7 @@ fn a_contradicting_record_is_refused() {
     // Now "at most threshold" would contradict the lower bound threshold + 1.
     let bad = Record { key: job.key, threshold: job.threshold, value: job.threshold - 1, nodes: 1 };
     assert!(matches!(split.apply(&bad), Err(SplitError::Contradiction { .. })));
-    // A record of a key not on this frontier is ignored.
+    // A record of a key nowhere in this tree is ignored.
     assert!(!split.apply(&Record { key: u128::MAX, threshold: 0, value: 0, nodes: 0 }).unwrap());
 }
 
@@ -324,4 +324,70 @@ fn frontier_sizes_count_the_split_s_jobs() {
         .collect();
     assert_eq!(sizes[..2], [(0, 1), (1, classes.len())]);
     assert_eq!(classes.len(), 6);
+}
+
+/// A store written at a shallower depth, fed to a deeper split ([`Split::apply`] on interior
+/// nodes): the whole store leaves no job and the same values; a part of it (its first records,
+/// as when a run stops at a job too large for one session) and a deeper run to the end give
+/// the one-machine engine's root and first-move values, and fewer deep jobs than a deep run
+/// from nothing.
+fn check_deeper<G: Game + Clone>(game: &G, root: &G::Position, shallow: u32, deep: u32)
+where
+    G::Key: Into<u128>,
+{
+    let mut engine = Engine::new(game.clone(), 18);
+    let value = engine.solve(root);
+    let mut move_values = engine.move_values(root);
+    move_values.sort_by_key(|&(m, _)| format!("{m:?}"));
+    for exact_moves in [false, true] {
+        let options = |depth| SplitOptions { depth, driver: Driver::Mtdf, exact_moves };
+        let records = run(&mut Split::new(game.clone(), root, options(shallow)));
+        let scratch = run(&mut Split::new(game.clone(), root, options(deep)));
+        // The whole shallow store: every record lands on an interior node, nothing is left.
+        let mut whole = Split::new(game.clone(), root, options(deep));
+        for r in &records {
+            assert!(whole.apply(r).unwrap(), "depth {shallow} record on the depth {deep} tree");
+        }
+        assert!(whole.is_finished(), "exact_moves {exact_moves}");
+        assert_eq!(whole.root_bounds(), (value, value));
+        assert!(whole.next_job().is_none());
+        // Half of it, then the deep split to the end.
+        for keep in [records.len() / 2, records.len() - 1] {
+            let mut part = Split::new(game.clone(), root, options(deep));
+            for r in &records[..keep] {
+                part.apply(r).unwrap();
+            }
+            let more = run(&mut part);
+            assert_eq!(part.root_bounds(), (value, value), "keep {keep} of {}", records.len());
+            assert!(
+                more.len() < scratch.len(),
+                "keep {keep}: {} deep jobs after the shallow records, {} from nothing",
+                more.len(),
+                scratch.len()
+            );
+            if exact_moves {
+                let mut got: Vec<(G::Move, Value)> =
+                    part.move_bounds().iter().map(|&(m, lo, hi)| (m, (assert_eq!(lo, hi), lo).1)).collect();
+                got.sort_by_key(|&(m, _)| format!("{m:?}"));
+                assert_eq!(got, move_values, "keep {keep}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_shallower_store_serves_a_deeper_split() {
+    {
+        use triangle_war::{Geometry, Position, TriangleWar};
+        check_deeper(&TriangleWar::new(Geometry::new(4).unwrap()), &Position::start(), 2, 4);
+    }
+    {
+        use dots_and_boxes::{DotsAndBoxes, Geometry, Position};
+        check_deeper(&DotsAndBoxes::new(Geometry::new(2, 3).unwrap()), &Position::start(), 1, 3);
+    }
+    {
+        use tic_tac_toe::{Geometry, MnkGame, Position, Scoring};
+        let geometry = Geometry::new(3, 3, 3).unwrap();
+        check_deeper(&MnkGame::new(geometry, Scoring::EmptyPlusOne), &Position::empty(geometry), 1, 3);
+    }
 }
