@@ -822,13 +822,12 @@ where
     /// [`SplitError::Contradiction`] if it contradicts the bounds proven on the position (then
     /// nothing is changed).
     pub fn apply(&mut self, record: &Record) -> Result<bool, SplitError> {
-        let nodes: Vec<usize> = match self.by_key.get(&record.key) {
-            Some(&leaf) => vec![self.leaves[leaf as usize]],
-            None => match self.interior_by_key.get(&record.key) {
-                Some(ns) => ns.iter().map(|&n| n as usize).collect(),
-                None => return Ok(false),
-            },
-        };
+        let leaf = self.by_key.get(&record.key).map(|&leaf| self.leaves[leaf as usize]);
+        let interior = self.interior_by_key.get(&record.key).into_iter().flatten().map(|&n| n as usize);
+        let nodes: Vec<usize> = leaf.into_iter().chain(interior).collect();
+        if nodes.is_empty() {
+            return Ok(false);
+        }
         let bounded = |node: &Node<G::Position>| {
             if record.is_above() {
                 (node.lo.max(record.value), node.hi)
