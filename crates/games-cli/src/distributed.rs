@@ -70,7 +70,8 @@ pub struct SplitArgs {
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=100_000), conflicts_with_all = ["store", "checkpoint", "count_frontier"])]
     pub sample_jobs: Option<u32>,
     /// With --store: re-solve K records of the store drawn at random (seed 20) among those
-    /// whose position is a frontier job at --split-depth and whose search took at most
+    /// whose position is a node of the split at --split-depth (a frontier job, or an interior
+    /// node for a record written at a shallower depth) and whose search took at most
     /// --recheck-max-nodes nodes, with this run's engine (its --rules, TT and threads), print
     /// whether each answer agrees with the stored one, and stop: a check of a store by another
     /// configuration or machine. Exit status 0 when all agree, 2 otherwise.
@@ -179,10 +180,11 @@ where
 }
 
 /// `--recheck`: re-solves `k` random records of the store `spec.args.split.store` whose
-/// positions are frontier jobs of the split of `pos` at `--split-depth` (and whose stored
-/// search took at most `--recheck-max-nodes`) with `engine`, and prints on stdout one line per
-/// record (threshold, stored and new fail-soft results and nodes, and whether they agree: the
-/// same side of the threshold) and a summary.
+/// positions are nodes of the split of `pos` at `--split-depth` (frontier jobs, or interior
+/// nodes: records written at a shallower depth) and whose stored search took at most
+/// `--recheck-max-nodes`, with `engine`, and prints on stdout one line per record (threshold,
+/// stored and new fail-soft results and nodes, and whether they agree: the same side of the
+/// threshold) and a summary.
 ///
 /// # Errors
 /// Store errors; no record to check; an error naming the records that disagree; otherwise
@@ -207,15 +209,13 @@ where
         pos,
         SplitOptions { depth: args.split_depth, ..SplitOptions::default() },
     );
-    let leaves: std::collections::HashMap<u128, u32> =
-        (0..split.frontier_len() as u32).map(|leaf| (split.leaf(leaf).1, leaf)).collect();
-    let mut eligible: Vec<(&Record, u32)> = records
+    let mut eligible: Vec<(&Record, G::Position)> = records
         .iter()
         .filter(|r| r.nodes <= args.recheck_max_nodes)
-        .filter_map(|r| leaves.get(&r.key).map(|&leaf| (r, leaf)))
+        .filter_map(|r| split.position_of(r.key).map(|p| (r, p)))
         .collect();
     println!(
-        "{} records in {}, {} of them frontier jobs at depth {} within the node limit; {k} drawn at random",
+        "{} records in {}, {} of them nodes of the split at depth {} within the node limit; {k} drawn at random",
         records.len(),
         dir.display(),
         eligible.len(),
@@ -223,7 +223,7 @@ where
     );
     if eligible.is_empty() {
         bail!(
-            "--recheck: no record of {} is a frontier job at --split-depth {} within --recheck-max-nodes (give the depth the store was written at)",
+            "--recheck: no record of {} is a node of the split at --split-depth {} within --recheck-max-nodes (give the depth the store was written at, or a deeper one)",
             dir.display(),
             args.split_depth
         );
@@ -232,17 +232,17 @@ where
     eligible.shuffle(&mut rng);
     let mut disagree = Vec::new();
     let (mut stored_nodes, mut new_nodes) = (0u64, 0u64);
-    for (i, (record, leaf)) in eligible.iter().take(k as usize).enumerate() {
-        let (job_pos, _) = split.leaf(*leaf);
+    for (i, (record, job_pos)) in eligible.iter().take(k as usize).enumerate() {
         let t = record.threshold;
         let before = engine.stats().nodes;
         let start = Instant::now();
-        let r = engine.search(&job_pos, t, t + 1);
+        let r = engine.search(job_pos, t, t + 1);
         let nodes = engine.stats().nodes - before;
         let agrees = (r > t) == (record.value > t);
         let side = |v: Value| if v > t { format!("> {t} ({v})") } else { format!("<= {t} ({v})") };
         println!(
-            "record {i} (frontier {leaf}): stored {} in {} nodes; now {} in {nodes} nodes, {:.1} s: {}",
+            "record {i} (key {:#x}): stored {} in {} nodes; now {} in {nodes} nodes, {:.1} s: {}",
+            record.key,
             side(record.value),
             record.nodes,
             side(r),

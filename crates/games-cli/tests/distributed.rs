@@ -197,6 +197,12 @@ fn recheck_re_solves_records_under_other_rules_and_names_forged_ones() {
     assert_eq!(o.status.code(), Some(0), "{out}{}", stderr(&o));
     assert!(out.contains("6 of 6 agree"), "{out}");
     assert_eq!(out.matches(": agrees").count(), 6, "{out}");
+    // Split deeper than the store was written: its records are interior nodes there, and are
+    // rechecked all the same.
+    let o = recheck(&["--split-depth", "5"]);
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert_eq!(o.status.code(), Some(0), "{out}{}", stderr(&o));
+    assert!(out.contains("nodes of the split at depth 5") && out.contains("6 of 6 agree"), "{out}");
     // The same records with every answer moved to the other side of its threshold (checksums
     // made anew): each one now disagrees.
     let file = dir.join("main.rec");

@@ -449,6 +449,16 @@ where
         (pos, self.game.key(&pos).into())
     }
 
+    /// The position of the tree with widened key `key`: the frontier position, or else an
+    /// interior node's (the position a record of a shallower split was written for), or
+    /// `None` if no non-terminal node of this tree has that key.
+    #[must_use]
+    pub fn position_of(&self, key: u128) -> Option<G::Position> {
+        let leaf = self.by_key.get(&key).map(|&leaf| self.leaves[leaf as usize]);
+        let interior = || self.interior_by_key.get(&key).and_then(|ns| ns.first()).map(|&n| n as usize);
+        leaf.or_else(interior).map(|n| self.nodes[n].pos)
+    }
+
     /// Bounds `(lo, hi)` on the root's value, side to move.
     #[must_use]
     pub fn root_bounds(&self) -> (Value, Value) {

@@ -347,7 +347,13 @@ where
         let mut whole = Split::new(game.clone(), root, options(deep));
         for r in &records {
             assert!(whole.apply(r).unwrap(), "depth {shallow} record on the depth {deep} tree");
+            // The record's position, found on the deeper tree, is the one it was written for.
+            let pos = whole.position_of(r.key).expect("a shallow record's key is a node of the deep tree");
+            let key: u128 = game.key(&pos).into();
+            assert_eq!(key, r.key);
+            assert_eq!(engine.search(&pos, r.threshold, r.threshold + 1) > r.threshold, r.is_above());
         }
+        assert!(whole.position_of(u128::MAX).is_none());
         assert!(whole.is_finished(), "exact_moves {exact_moves}");
         assert_eq!(whole.root_bounds(), (value, value));
         assert!(whole.next_job().is_none());
