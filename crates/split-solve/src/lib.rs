@@ -454,9 +454,15 @@ where
     /// `None` if no non-terminal node of this tree has that key.
     #[must_use]
     pub fn position_of(&self, key: u128) -> Option<G::Position> {
+        self.nodes_with_key(key).next().map(|n| self.nodes[n].pos)
+    }
+
+    /// The non-terminal nodes with widened key `key`: the frontier node first, then the
+    /// interior ones.
+    fn nodes_with_key(&self, key: u128) -> impl Iterator<Item = usize> + '_ {
         let leaf = self.by_key.get(&key).map(|&leaf| self.leaves[leaf as usize]);
-        let interior = || self.interior_by_key.get(&key).and_then(|ns| ns.first()).map(|&n| n as usize);
-        leaf.or_else(interior).map(|n| self.nodes[n].pos)
+        let interior = self.interior_by_key.get(&key).into_iter().flatten().map(|&n| n as usize);
+        leaf.into_iter().chain(interior)
     }
 
     /// Bounds `(lo, hi)` on the root's value, side to move.
@@ -832,9 +838,7 @@ where
     /// [`SplitError::Contradiction`] if it contradicts the bounds proven on the position (then
     /// nothing is changed).
     pub fn apply(&mut self, record: &Record) -> Result<bool, SplitError> {
-        let leaf = self.by_key.get(&record.key).map(|&leaf| self.leaves[leaf as usize]);
-        let interior = self.interior_by_key.get(&record.key).into_iter().flatten().map(|&n| n as usize);
-        let nodes: Vec<usize> = leaf.into_iter().chain(interior).collect();
+        let nodes: Vec<usize> = self.nodes_with_key(record.key).collect();
         if nodes.is_empty() {
             return Ok(false);
         }
