@@ -1,6 +1,7 @@
-//! `cargo xtask solve-4x5`: one more run of the empty 4x5 dots-and-boxes solve, which goes on
-//! across sessions through its split-solve store (`crates/dots-and-boxes/README.md`, "4x5:
-//! under way, across sessions, through a store").
+//! `cargo xtask solve-4x5`: one more run of the empty 4x5 dots-and-boxes solve, which went on
+//! across sessions through its split-solve store (`crates/dots-and-boxes/README.md`, "4x5
+//! across sessions, through a store"; the value since stop 45, every first move's exact value
+//! with `--first-moves` since stop 58: a run on the finished store has no job left).
 //!
 //! The committed store is `testdata/dots-and-boxes/solve-4x5/store/`: `main.rec` (the finished
 //! jobs) and `main.tt.xz` (the TT snapshot of the job in progress, `xz -T1` so that the archive
