@@ -462,6 +462,33 @@ where
     RootResult { bounds: root, finished: split.is_finished(), checkpoint: Checkpoint { moves } }
 }
 
+/// The principal variation (PV) the split's proven tree holds from the root: at each node the
+/// first move in the tree's order whose bounds (side to move, gain included) both meet the
+/// node's value, down to where no move's do (the frontier, or a node not proven exactly);
+/// empty while the root's value is not exact. The moves are the split's game's
+/// ([`Split::move_bounds_after`]); [`search_core::Engine::root_analysis_from`] goes on from
+/// its end.
+pub fn store_pv<G: Game + Clone>(split: &Split<G>) -> Vec<G::Move>
+where
+    G::Key: Into<u128>,
+{
+    let (lo, hi) = split.root_bounds();
+    let (mut path, mut value) = (Vec::new(), lo);
+    if lo != hi {
+        return path;
+    }
+    let game = split.game();
+    while let Some((pos, moves)) = split.move_bounds_after(&path) {
+        let Some(&(mv, _, _)) = moves.iter().find(|&&(_, m_lo, m_hi)| m_lo == value && m_hi == value) else {
+            break;
+        };
+        let (child, gain) = game.play(&pos, mv);
+        value = if game.to_move(&child) == game.to_move(&pos) { value - gain } else { gain - value };
+        path.push(mv);
+    }
+    path
+}
+
 /// Solves the non-terminal `pos` through the split as `spec.args` asks (`--store`, `--shard`,
 /// `--split-depth`, `--node-budget`, `--mpi`, `--time-limit`), searching jobs with `engine`.
 ///
@@ -636,7 +663,8 @@ where
     let result = root_result(&split, pos);
     // A run that ran out of jobs while a deadline passed is finished, not stopped.
     let stop = if result.finished { None } else { stop.or(Some(Stop::TimeLimit)) };
-    Ok(Solved { result, stop, stats: engine.stats().since(&stats0), from_checkpoint: from_store })
+    let known_pv = store_pv(&split);
+    Ok(Solved { result, stop, stats: engine.stats().since(&stats0), from_checkpoint: from_store, known_pv })
 }
 
 #[cfg(test)]

@@ -193,8 +193,8 @@ fn open_boxes(geometry: &Geometry, pos: &Position) -> i64 {
 /// or the bounds proven and what stopped it when a limit (time, node budget) stops it. When
 /// the answer is explained (`--analyze`, `--format json`) and the rules leave every legal move
 /// at the root (always on the empty board), every root move is made exact in the checkpoint
-/// and the analysis comes with the value ([`search_core::Engine::root_analysis`]); otherwise
-/// the caller analyses afterwards.
+/// and the analysis comes with the value ([`search_core::Engine::root_analysis_from`], its PV
+/// through a store's proven tree first, `--store`); otherwise the caller analyses afterwards.
 fn root_solve(args: &Args, judge: &mut Judge, pos: &Position) -> Result<Result<Rooted, (Interrupted, Stop)>> {
     let geometry = judge.geometry().clone();
     if pos.is_over(&geometry) {
@@ -235,10 +235,13 @@ fn root_solve(args: &Args, judge: &mut Judge, pos: &Position) -> Result<Result<R
         None if !exact_all => Ok((lo, None)),
         // A principal variation cut short by the time limit: the value is known, the
         // analysis is not.
-        None => match engine.root_analysis(&plain, pos, &solved.result, &before, deadline) {
-            Ok(analysis) => Ok((lo, Some(analysis))),
-            Err(_) => Err((Interrupted { lo, hi }, Stop::TimeLimit)),
-        },
+        None => {
+            match engine.root_analysis_from(&plain, pos, &solved.result, &solved.known_pv, &before, deadline)
+            {
+                Ok(analysis) => Ok((lo, Some(analysis))),
+                Err(_) => Err((Interrupted { lo, hi }, Stop::TimeLimit)),
+            }
+        }
     })
 }
 

@@ -122,6 +122,11 @@ pub struct Solved<M> {
     pub stats: Stats,
     /// Whether the answer was read from a checkpoint that already held it (nothing searched).
     pub from_checkpoint: bool,
+    /// The start of a principal variation already proven by a split's store (`--store`): each
+    /// move the first, in the tree's order, whose bounds meet at its position's value, down to
+    /// the frontier ([`crate::distributed::store_pv`]); empty without a store, or when the root
+    /// is not exact.
+    pub known_pv: Vec<M>,
 }
 
 /// A checkpoint with each move as its [`PackedMove`] code (the file's notation).
@@ -218,7 +223,13 @@ where
         let cp = checkpoint.expect("checked above");
         let bounds = cp.bounds();
         let result = RootResult { bounds, finished: true, checkpoint: cp };
-        return Ok(Solved { result, stop: None, stats: Stats::default(), from_checkpoint: true });
+        return Ok(Solved {
+            result,
+            stop: None,
+            stats: Stats::default(),
+            from_checkpoint: true,
+            known_pv: Vec::new(),
+        });
     }
     let tt_path = args.checkpoint.as_deref().map(snapshot_path);
     let tt_identity = snapshot_identity(identity, &engine.game().key_scheme());
@@ -318,7 +329,13 @@ where
     });
     // Without a store only the time limit stops the root driver.
     let stop = (!result.finished).then_some(Stop::TimeLimit);
-    Ok(Solved { result, stop, stats: engine.stats().since(&stats0), from_checkpoint: false })
+    Ok(Solved {
+        result,
+        stop,
+        stats: engine.stats().since(&stats0),
+        from_checkpoint: false,
+        known_pv: Vec::new(),
+    })
 }
 
 /// Seeds `engine`'s TT with the TT snapshot at `path` (saved by [`save_snapshot`] under

@@ -242,10 +242,11 @@ mod with_mpi {
         }
         reporter.report(|| split.progress(), run_nodes, true);
         let result = root_result(&split, pos);
+        let known_pv = crate::distributed::store_pv(&split);
         let stats = search_core::Stats { nodes: run_nodes, ..search_core::Stats::default() };
         // Only the time limit stops a run under MPI (no node budget).
         let stop = (!result.finished).then_some(crate::long_solve::Stop::TimeLimit);
-        Ok(Solved { result, stop, stats, from_checkpoint: from_store })
+        Ok(Solved { result, stop, stats, from_checkpoint: from_store, known_pv })
     }
 
     fn work<G: Game + Clone + Send>(

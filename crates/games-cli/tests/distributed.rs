@@ -280,6 +280,17 @@ fn every_long_solve_subcommand_takes_a_store() {
     }
     let merged = json(&games_cli().args(dab).args(["--store", store]).output().unwrap());
     assert_eq!((&merged["value"], &merged["moves"]), (&one["value"], &one["moves"]));
+    // Both PVs (the merged run's starts with the store's proven tree) keep the value at every
+    // move, by the retrograde table.
+    for answer in [&one, &merged] {
+        assert_pv_keeps_the_value(answer, 3, 3);
+    }
+    // Asked again, the finished store answers with the same analysis.
+    let again = json(&games_cli().args(dab).args(["--store", store]).output().unwrap());
+    assert_eq!(
+        (&again["value"], &again["moves"], &again["pv"]),
+        (&merged["value"], &merged["moves"], &merged["pv"])
+    );
     let _ = std::fs::remove_dir_all(&dir);
 
     for (args, answer) in [
@@ -293,6 +304,30 @@ fn every_long_solve_subcommand_takes_a_store() {
         assert_eq!(String::from_utf8_lossy(&o.stdout), answer, "{}", stderr(&o));
         assert!(!records(&dir).is_empty());
         let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// Checks that the dots-and-boxes analysis `answer` (JSON) of the empty `rows` x `cols` board
+/// has a whole principal variation: every move keeps its position's value (a move's value is
+/// the boxes it completes plus the child's value when the mover goes on, minus it otherwise),
+/// by D. Wilson's retrograde table, and the line ends with every line drawn.
+fn assert_pv_keeps_the_value(answer: &serde_json::Value, rows: usize, cols: usize) {
+    use dots_and_boxes::{DotsAndBoxes, Geometry, Position, RetrogradeTable, Rules};
+    use search_core::Game;
+    let geometry = Geometry::new(rows, cols).unwrap();
+    let table = RetrogradeTable::build(&geometry).unwrap();
+    let game = DotsAndBoxes::with_rules(geometry.clone(), Rules::NONE);
+    let pv: Vec<u8> =
+        answer["pv"].as_array().unwrap().iter().map(|m| m.as_str().unwrap().parse().unwrap()).collect();
+    assert_eq!(pv.len(), geometry.line_count(), "{pv:?}");
+    assert_eq!(answer["value"], table.value(0), "the first player's value");
+    let mut pos = Position::start();
+    for mv in pv {
+        let (child, gain) = game.play(&pos, mv);
+        let v = table.value(child.drawn());
+        let kept = if game.to_move(&child) == game.to_move(&pos) { gain + v } else { gain - v };
+        assert_eq!(kept, table.value(pos.drawn()), "line {mv} of the PV keeps the value");
+        pos = child;
     }
 }
 

@@ -535,6 +535,30 @@ impl<G: Game> Engine<G> {
         before: &Stats,
         deadline: Option<Instant>,
     ) -> Result<Analysis<G::Move>, Interrupted> {
+        self.root_analysis_from(plain, pos, result, &[], before, deadline)
+    }
+
+    /// [`Engine::root_analysis`] with the PV's first moves already proven elsewhere: `known`,
+    /// moves of the engine's game from `pos`, each keeping its position's value (a split's
+    /// proven tree, `split_solve::Split::move_bounds_after`), is taken as the PV's start as far
+    /// as each move is legal in `plain` and leads there to the position it leads to in the
+    /// engine's game (the same TT key; a move the rules fold forced moves into ends it); an
+    /// empty `known` starts with `result`'s first best move. Each later step knows its
+    /// position's value `v` (carried down the PV through the moves' gains), so its root solve
+    /// starts with every move at most `v` (no move is worth more than its position) and only
+    /// looks for one move worth `v`: one null-window test per move tried.
+    ///
+    /// # Errors
+    /// As [`Engine::root_analysis`].
+    pub fn root_analysis_from(
+        &mut self,
+        plain: &G,
+        pos: &G::Position,
+        result: &RootResult<G::Move>,
+        known: &[G::Move],
+        before: &Stats,
+        deadline: Option<Instant>,
+    ) -> Result<Analysis<G::Move>, Interrupted> {
         let (lo, hi) = result.bounds;
         if !result.finished || result.checkpoint.moves.iter().any(|m| m.lo != m.hi) {
             return Err(Interrupted { lo, hi });
@@ -543,21 +567,53 @@ impl<G: Game> Engine<G> {
         let best = |r: &RootResult<G::Move>| {
             r.checkpoint.moves.iter().find(|m| m.lo == r.bounds.0).expect("a best move").mv
         };
-        // The first step is the result's own best move.
-        let mut pv = vec![best(result)];
-        let mut p = plain.play(pos, pv[0]).0;
+        // Plays `mv` in `plain` from `p` worth `v` to its side to move, a move worth `v`: the
+        // child and its value from its own side to move (a move's value is its gain plus the
+        // child's value when the same side moves again, minus it otherwise).
+        let step_to = |p: &G::Position, v: Value, mv: G::Move| {
+            let (child, gain) = plain.play(p, mv);
+            let same = plain.to_move(&child) == plain.to_move(p);
+            (child, if same { v - gain } else { gain - v })
+        };
+        let (mut pv, mut p, mut v) = (Vec::new(), *pos, lo);
+        for &mv in known {
+            let mut legal = Vec::new();
+            if plain.terminal_value(&p).is_none() {
+                plain.generate_moves(&p, &mut legal);
+            }
+            if !legal.contains(&mv)
+                || self.game().key(&self.game().play(&p, mv).0) != self.game().key(&plain.play(&p, mv).0)
+            {
+                break;
+            }
+            pv.push(mv);
+            (p, v) = step_to(&p, v, mv);
+        }
+        if pv.is_empty() {
+            // The first step is the result's own best move.
+            pv.push(best(result));
+            (p, v) = step_to(pos, lo, pv[0]);
+        }
         while plain.terminal_value(&p).is_none() {
             let time = deadline.map(|d| d.saturating_duration_since(Instant::now()));
             self.set_limits(Limits { time: time.or(limits.time), ..limits.clone() });
-            let step = self.solve_root(&p, None, false, |_| {});
+            // Every move at most `v`; a checkpoint that says otherwise (it cannot, for a `v`
+            // proven) is left out.
+            let mut hinted = root_checkpoint(self.game(), &p);
+            let fits = hinted.moves.iter().all(|m| m.lo <= v);
+            for m in &mut hinted.moves {
+                m.hi = m.hi.min(v);
+            }
+            let step = self.solve_root(&p, fits.then_some(hinted), false, |_| {});
             self.set_limits(limits.clone());
             let step = step.expect("a fresh checkpoint fits its position");
             if !step.finished {
                 let (lo, hi) = step.bounds;
                 return Err(Interrupted { lo, hi });
             }
-            pv.push(best(&step));
-            p = plain.play(&p, best(&step)).0;
+            let mv = best(&step);
+            pv.push(mv);
+            (p, v) = step_to(&p, step.bounds.0, mv);
         }
         let (to_move, banked) = (self.game().to_move(pos), self.game().banked(pos));
         let sign = to_move.sign();

@@ -344,6 +344,61 @@ fn every_algorithm_gives_the_exact_value() {
 /// driver stopped again and again by a tiny node budget, resumed from its checkpoint's text in
 /// a fresh solver, ends with the same result; a raised stop flag interrupts at once.
 #[test]
+fn analysis_from_a_known_pv_start_keeps_it_and_replays_to_value() {
+    // A move's value from its position's side to move, by minimax.
+    let move_value = |game: &RandomTree, pos: &Pos, mv: u8| {
+        let (child, gain) = game.play(pos, mv);
+        let v = minimax(game, &child);
+        if child.player == pos.player {
+            gain + v
+        } else {
+            gain - v
+        }
+    };
+    for game in trees() {
+        let root = game.root();
+        let expected = minimax(&game, &root);
+        // The known start: the last best move (generation order) at each of `k` plies by
+        // minimax, then a move that is not legal, which ends it.
+        let k = (game.seed % 4) as usize;
+        let (mut known, mut pos) = (Vec::new(), root);
+        while known.len() < k && game.terminal_value(&pos).is_none() {
+            let (mut moves, v) = (Vec::new(), minimax(&game, &pos));
+            game.generate_moves(&pos, &mut moves);
+            let mv = *moves.iter().rev().find(|&&m| move_value(&game, &pos, m) == v).unwrap();
+            known.push(mv);
+            pos = game.play(&pos, mv).0;
+        }
+        let kept = known.clone();
+        known.push(200);
+        let mut solver = Engine::new(game, 12);
+        let before = solver.stats();
+        let full = solver.solve_root(&root, None, true, |_| {}).unwrap();
+        let a = solver.root_analysis_from(&game, &root, &full, &known, &before, None).unwrap();
+        assert_eq!(a.value, expected, "seed {}", game.seed);
+        assert_eq!(&a.pv[..kept.len()], &kept[..], "seed {}: the known start is kept", game.seed);
+        // Every PV move keeps its position's value, and the PV ends the game.
+        let mut pos = root;
+        for &mv in &a.pv {
+            assert_eq!(move_value(&game, &pos, mv), minimax(&game, &pos), "seed {} move {mv}", game.seed);
+            pos = game.play(&pos, mv).0;
+        }
+        let end = game.terminal_value(&pos).expect("PV reaches the end");
+        assert_eq!(pos.banked + pos.player.sign() * end, a.value, "seed {}", game.seed);
+        // Without a known start, the analysis is root_analysis's.
+        let mut again = Engine::new(game, 12);
+        let before = again.stats();
+        let full = again.solve_root(&root, None, true, |_| {}).unwrap();
+        let plain = again.root_analysis(&game, &root, &full, &before, None).unwrap();
+        let mut other = Engine::new(game, 12);
+        let before = other.stats();
+        let full = other.solve_root(&root, None, true, |_| {}).unwrap();
+        let from = other.root_analysis_from(&game, &root, &full, &[], &before, None).unwrap();
+        assert_eq!(plain.pv, from.pv, "seed {}", game.seed);
+    }
+}
+
+#[test]
 fn root_driver_limits_and_checkpoints_match_minimax() {
     use search_core::{Checkpoint, Limits};
     use std::sync::{atomic::AtomicBool, Arc};
