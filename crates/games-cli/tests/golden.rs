@@ -62,7 +62,6 @@ fn golden_outputs() {
 #[test]
 fn solve_4x5_proof() {
     use dots_and_boxes::{DotsAndBoxes, Geometry, Position, Rules};
-    use search_core::Game;
     use split_solve::{record::decode_store, Split, SplitOptions};
 
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/dots-and-boxes/solve-4x5");
@@ -70,7 +69,7 @@ fn solve_4x5_proof() {
     let store = decode_store(&bytes).unwrap();
     let game = DotsAndBoxes::with_rules(Geometry::new(4, 5).unwrap(), Rules::ALL);
     let options = SplitOptions { depth: 6, ..SplitOptions::default() };
-    let mut split = Split::new(game.clone(), &Position::start(), options);
+    let mut split = Split::new(game, &Position::start(), options);
     for rec in store.records.iter().flatten() {
         assert!(split.apply(rec).unwrap(), "every record is a node of the depth-6 tree");
     }
@@ -88,17 +87,8 @@ fn solve_4x5_proof() {
         };
         out.push_str(&format!("  {mv:>2}: {value}\n"));
     }
-    // The PV: `value` is the node's value from its side to move; a move keeps it when its
-    // bounds (side to move, gain included) are both `value`.
-    let (mut path, mut value) = (Vec::new(), lo);
-    while let Some((pos, moves)) = split.move_bounds_after(&path) {
-        let Some(&(mv, _, _)) = moves.iter().find(|&&(_, m_lo, m_hi)| m_lo == value && m_hi == value) else {
-            break;
-        };
-        let (child, gain) = game.play(&pos, mv);
-        value = if game.to_move(&child) == game.to_move(&pos) { value - gain } else { gain - value };
-        path.push(mv);
-    }
+    // The PV through the proven tree, as `--analyze` through the store starts its PV.
+    let path = games_cli::distributed::store_pv(&split);
     assert!((4..=6).contains(&path.len()), "the PV reaches the depth-4 records or below: {path:?}");
     let line: Vec<String> = path.iter().map(u8::to_string).collect();
     out.push_str(&format!("pv to the frontier: {}\n", line.join(" ")));
