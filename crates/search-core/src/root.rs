@@ -581,13 +581,15 @@ impl<G: Game> Engine<G> {
             if plain.terminal_value(&p).is_none() {
                 plain.generate_moves(&p, &mut legal);
             }
-            if !legal.contains(&mv)
-                || self.game().key(&self.game().play(&p, mv).0) != self.game().key(&plain.play(&p, mv).0)
-            {
+            if !legal.contains(&mv) {
+                break;
+            }
+            let (child, child_value) = step_to(&p, v, mv);
+            if self.game().key(&self.game().play(&p, mv).0) != self.game().key(&child) {
                 break;
             }
             pv.push(mv);
-            (p, v) = step_to(&p, v, mv);
+            (p, v) = (child, child_value);
         }
         if pv.is_empty() {
             // The first step is the result's own best move.
