@@ -356,13 +356,17 @@ impl Game for DotsAndBoxes {
     }
 
     /// Completing moves first (two boxes before one), then moves that give the opponent nothing
-    /// to complete, then the rest, fewest boxes offered first; within each class from the
-    /// centre outward (Barker and Korf 2012).
+    /// to complete, then the sacrifices, those that offer two boxes at once (a line between two
+    /// boxes with two sides left: under the chain rules, the middle of a 2-chain) before those
+    /// that offer one; within each class from the centre outward (Barker and Korf 2012). The
+    /// two-box sacrifices first take 2.6-3.8% fewer nodes than the reverse on 3x4, 3x5, 4x4
+    /// and 4x5 (crate README, "Sacrifices of two boxes first").
     fn order_moves(&self, pos: &Position, moves: &mut [u8]) {
         // The order of the keys `2 - completed` (ties by line) for the completing moves, then
-        // `(1 + offered) * 64 + centre rank` for the others, without a sort: the moves that
-        // complete two boxes and one box as line sets, the others as sets of centre ranks,
-        // one per number of boxes offered (every key distinct: each set read in order). What
+        // `rank(offered) * 64 + centre rank` for the others (offering none, two, one), without
+        // a sort: the moves that complete two boxes and one box as line sets, the others as
+        // sets of centre ranks, one per number of boxes offered (every key distinct: each set
+        // read in order). What
         // a line completes or offers comes from the lines of the boxes with one and with two
         // sides left (a line in two such boxes' sets completes or offers two).
         let board = self.geometry.board();
@@ -396,8 +400,8 @@ impl Game for DotsAndBoxes {
             (set & capture_two, false),
             (set & capture & !capture_two, false),
             (ranks(rest & !offer), true),
-            (ranks(rest & offer & !offer_two), true),
             (ranks(rest & offer_two), true),
+            (ranks(rest & offer & !offer_two), true),
         ] {
             let mut left = lines;
             while left != 0 {

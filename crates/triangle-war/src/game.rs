@@ -204,7 +204,9 @@ impl Game for TriangleWar {
     }
 
     /// Completing moves first, then moves that give the opponent nothing to complete, then the
-    /// rest, fewest triangles offered first.
+    /// sacrifices, those that offer two triangles at once before those that offer one (as
+    /// dots-and-boxes orders them: side 4 -3.6% nodes, the empty side 5 -5.3%; dots-and-boxes'
+    /// README, "Sacrifices of two boxes first").
     fn order_moves(&self, pos: &Position, moves: &mut [u8]) {
         let drawn = pos.drawn().0;
         // Score each move (lower first), then sort stably: no allocation per node.
@@ -213,10 +215,15 @@ impl Game for TriangleWar {
             let after = drawn | 1 << m;
             let border = self.geometry.border(usize::from(m));
             let completes = border.completed(after).count_ones() as i8;
-            // Among non-completing moves: fewest triangles offered first, interior segments
+            // Among non-completing moves: none offered, then two, then one; interior segments
             // (two triangles) before rim segments.
             let rim = i8::from(border.masks[1] == 0);
-            *score = if completes > 0 { -completes } else { 2 * border.offered(after) as i8 + rim };
+            let offered = match border.offered(after) {
+                0 => 0,
+                2 => 1,
+                _ => 2,
+            };
+            *score = if completes > 0 { -completes } else { 2 * offered + rim };
         }
         // Scores are -2..=5: a stable counting sort in one pass per score.
         let mut sorted = [0u8; 64];
