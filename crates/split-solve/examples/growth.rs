@@ -2,7 +2,9 @@
 //! too large for one machine: random safe openings (strings drawn at random among those that
 //! leave every coin at least two undrawn strings, so nothing is offered) with `L` strings left,
 //! each solved exactly with a fresh TT under a node budget; the least, median, largest and total
-//! nodes per `L`, the growth factor per string between the two largest `L` solved (by the
+//! nodes per `L` (each opening's nodes on stderr as it is solved; a row with openings over the
+//! budget keeps its median while fewer than half are over, its largest and total then given
+//! as lower bounds), the growth factor per string between the two largest `L` solved (by the
 //! medians), and the empty board extrapolated.
 //!
 //! `cargo run --release -p split-solve --example growth -- GAME BOARD [--left L1,L2,..]
@@ -180,9 +182,22 @@ fn main() {
         let openings: Vec<u64> = (0..samples)
             .filter_map(|_| (0..100).find_map(|_| opening(game.board(), &mut rng, left)))
             .collect();
-        let mut nodes: Vec<u64> = openings.iter().filter_map(|&d| game.solve(d, options, budget)).collect();
+        // Each opening's nodes go to stderr as it is solved, so that a long row shows its
+        // progress and a row stopped by hand keeps what it had.
+        let mut nodes: Vec<u64> = Vec::new();
+        for (i, &d) in openings.iter().enumerate() {
+            let n = game.solve(d, options, budget);
+            match n {
+                Some(n) => eprintln!("  L = {left}: opening {}/{}: {n} nodes", i + 1, openings.len()),
+                None => eprintln!("  L = {left}: opening {}/{}: over the budget of {budget} nodes", i + 1, openings.len()),
+            }
+            nodes.extend(n);
+        }
         let solved = format!("{}/{}", nodes.len(), openings.len());
-        if nodes.is_empty() || nodes.len() < openings.len() {
+        let over = openings.len() - nodes.len();
+        // An opening over budget is larger than every solved one: the median still stands
+        // while fewer than half are over (the max and total then only bound the row).
+        if nodes.is_empty() || 2 * over >= openings.len() {
             println!(
                 "{left:>5} {solved:>8} {:>14}",
                 if openings.is_empty() { "no opening" } else { "over budget" }
@@ -190,9 +205,14 @@ fn main() {
             continue;
         }
         nodes.sort_unstable();
-        let median = nodes[nodes.len() / 2];
+        let median = nodes[openings.len() / 2];
         let (min, max, secs) = (nodes[0], nodes[nodes.len() - 1], t.elapsed().as_secs_f64());
         let total: u64 = nodes.iter().sum();
+        let (max, total) = if over == 0 {
+            (max.to_string(), total.to_string())
+        } else {
+            (format!(">{budget}"), format!(">{}", total + over as u64 * budget))
+        };
         println!("{left:>5} {solved:>8} {min:>14} {median:>14} {max:>14} {total:>15} {secs:>9.1}");
         medians.push((left, median as f64));
     }
