@@ -189,7 +189,11 @@ fn main() {
             let n = game.solve(d, options, budget);
             match n {
                 Some(n) => eprintln!("  L = {left}: opening {}/{}: {n} nodes", i + 1, openings.len()),
-                None => eprintln!("  L = {left}: opening {}/{}: over the budget of {budget} nodes", i + 1, openings.len()),
+                None => eprintln!(
+                    "  L = {left}: opening {}/{}: over the budget of {budget} nodes",
+                    i + 1,
+                    openings.len()
+                ),
             }
             nodes.extend(n);
         }
