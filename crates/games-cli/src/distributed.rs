@@ -482,8 +482,7 @@ where
         let Some(&(mv, _, _)) = moves.iter().find(|&&(_, m_lo, m_hi)| m_lo == value && m_hi == value) else {
             break;
         };
-        let (child, gain) = game.play(&pos, mv);
-        value = if game.to_move(&child) == game.to_move(&pos) { value - gain } else { gain - value };
+        value = search_core::play_keeping(game, &pos, mv, value).1;
         path.push(mv);
     }
     path

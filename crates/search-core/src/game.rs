@@ -15,6 +15,16 @@ pub type Value = i64;
 /// Kept far below `i64::MAX` so that adding a move's gain to a window bound cannot overflow.
 pub const INFINITY: Value = i64::MAX / 4;
 
+/// `mv` played in `game` from `pos`, a move worth `value` to `pos`'s side to move: the child,
+/// and its value to its own side to move (a move is worth its gain plus the child's value when
+/// the same side moves again, its gain minus it otherwise). For walking a principal variation
+/// (PV) down from a known value.
+pub fn play_keeping<G: Game>(game: &G, pos: &G::Position, mv: G::Move, value: Value) -> (G::Position, Value) {
+    let (child, gain) = game.play(pos, mv);
+    let same = game.to_move(&child) == game.to_move(pos);
+    (child, if same { value - gain } else { gain - value })
+}
+
 /// One of the two players. `First` moves first in the game's standard start position
 /// (A in Triangle War, Black in the Young-diagram game, x / Alice in tic-tac-toe).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

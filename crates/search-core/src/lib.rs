@@ -97,7 +97,7 @@ pub use engine::{
     unlimited, Driver, Engine, Interrupted, Limits, SearchOptions, Stats, Table, TtSizeError,
     DEFAULT_DEFER_PLIES, DEFAULT_SOLO_NODES,
 };
-pub use game::{Game, Player, Symmetry, TtKey, Value, INFINITY};
+pub use game::{play_keeping, Game, Player, Symmetry, TtKey, Value, INFINITY};
 pub use root::{
     root_checkpoint, tt_entries_from_text, tt_entries_to_text, tt_snapshot_from_text, tt_snapshot_to_text,
     Checkpoint, CheckpointError, Progress, RootMove, RootResult, MTD_REACH,

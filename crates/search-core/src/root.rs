@@ -567,14 +567,8 @@ impl<G: Game> Engine<G> {
         let best = |r: &RootResult<G::Move>| {
             r.checkpoint.moves.iter().find(|m| m.lo == r.bounds.0).expect("a best move").mv
         };
-        // Plays `mv` in `plain` from `p` worth `v` to its side to move, a move worth `v`: the
-        // child and its value from its own side to move (a move's value is its gain plus the
-        // child's value when the same side moves again, minus it otherwise).
-        let step_to = |p: &G::Position, v: Value, mv: G::Move| {
-            let (child, gain) = plain.play(p, mv);
-            let same = plain.to_move(&child) == plain.to_move(p);
-            (child, if same { v - gain } else { gain - v })
-        };
+        // Plays `mv` in `plain` from `p` worth `v`, a move worth `v`: the child and its value.
+        let step_to = |p: &G::Position, v: Value, mv: G::Move| crate::play_keeping(plain, p, mv, v);
         let (mut pv, mut p, mut v) = (Vec::new(), *pos, lo);
         for &mv in known {
             let mut legal = Vec::new();
