@@ -1,11 +1,13 @@
 //! Solves the empty board of each size given and prints its value (first player's net boxes),
 //! the engine's nodes and the time: `cargo run --release -p dots-and-boxes --example
 //! boxes_empty -- [--driver full|bisection|zero|mtdf] [--root] [--no-pvs] [--tt-bits N] [--threads N]
-//! [--etc SPAN] [--etc-moves N] [--no-etc] [--no-prefetch] [--no-twins] [--no-split] [--no-loony] [--no-openings] [--no-chain-ends] [--no-loony-offers] [--window LO,HI] [--time-limit SECONDS] 3x3 3x4 ...` (`--etc`: enhanced
+//! [--etc SPAN] [--etc-moves N] [--no-etc] [--no-prefetch] [--defer-plies N] [--no-twins] [--no-split] [--no-loony] [--no-openings] [--no-chain-ends] [--no-loony-offers] [--window LO,HI] [--time-limit SECONDS] 3x3 3x4 ...` (`--etc`: enhanced
 //! transposition cutoff at nodes with at least SPAN boxes left (`--etc 0`: any) and, with
 //! `--etc-moves`, at least N moves; default: the solvers' `dots_and_boxes::search_options`, ETC
 //! from `ETC_MIN_MOVES` moves; `--no-etc`: none; `--no-prefetch`: without the children's TT
-//! buckets prefetched a move ahead (`SearchOptions::prefetch_children`); `--no-twins`: without the
+//! buckets prefetched a move ahead (`SearchOptions::prefetch_children`); `--defer-plies`: with
+//! several threads, busy moves put off below ply N (`SearchOptions::defer_plies`, default
+//! `dots_and_boxes::DEFER_PLIES`); `--no-twins`: without the
 //! twin-strings rule; `--no-split`: without graph and split keys; `--no-loony`: without the
 //! values of simple loony endgames; `--no-openings`: without the simple-openings rule; `--window`: one search with
 //! that window instead of the driver, the value exact when strictly inside it; `--time-limit`:
@@ -27,6 +29,7 @@ fn main() {
     let mut etc = defaults.enhanced_transposition_cutoff;
     let mut etc_moves = defaults.etc_min_moves;
     let mut prefetch = defaults.prefetch_children;
+    let mut defer_plies = defaults.defer_plies;
     let mut rules = Rules::ALL;
     let mut window = None;
     let mut time_limit = None;
@@ -55,6 +58,9 @@ fn main() {
             "--threads" => threads = args.next().and_then(|t| t.parse().ok()).expect("--threads N"),
             "--no-etc" => (etc, etc_moves) = (None, 0),
             "--no-prefetch" => prefetch = false,
+            "--defer-plies" => {
+                defer_plies = args.next().and_then(|t| t.parse().ok()).expect("--defer-plies N");
+            }
             "--etc" => etc = Some(args.next().and_then(|t| t.parse().ok()).expect("--etc SPAN")),
             "--etc-moves" => {
                 etc_moves = args.next().and_then(|t| t.parse().ok()).expect("--etc-moves N");
@@ -79,6 +85,7 @@ fn main() {
                     enhanced_transposition_cutoff: etc,
                     etc_min_moves: etc_moves,
                     prefetch_children: prefetch,
+                    defer_plies,
                 };
                 let mut solver = Solver::with_options(Geometry::new(r, c).unwrap(), rules, options);
                 solver.set_limits(search_core::Limits { time: time_limit, ..search_core::Limits::default() });
@@ -115,7 +122,7 @@ fn main() {
                 };
                 let s = solver.stats();
                 println!(
-                    "{r}x{c} value {v} nodes {} time {:.2} s ({}, pvs {pvs}, tt_bits {tt_bits}, threads {threads}, etc {etc:?} from {etc_moves} moves, prefetch {prefetch}, twins {}, graph keys {}, loony values {}, simple openings {}, chain ends {})",
+                    "{r}x{c} value {v} nodes {} time {:.2} s ({}, pvs {pvs}, tt_bits {tt_bits}, threads {threads}, defer plies {defer_plies}, etc {etc:?} from {etc_moves} moves, prefetch {prefetch}, twins {}, graph keys {}, loony values {}, simple openings {}, chain ends {})",
                     s.nodes,
                     t.elapsed().as_secs_f64(),
                     if root { "root driver".to_string() } else { format!("{driver:?}") },

@@ -46,7 +46,7 @@ mod retrograde;
 
 pub use dbn::{dbn_string, parse_dbn, parse_dbn_line, ParseError, ParseErrorKind};
 pub use front::{diagram, parse_size, DotsAndBoxesFront};
-pub use game::{minimax, search_options, DotsAndBoxes, Solver, ETC_MIN_MOVES};
+pub use game::{minimax, search_options, DotsAndBoxes, Solver, DEFER_PLIES, ETC_MIN_MOVES};
 pub use geometry::{Geometry, GeometryError, Line, Orientation, MAX_LINES};
 pub use judge::{default_tt_bits, Judge, TABLE_MAX_LINES};
 pub use position::{Position, PositionError};

@@ -186,6 +186,12 @@ pub struct SearchOptions {
     /// the key costs little beside a miss (dots-and-boxes on 4x4 and up); the child played
     /// and keyed after the move that ends the node by a cutoff is wasted. Default: false.
     pub prefetch_children: bool,
+    /// With several threads, moves of nodes at plies below this (from the search's root) that
+    /// another thread is searching are put off until the node's other moves are searched
+    /// (simplified ABDADA; [`Engine::set_defer_plies`] changes it later; 0 turns it off).
+    /// Default [`DEFAULT_DEFER_PLIES`]; dots-and-boxes takes 8 (its crate README, "Deferral
+    /// plies").
+    pub defer_plies: usize,
 }
 
 impl SearchOptions {
@@ -198,6 +204,7 @@ impl SearchOptions {
         enhanced_transposition_cutoff: None,
         etc_min_moves: 0,
         prefetch_children: false,
+        defer_plies: DEFAULT_DEFER_PLIES,
     };
 }
 
@@ -391,7 +398,6 @@ pub struct Engine<G: Game> {
     /// The table of one thread ([`Engine::with_packed_tt`], [`Engine::with_shared_tt`]).
     one_thread_table: OneThreadTable,
     solo_nodes: u64,
-    defer_plies: usize,
     perturb: bool,
     etc_min_reach: Value,
     busy: Option<BusyTable>,
@@ -604,7 +610,6 @@ impl<G: Game> Engine<G> {
             options,
             one_thread_table,
             solo_nodes: DEFAULT_SOLO_NODES,
-            defer_plies: DEFAULT_DEFER_PLIES,
             perturb: false,
             etc_min_reach: 0,
             busy,
@@ -725,7 +730,7 @@ impl<G: Game> Engine<G> {
     /// searching are put off until the node's other moves are searched (simplified ABDADA;
     /// default [`DEFAULT_DEFER_PLIES`], 0 turns it off).
     pub fn set_defer_plies(&mut self, plies: usize) {
-        self.defer_plies = plies;
+        self.options.defer_plies = plies;
     }
 
     /// Whether the helper threads perturb their move order (classic lazy SMP; default off).
@@ -905,7 +910,7 @@ impl<G: Game> Engine<G> {
             main.stopped = false;
             main.budget = u64::MAX;
             ctx.busy = self.busy.as_ref();
-            ctx.defer_plies = self.defer_plies;
+            ctx.defer_plies = self.options.defer_plies;
             let ctx_ref = &ctx;
             let result = OnceLock::new();
             let pos = *pos;
