@@ -728,7 +728,8 @@ impl<G: Game> Engine<G> {
 
     /// Moves of nodes at plies below `plies` (from the search's root) that another thread is
     /// searching are put off until the node's other moves are searched (simplified ABDADA;
-    /// default [`DEFAULT_DEFER_PLIES`], 0 turns it off).
+    /// 0 turns it off): sets [`SearchOptions::defer_plies`], which the engine was built with
+    /// and [`Engine::rebuilt`] keeps.
     pub fn set_defer_plies(&mut self, plies: usize) {
         self.options.defer_plies = plies;
     }
