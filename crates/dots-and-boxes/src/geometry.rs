@@ -284,7 +284,9 @@ mod tests {
     /// groups hold two, three (1xN) and four (1x1) lines.
     #[test]
     fn canonical_twins_is_canonical_by_normalised_images() {
-        for (r, c) in [(1, 1), (1, 2), (1, 4), (2, 2), (2, 3), (3, 3), (3, 4), (4, 4), (5, 5)] {
+        for (r, c) in
+            [(1, 1), (1, 2), (1, 4), (2, 2), (2, 3), (3, 3), (3, 4), (4, 4), (3, 5), (4, 5), (5, 5), (4, 6)]
+        {
             let g = Geometry::new(r, c).unwrap();
             let board = g.board();
             let sym = strings_and_coins::Symmetries::with_twins(
