@@ -784,3 +784,33 @@ fn dots_and_boxes_checkpoint_and_time_limit() {
     assert!(stdout.starts_with(&format!("{} not finished: value in [", "0".repeat(40))), "{stdout}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The subcommands a `--help` text lists (its `Commands:` section), `help` left out.
+fn listed_subcommands(help: &str) -> Vec<String> {
+    help.lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .map_while(|l| l.split_whitespace().next())
+        .filter(|&name| name != "help")
+        .map(str::to_string)
+        .collect()
+}
+
+/// The help of every subcommand, at every level (`play GAME` too), is plain text: no rustdoc
+/// link syntax (`[`...`]`) leaks from a doc comment into it.
+#[test]
+fn help_texts_carry_no_rustdoc_links() {
+    let mut pending: Vec<Vec<String>> = vec![Vec::new()];
+    let mut seen = 0;
+    while let Some(path) = pending.pop() {
+        let output = games_cli().args(&path).arg("--help").output().unwrap();
+        assert!(output.status.success(), "{path:?} --help: {:?}", output.status);
+        let help = String::from_utf8_lossy(&output.stdout).into_owned();
+        assert!(!help.contains("[`"), "{path:?} --help shows rustdoc link syntax:\n{help}");
+        for name in listed_subcommands(&help) {
+            pending.push(path.iter().cloned().chain([name]).collect());
+        }
+        seen += 1;
+    }
+    assert!(seen >= 9, "only {seen} help texts read");
+}
