@@ -65,15 +65,11 @@ fn main() {
             };
             replies.push((m, s.stats().nodes, keeps.ok()));
         }
-        let in_order: u64 = replies
-            .iter()
-            .scan(false, |done, &(_, n, k)| {
-                let counted = (!*done).then_some(n);
-                *done |= k == Some(true);
-                counted
-            })
-            .sum();
-        let censored = replies.iter().take_while(|&&(_, _, k)| k != Some(true)).any(|&(_, _, k)| k.is_none());
+        // The replies a split tries in order: up to the first that keeps `v` (all, if none).
+        let tried =
+            &replies[..replies.iter().position(|r| r.2 == Some(true)).map_or(replies.len(), |i| i + 1)];
+        let in_order: u64 = tried.iter().map(|r| r.1).sum();
+        let censored = tried.iter().any(|r| r.2.is_none());
         let cheapest = replies.iter().filter(|&&(_, _, k)| k == Some(true)).map(|&(_, n, _)| n).min();
         let text: Vec<String> = replies
             .iter()

@@ -88,11 +88,10 @@ pub struct SplitArgs {
 /// Which jobs a round of shards holds (`--shard-round`): [`split_solve::RoundKind`].
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ShardRound {
-    /// The first alpha-beta order ([`split_solve::RoundKind::FirstOrder`]).
-    #[value(help = "The first alpha-beta order (split-solve's RoundKind::FirstOrder)")]
+    // Plain text: clap prints these doc comments as the values' help.
+    /// The first alpha-beta order (split-solve's `RoundKind::FirstOrder`)
     First,
-    /// Every job the current question needs ([`split_solve::RoundKind::Full`]).
-    #[value(help = "Every job the current question needs (split-solve's RoundKind::Full)")]
+    /// Every job the current question needs (split-solve's `RoundKind::Full`)
     Full,
 }
 
