@@ -129,10 +129,7 @@ impl Front for DotsAndBoxesFront {
         let bits = crate::default_tt_bits(&self.geometry).min(max_tt_bits.unwrap_or(u32::MAX));
         // Sessions play one line at a time: no forced captures folded into a move.
         let rules = Rules { fold_forced: false, ..Rules::ALL };
-        Engine::with_options(
-            DotsAndBoxes::with_rules(self.geometry.clone(), rules),
-            crate::search_options(bits, 1),
-        )
+        crate::engine(DotsAndBoxes::with_rules(self.geometry.clone(), rules), crate::search_options(bits, 1))
     }
 
     fn start(&self) -> Position {

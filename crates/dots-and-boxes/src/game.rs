@@ -454,8 +454,33 @@ pub fn search_options(tt_bits: u32, threads: usize) -> SearchOptions {
     }
 }
 
+/// Boards of more lines than this are searched on one thread with the table that several
+/// threads share ([`Engine::with_shared_tt`]): its narrow part holds the usual keys (the lines
+/// and up to seven components, [`DotsAndBoxes::narrow_key_bits`]) seven to a cache line, about
+/// three times the entries of the one-thread [`search_core::BoundsTable`] in the same memory.
+/// Empty 4x4 (40 lines), one thread, the root driver (`boxes_empty --root`): with 2^25
+/// entries (1 GiB) 435.2 M nodes, 111.4 s with the one-thread table against 328.1 M nodes,
+/// 93.3 s with the shared one; with 2^24 (512 MiB, [`crate::default_tt_bits`] of 4x4) 631.3 M
+/// nodes, 158.3 s of CPU against 336.7 M, 94.4 s. 3x4 (31 lines) with 2^22 entries, a table it
+/// does not fill: 3.79 M and 3.81 M nodes, 0.63 s and 0.71 s (the shared table's probe costs
+/// more), hence the one-thread table up to 31 lines (crate README, stop 63).
+pub const SHARED_TT_MIN_LINES: usize = 32;
+
+/// The engine of `game` searching as `options` say: on one thread, on a board of at least
+/// [`SHARED_TT_MIN_LINES`] lines, with the shared table ([`Engine::with_shared_tt`]); otherwise
+/// [`Engine::with_options`]. Values do not depend on the table.
+#[must_use]
+pub fn engine(game: DotsAndBoxes, options: SearchOptions) -> Engine<DotsAndBoxes> {
+    if options.threads <= 1 && game.geometry().line_count() >= SHARED_TT_MIN_LINES {
+        Engine::with_shared_tt(game, options)
+    } else {
+        Engine::with_options(game, options)
+    }
+}
+
 /// A dots-and-boxes solver for one board: the search-core [`Engine`] with a TT that persists
-/// across positions, so a batch of positions shares work.
+/// across positions, so a batch of positions shares work (on one thread, boards of at least
+/// [`SHARED_TT_MIN_LINES`] lines get the shared table: [`engine`]).
 pub struct Solver {
     engine: Engine<DotsAndBoxes>,
 }
@@ -465,14 +490,14 @@ impl Solver {
     /// 32 bytes each) and the rest of [`search_options`] (one thread).
     #[must_use]
     pub fn new(geometry: Geometry, tt_bits: u32) -> Self {
-        Solver { engine: Engine::with_options(DotsAndBoxes::new(geometry), search_options(tt_bits, 1)) }
+        Solver { engine: engine(DotsAndBoxes::new(geometry), search_options(tt_bits, 1)) }
     }
 
     /// A solver for `geometry` with the pruning `rules` and the engine's `options` (threads
     /// included).
     #[must_use]
     pub fn with_options(geometry: Geometry, rules: Rules, options: SearchOptions) -> Self {
-        Solver { engine: Engine::with_options(DotsAndBoxes::with_rules(geometry, rules), options) }
+        Solver { engine: engine(DotsAndBoxes::with_rules(geometry, rules), options) }
     }
 
     /// Statistics of the engine (all threads together).

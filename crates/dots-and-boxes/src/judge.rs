@@ -47,7 +47,8 @@ impl Judge {
     }
 
     /// This judge with its search engine on `threads` threads (lazy SMP over a shared TT; 1,
-    /// the default, is the one-thread engine with its own table).
+    /// the default, is the one-thread engine, with the shared table's layout from
+    /// [`crate::SHARED_TT_MIN_LINES`] lines: [`crate::engine`]).
     #[must_use]
     pub fn with_threads(mut self, threads: usize) -> Self {
         self.threads = threads.max(1);

@@ -46,7 +46,9 @@ mod retrograde;
 
 pub use dbn::{dbn_string, parse_dbn, parse_dbn_line, ParseError, ParseErrorKind};
 pub use front::{diagram, parse_size, DotsAndBoxesFront};
-pub use game::{minimax, search_options, DotsAndBoxes, Solver, DEFER_PLIES, ETC_MIN_MOVES};
+pub use game::{
+    engine, minimax, search_options, DotsAndBoxes, Solver, DEFER_PLIES, ETC_MIN_MOVES, SHARED_TT_MIN_LINES,
+};
 pub use geometry::{Geometry, GeometryError, Line, Orientation, MAX_LINES};
 pub use judge::{default_tt_bits, Judge, TABLE_MAX_LINES};
 pub use position::{Position, PositionError};

@@ -840,3 +840,40 @@ fn chain_ends_equal_the_search_without_them_on_3x4_and_4x4() {
     }
     assert!(memo_checked >= 8, "only {memo_checked} positions checked against the memoised solver");
 }
+
+/// On one thread a board of at least `SHARED_TT_MIN_LINES` lines is searched with the table
+/// that several threads share (its narrow part), a smaller board with the one-thread table:
+/// the solver's nodes (one thread is deterministic) are those of the engine built with that
+/// table, not the other's, on positions where the two tables' node counts differ; and all
+/// three give the same value (20 and 26 lines left: beyond the memoised solver's reach).
+#[test]
+fn one_thread_solvers_take_the_shared_table_from_32_lines() {
+    use dots_and_boxes::{search_options, DotsAndBoxes, SHARED_TT_MIN_LINES};
+    use search_core::Engine;
+    for (r, c, left) in [(3, 4, 20), (4, 4, 26)] {
+        let g = Geometry::new(r, c).unwrap();
+        let shared = g.line_count() >= SHARED_TT_MIN_LINES;
+        let mut rng = SmallRng::seed_from_u64(32);
+        let n = g.line_count();
+        let mut told_apart = 0;
+        for _ in 0..6 {
+            // Safe lines drawn until `left` are left, nothing capturable: the middle game,
+            // where the tables fill.
+            let drawn = safe_prefix(&mut rng, &Memo::new(r, c), n - left);
+            let pos = Position::from_drawn(&g, drawn).unwrap();
+            // A small table, so that the two tables' replacement tells them apart.
+            let options = search_options(10, 1);
+            let mut solver = Solver::with_options(g.clone(), Rules::ALL, options);
+            let mut with_shared = Engine::with_shared_tt(DotsAndBoxes::new(g.clone()), options);
+            let mut with_own = Engine::with_options(DotsAndBoxes::new(g.clone()), options);
+            let v = solver.value(&pos);
+            assert_eq!(v, with_shared.solve(&pos), "{r}x{c} drawn {drawn:#x}");
+            assert_eq!(v, with_own.solve(&pos), "{r}x{c} drawn {drawn:#x}");
+            let (shared_nodes, own_nodes) = (with_shared.stats().nodes, with_own.stats().nodes);
+            let expected = if shared { shared_nodes } else { own_nodes };
+            assert_eq!(solver.stats().nodes, expected, "{r}x{c} drawn {drawn:#x}");
+            told_apart += usize::from(shared_nodes != own_nodes);
+        }
+        assert!(told_apart > 0, "{r}x{c}: the two tables took the same nodes on every position");
+    }
+}
