@@ -454,7 +454,7 @@ pub fn search_options(tt_bits: u32, threads: usize) -> SearchOptions {
     }
 }
 
-/// Boards of more lines than this are searched on one thread with the table that several
+/// Boards of at least this many lines are searched on one thread with the table that several
 /// threads share ([`Engine::with_shared_tt`]): its narrow part holds the usual keys (the lines
 /// and up to seven components, [`DotsAndBoxes::narrow_key_bits`]) seven to a cache line, about
 /// three times the entries of the one-thread [`search_core::BoundsTable`] in the same memory.

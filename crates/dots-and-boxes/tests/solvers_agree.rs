@@ -4,7 +4,8 @@
 //! each rule alone, against the table; the engine against the memoised solver on random and
 //! "hard" positions of 4x4, 4x5 and 5x5 with up to 18 lines left; the values of simple loony
 //! endgames (`strings_and_coins::Board::loony_value`) against the plain search on random ones
-//! of 3x3, 3x4 and 4x4; the known values of the empty boards.
+//! of 3x3, 3x4 and 4x4; the known values of the empty boards; one-thread solvers on the table
+//! their board's size picks (`SHARED_TT_MIN_LINES`) against both tables.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
