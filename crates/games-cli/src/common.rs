@@ -3,7 +3,6 @@
 
 use std::io;
 use std::path::PathBuf;
-use std::time::Duration;
 
 use anyhow::Context;
 
@@ -122,7 +121,7 @@ impl AlgorithmArgs {
     /// With `--stats`, prints `stats: case N, ALGORITHM: value V, …` on stderr.
     pub fn report(&self, case: usize, value: search_core::Value, stats: &search_core::Stats) {
         if self.stats {
-            let micros = if crate::report::zero_times() { 0 } else { stats.elapsed.as_micros() };
+            let micros = stats.elapsed.as_micros();
             eprintln!(
                 "stats: case {case}, {}: value {value}, {} nodes, {} TT hits, {} cutoffs, {micros} us",
                 self.algorithm().name(),
@@ -138,12 +137,6 @@ impl AlgorithmArgs {
     }
 }
 
-/// A solve stopped by its limits before finishing: reported with exit status 3, after the
-/// bounds proven so far were printed.
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct Incomplete(pub String);
-
 /// The spinner long solves show on stderr (as `triangle-war`'s root solve does): ticking on
 /// its own, its message set by the caller; `None` when stderr is not a terminal, so that pipes,
 /// files and the golden tests never see it.
@@ -156,33 +149,9 @@ pub fn progress_spinner() -> Option<indicatif::ProgressBar> {
     })
 }
 
-/// Largest number of seconds a time option accepts (`--time-limit`, `--save-every`,
-/// `serve --time-budget`): 1e9 s, about 31 years. Larger values, like `inf`, are refused.
-pub const MAX_SECONDS: f64 = 1e9;
-
 /// Largest `--threads N` accepted (0 still means every core): 256. A thread the system refuses
 /// to create is not an error: the search runs on the threads it has.
 pub const MAX_THREADS: u16 = 256;
-
-/// clap's value parser of every option that takes seconds: a decimal number greater than 0 and
-/// at most [`MAX_SECONDS`]; `-1`, `0`, `NaN`, `inf` and `1e20` are refused with a message that
-/// names the range, so that [`Duration`] never sees a bad value.
-///
-/// # Errors
-/// The message clap prints after `invalid value 'TEXT' for '--OPTION <SECONDS>':`.
-pub fn parse_seconds(text: &str) -> Result<Duration, String> {
-    let bad = || {
-        format!(
-            "expected a number of seconds greater than 0 and at most {MAX_SECONDS:e}, found {}",
-            judge_text::quote(text)
-        )
-    };
-    let seconds: f64 = text.trim().parse().map_err(|_| bad())?;
-    if !(seconds > 0.0 && seconds <= MAX_SECONDS) {
-        return Err(bad());
-    }
-    Duration::try_from_secs_f64(seconds).map_err(|_| bad())
-}
 
 /// clap's value parser of `--threads N`: 0 (every core) to [`MAX_THREADS`].
 pub fn threads_parser() -> clap::builder::RangedI64ValueParser<u16> {
@@ -235,22 +204,40 @@ impl TableArgs {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn seconds_are_finite_positive_and_bounded() {
-        assert_eq!(parse_seconds("0.05"), Ok(Duration::from_millis(50)));
-        assert_eq!(parse_seconds("1e9"), Ok(Duration::from_secs(1_000_000_000)));
-        assert_eq!(parse_seconds(" 300 "), Ok(Duration::from_secs(300)));
-        for bad in ["0", "-0", "-1", "NaN", "nan", "inf", "-inf", "infinity", "1e20", "1e9000", "", "x", "5s"]
-        {
-            let err = parse_seconds(bad).unwrap_err();
-            assert!(
-                err.starts_with("expected a number of seconds greater than 0 and at most 1e9"),
-                "{bad}: {err}"
+/// Answers one position per line of `reader` (blank lines skipped) with `answer(number, text,
+/// unfinished)`, each answered before the next is read so that the answers before a bad line
+/// stay printed; `--checkpoint` and `--store` (`long.one_case()`) take one position per run.
+/// Then the run's end: `Ok` when no position was stopped, else
+/// [`long_solve::unfinished_error`] over the lines that `answer` (or the caller before, e.g.
+/// for `--empty`) added to `unfinished`.
+///
+/// # Errors
+/// The first error of reading, of `answer`, a second position under `one_case`, or the
+/// unfinished lines.
+pub fn answer_lines(
+    long: &long_solve::LongSolveArgs,
+    reader: Option<Box<dyn io::BufRead>>,
+    mut unfinished: Vec<(usize, long_solve::Stop)>,
+    mut answer: impl FnMut(usize, &str, &mut Vec<(usize, long_solve::Stop)>) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    if let Some(reader) = reader {
+        let mut lines = judge_text::LineReader::new(reader);
+        let mut answered = 0;
+        while let Some(line) = lines.next_line()? {
+            if line.is_blank() {
+                continue;
+            }
+            let number = line.number;
+            answered += 1;
+            anyhow::ensure!(
+                answered == 1 || !long.one_case(),
+                "line {number}: --checkpoint and --store take one position per run"
             );
+            answer(number, line.text, &mut unfinished)?;
         }
     }
+    if unfinished.is_empty() {
+        return Ok(());
+    }
+    Err(long_solve::unfinished_error("line", &unfinished))
 }

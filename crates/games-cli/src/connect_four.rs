@@ -21,9 +21,9 @@ use connect_four::{parse_position_line, parse_size, Column, ConnectFourFront, Ge
 use search_core::{Analysis, Interrupted, Limits};
 
 use crate::common::{Format, InputArgs, OutputArgs};
-use crate::long_solve::Stop;
 use crate::report::CaseReport;
 use game_front::Front;
+use long_solve::Stop;
 
 /// Arguments of `connect-four`.
 #[derive(clap::Args, Debug)]
@@ -60,7 +60,7 @@ pub struct Args {
     /// next positions are still answered, exit status 3), `--checkpoint` (one position per run,
     /// solved move by move at the root; resumed from the file), `--save-every` and `--snapshot-entries`.
     #[command(flatten)]
-    long: crate::long_solve::LongSolveArgs,
+    long: long_solve::LongSolveArgs,
 }
 
 /// The least and greatest scores the side to move can have in `pos` (Pons' convention): a win
@@ -83,7 +83,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
         answer(args, &mut solver, 1, &Position::empty(geom), out, &mut unfinished)?;
     }
     let reader = if args.empty { None } else { Some(args.input.reader()?) };
-    crate::long_solve::answer_lines(&args.long, reader, unfinished, |number, text, unfinished| {
+    crate::common::answer_lines(&args.long, reader, unfinished, |number, text, unfinished| {
         let pos = parse_position_line(geom, text).map_err(|e| anyhow!("line {number}, {e}"))?;
         answer(args, &mut solver, number, &pos, out, unfinished)
     })
@@ -168,7 +168,7 @@ fn answer(
     Ok(())
 }
 
-/// The score of `pos` by the root driver ([`crate::long_solve::solve`]) with `--checkpoint`,
+/// The score of `pos` by the root driver ([`long_solve::solve`]) with `--checkpoint`,
 /// or the bounds proven and what stopped it when a limit (time, node budget) stops it (as the engine's values).
 fn root_solve(args: &Args, solver: &mut Solver, pos: &Position) -> Result<Result<i32, (Interrupted, Stop)>> {
     if pos.is_won() || pos.is_full() {
@@ -189,7 +189,7 @@ fn root_solve(args: &Args, solver: &mut Solver, pos: &Position) -> Result<Result
     let move_text = |c: Column| c.to_string();
     let bounds_text =
         |(lo, hi): (i64, i64)| format!("score in [{}, {}]", lo.clamp(min, max), hi.clamp(min, max));
-    let spec = crate::long_solve::RootSolve {
+    let spec = long_solve::RootSolve {
         args: &args.long,
         identity: search_core::SolveIdentity {
             game: "connect-four".to_string(),
@@ -201,7 +201,7 @@ fn root_solve(args: &Args, solver: &mut Solver, pos: &Position) -> Result<Result
         move_text: &move_text,
         bounds_text: &bounds_text,
     };
-    let solved = crate::long_solve::solve(engine, board, &spec)?;
+    let solved = long_solve::solve(engine, board, &spec)?;
     let (lo, hi) = solved.result.bounds;
     Ok(match solved.stop {
         None => Ok(lo as i32),

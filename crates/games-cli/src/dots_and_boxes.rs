@@ -22,8 +22,8 @@ use game_front::Front;
 use search_core::{Analysis, Interrupted, Limits};
 
 use crate::common::{Format, InputArgs, OutputArgs};
-use crate::long_solve::Stop;
 use crate::report::CaseReport;
+use long_solve::Stop;
 
 /// Arguments of `dots-and-boxes`.
 #[derive(clap::Args, Debug)]
@@ -53,7 +53,7 @@ pub struct Args {
     /// are still answered, exit status 3), `--checkpoint` (one position per run, solved move by
     /// move at the root; resumed from the file), `--save-every` and `--snapshot-entries`.
     #[command(flatten)]
-    long: crate::long_solve::LongSolveArgs,
+    long: long_solve::LongSolveArgs,
     /// `--tt-bits` (default: 20 up to 24 lines, 32 MiB; 22 up to 31 lines, 128 MiB; above,
     /// 512 MiB, and 1 GiB for `--empty` or `--checkpoint` when twice that is available),
     /// `--tt-mib`, `--threads`.
@@ -84,7 +84,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
         answer(args, &mut judge, 1, &Position::start(), out, &mut unfinished)?;
     }
     let reader = if args.empty { None } else { Some(args.input.reader()?) };
-    crate::long_solve::answer_lines(&args.long, reader, unfinished, |number, text, unfinished| {
+    crate::common::answer_lines(&args.long, reader, unfinished, |number, text, unfinished| {
         let drawn = parse_dbn_line(&geometry, number, text)?;
         let pos = Position::from_drawn(&geometry, drawn)?;
         answer(args, &mut judge, number, &pos, out, unfinished)
@@ -189,7 +189,7 @@ fn open_boxes(geometry: &Geometry, pos: &Position) -> i64 {
     i64::from(geometry.board().open_coins(pos.drawn()).count_ones())
 }
 
-/// The value of `pos` by the root driver ([`crate::long_solve::solve`]) with `--checkpoint`,
+/// The value of `pos` by the root driver ([`long_solve::solve`]) with `--checkpoint`,
 /// or the bounds proven and what stopped it when a limit (time, node budget) stops it. When
 /// the answer is explained (`--analyze`, `--format json`) and the rules leave every legal move
 /// at the root (always on the empty board), every root move is made exact in the checkpoint
@@ -214,7 +214,7 @@ fn root_solve(args: &Args, judge: &mut Judge, pos: &Position) -> Result<Result<R
     let plain = DotsAndBoxes::with_rules(geometry.clone(), Rules::NONE);
     let every_move = |game: &DotsAndBoxes| search_core::root_checkpoint(game, pos).moves.len();
     let exact_all = args.output.explains() && every_move(engine.game()) == every_move(&plain);
-    let spec = crate::long_solve::RootSolve {
+    let spec = long_solve::RootSolve {
         args: &args.long,
         identity: search_core::SolveIdentity {
             game: "dots-and-boxes".to_string(),
@@ -228,7 +228,7 @@ fn root_solve(args: &Args, judge: &mut Judge, pos: &Position) -> Result<Result<R
     };
     let deadline = args.long.time_limit.map(|t| std::time::Instant::now() + t);
     let before = engine.stats();
-    let solved = crate::long_solve::solve(engine, pos, &spec)?;
+    let solved = long_solve::solve(engine, pos, &spec)?;
     let (lo, hi) = solved.result.bounds;
     Ok(match solved.stop {
         Some(stop) => Err((Interrupted { lo, hi }, stop)),

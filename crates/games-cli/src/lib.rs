@@ -4,12 +4,9 @@
 
 pub mod common;
 pub mod connect_four;
-pub mod distributed;
 pub mod dots_and_boxes;
 pub mod huge_pages;
-pub mod long_solve;
 pub mod memory;
-pub mod mpi_run;
 pub mod play;
 pub mod report;
 pub mod serve;

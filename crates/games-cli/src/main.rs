@@ -59,14 +59,14 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) if common::is_broken_pipe(&err) => ExitCode::SUCCESS,
         // A shard that filled its slice, an MPI worker rank: its part is in the store.
-        Err(err) if err.downcast_ref::<games_cli::distributed::PartDone>().is_some() => {
+        Err(err) if err.downcast_ref::<long_solve::PartDone>().is_some() => {
             let message = err.to_string();
             if !message.is_empty() {
                 eprintln!("games-cli: {message}");
             }
             ExitCode::SUCCESS
         }
-        Err(err) if err.downcast_ref::<common::Incomplete>().is_some() => {
+        Err(err) if err.downcast_ref::<long_solve::Incomplete>().is_some() => {
             let _ = out.flush();
             eprintln!("games-cli: {err:#}");
             ExitCode::from(3)

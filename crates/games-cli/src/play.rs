@@ -23,7 +23,7 @@ pub struct Args {
     you: Side,
     /// Seconds the solver may think about one reply or one hint; a reply not proven in time is
     /// the first legal move, said so (no limit by default).
-    #[arg(long, value_name = "SECONDS", value_parser = crate::common::parse_seconds, global = true)]
+    #[arg(long, value_name = "SECONDS", value_parser = long_solve::parse_seconds, global = true)]
     time_limit: Option<std::time::Duration>,
     /// Start from one case of the game's judge input format read from FILE (the Young-diagram
     /// game: the board's values, LOJ 2471) instead of the start position.

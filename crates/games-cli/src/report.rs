@@ -49,12 +49,6 @@ pub struct CaseReport {
     pub stats: StatsReport,
 }
 
-/// Whether `GAMES_CLI_ZERO_TIMES` is set (to anything but `0`): timings then print as 0 so that
-/// golden outputs are reproducible.
-pub fn zero_times() -> bool {
-    std::env::var_os("GAMES_CLI_ZERO_TIMES").is_some_and(|v| v != "0")
-}
-
 impl CaseReport {
     /// Builds the report of case `case` from a search-core analysis, in `front`'s notation.
     pub fn new<F: Front>(front: &F, case: usize, answer: String, analysis: &Analysis<Move<F>>) -> Self {
@@ -84,11 +78,7 @@ impl CaseReport {
             stats: StatsReport {
                 nodes: analysis.stats.nodes,
                 tt_hits: analysis.stats.tt_hits,
-                micros: if zero_times() {
-                    0
-                } else {
-                    u64::try_from(analysis.stats.elapsed.as_micros()).unwrap_or(u64::MAX)
-                },
+                micros: u64::try_from(analysis.stats.elapsed.as_micros()).unwrap_or(u64::MAX),
             },
         }
     }

@@ -47,7 +47,7 @@ pub struct WinningMoveArgs {
     /// still answered, exit status 3), `--checkpoint` (one case per run, solved move by move at
     /// the root; resumed from the file), `--save-every` and `--snapshot-entries`.
     #[command(flatten)]
-    long: crate::long_solve::LongSolveArgs,
+    long: long_solve::LongSolveArgs,
     #[command(flatten)]
     algorithm: AlgorithmArgs,
 }
@@ -164,7 +164,7 @@ pub fn run_winning_move(args: &WinningMoveArgs, out: &mut dyn Write) -> anyhow::
                 } else {
                     writeln!(out, "not finished")?;
                 }
-                unfinished.push((case, crate::long_solve::Stop::TimeLimit));
+                unfinished.push((case, long_solve::Stop::TimeLimit));
                 Ok(())
             }
         }
@@ -181,18 +181,18 @@ pub fn run_winning_move(args: &WinningMoveArgs, out: &mut dyn Write) -> anyhow::
     if unfinished.is_empty() {
         return Ok(());
     }
-    Err(crate::long_solve::unfinished_error("case", &unfinished))
+    Err(long_solve::unfinished_error("case", &unfinished))
 }
 
 /// The first winning cell of `pos` (row-major) by the root driver
-/// ([`crate::long_solve::solve`]) with `--checkpoint`: the win / draw / loss game, each cell
+/// ([`long_solve::solve`]) with `--checkpoint`: the win / draw / loss game, each cell
 /// in order asked "does x win after it?" until one does (the cells before it are proven not to
 /// win). `Ok(Err(stop))` when a limit (time, node budget) stops it first.
 fn root_solve(
-    args: &crate::long_solve::LongSolveArgs,
+    args: &long_solve::LongSolveArgs,
     pos: &Position,
     tt_bits: u32,
-) -> Result<Result<Option<Cell>, crate::long_solve::Stop>> {
+) -> Result<Result<Option<Cell>, long_solve::Stop>> {
     if pos.is_over() {
         return Ok(Ok(None));
     }
@@ -213,7 +213,7 @@ fn root_solve(
         root.push_str(row);
         root.push('/');
     }
-    let spec = crate::long_solve::RootSolve {
+    let spec = long_solve::RootSolve {
         args,
         identity: search_core::SolveIdentity {
             game: "winning-move".to_string(),
@@ -225,7 +225,7 @@ fn root_solve(
         move_text: &move_text,
         bounds_text: &bounds_text,
     };
-    let solved = crate::long_solve::solve(&mut engine, pos, &spec)?;
+    let solved = long_solve::solve(&mut engine, pos, &spec)?;
     if let Some(stop) = solved.stop {
         return Ok(Err(stop));
     }

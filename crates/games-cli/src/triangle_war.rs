@@ -15,8 +15,8 @@ use triangle_war::{
 };
 
 use crate::common::{AlgorithmArgs, InputArgs, OutputArgs};
-use crate::long_solve::Stop;
 use crate::report::CaseReport;
+use long_solve::Stop;
 
 /// Arguments of `triangle-war`.
 #[derive(clap::Args, Debug)]
@@ -51,7 +51,7 @@ pub struct Args {
     #[arg(long, value_name = "all|none|LIST", default_value = "all", value_parser = triangle_war::parse_rules)]
     rules: Rules,
     #[command(flatten)]
-    long: crate::long_solve::LongSolveArgs,
+    long: long_solve::LongSolveArgs,
     #[command(flatten)]
     output: OutputArgs,
     #[command(flatten)]
@@ -99,7 +99,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
         if args.empty {
             return match solve(1, &Position::start(), out)? {
                 None => Ok(()),
-                Some(Stopped { stop, bounds }) => Err(crate::long_solve::stopped("game 1", stop, &bounds)),
+                Some(Stopped { stop, bounds }) => Err(long_solve::stopped("game 1", stop, &bounds)),
             };
         }
         // The time limit is per game: a game it stops is reported, and the later games are
@@ -112,7 +112,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
             }
         }
         if !unfinished.is_empty() {
-            return Err(crate::long_solve::unfinished_error("game", &unfinished));
+            return Err(long_solve::unfinished_error("game", &unfinished));
         }
         return Ok(());
     }
@@ -159,7 +159,7 @@ struct Stopped {
     bounds: String,
 }
 
-/// Solves one game move by move at the root ([`crate::long_solve::solve`], on `threads`
+/// Solves one game move by move at the root ([`long_solve::solve`], on `threads`
 /// threads) under the time limit, with progress on a terminal and the checkpoint file; prints
 /// the judge's line, or the bounds proven when a limit stops it (then returned as
 /// [`Stopped`]).
@@ -210,7 +210,7 @@ fn long_solve(
         format!("final margin in [{lo:+}, {hi:+}]")
     };
     let exact_all = args.output.analyze;
-    let spec = crate::long_solve::RootSolve {
+    let spec = long_solve::RootSolve {
         args: &args.long,
         identity: identity(geometry, pos),
         exact_all,
@@ -220,7 +220,7 @@ fn long_solve(
     };
     let stats0 = solver.stats();
     let deadline = args.long.time_limit.map(|t| std::time::Instant::now() + t);
-    let solved = crate::long_solve::solve(solver.engine(), pos, &spec)?;
+    let solved = long_solve::solve(solver.engine(), pos, &spec)?;
     let result = solved.result;
     let (lo, hi) = margins(result.bounds);
     if result.finished && exact_all {

@@ -62,7 +62,7 @@ pub struct Args {
     bind: std::net::IpAddr,
     /// Seconds one analysis may take (more than 0, at most 1e9); a position that needs more
     /// gets HTTP 422.
-    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = crate::common::parse_seconds)]
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = long_solve::parse_seconds)]
     time_budget: Duration,
     /// Positions one analysis may search (counted by the engine; at least 1); none by default.
     #[arg(long, value_name = "NODES", value_parser = clap::value_parser!(u64).range(1..))]

@@ -7,7 +7,7 @@
 //! its own engine (its TT, threads and TT size from the command line) and answers with the
 //! fail-soft result and the nodes it took. The manager prints a job that took 10 s or more
 //! from hand-out to answer on a line of its own, as the serial loop does
-//! ([`crate::distributed::job_line`]).
+//! ([`crate::store::job_line`]).
 //!
 //! Messages are `i64` arrays: manager to worker `[JOB, leaf, threshold]`, `[CANCEL, leaf,
 //! threshold]` or `[STOP, 0, 0]`; worker to manager `[RESULT, leaf, threshold, value, nodes]`
@@ -19,7 +19,7 @@
 //! Without the cargo feature `mpi`, `--mpi` is refused with how to build it.
 
 #[cfg(not(feature = "mpi"))]
-use crate::long_solve::{RootSolve, Solved};
+use crate::outcome::{RootSolve, Solved};
 #[cfg(not(feature = "mpi"))]
 use anyhow::Result;
 #[cfg(not(feature = "mpi"))]
@@ -64,8 +64,9 @@ mod with_mpi {
     use search_core::{Engine, Game, Limits, Value};
     use split_solve::{Split, SplitOptions};
 
-    use crate::distributed::{job_line, root_result, PartDone, Reporter, Store, LONG_JOB};
-    use crate::long_solve::{RootSolve, Solved};
+    use crate::outcome::PartDone;
+    use crate::outcome::{RootSolve, Solved};
+    use crate::store::{job_line, root_result, Reporter, Store, LONG_JOB};
 
     const JOB: i64 = 1;
     const CANCEL: i64 = 2;
@@ -242,10 +243,10 @@ mod with_mpi {
         }
         reporter.report(|| split.progress(), run_nodes, true);
         let result = root_result(&split, pos);
-        let known_pv = crate::distributed::store_pv(&split);
+        let known_pv = crate::store::store_pv(&split);
         let stats = search_core::Stats { nodes: run_nodes, ..search_core::Stats::default() };
         // Only the time limit stops a run under MPI (no node budget).
-        let stop = (!result.finished).then_some(crate::long_solve::Stop::TimeLimit);
+        let stop = (!result.finished).then_some(crate::outcome::Stop::TimeLimit);
         Ok(Solved { result, stop, stats, from_checkpoint: from_store, known_pv })
     }
 
