@@ -18,6 +18,7 @@
 //!   (winner, move on which the game ends) beside the published one.
 
 mod bench;
+mod bench_case;
 mod games;
 mod golden;
 mod mnk_table;

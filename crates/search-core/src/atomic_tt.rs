@@ -56,41 +56,10 @@
 use std::marker::PhantomData;
 use std::sync::atomic::{fence, AtomicU64, Ordering};
 
-use crate::tt::{bucket_index, choose_slot, Slot};
-use crate::{Bound, TtEntry, TtKey, Value, MAX_TT_BITS};
-
-/// Largest work stored (20 bits); larger subtrees are stored as this.
-pub(crate) const MAX_WORK: u64 = (1 << 20) - 1;
-
-/// Bits of the move field of a data word.
-const MOVE_BITS: u32 = 10;
-
-/// Largest code of [`PackedMove::pack`]: the move field holds the code plus one (0 = none).
-pub const MAX_MOVE_CODE: u16 = (1 << MOVE_BITS) - 2;
-
-/// A move as a code of the 10-bit move field of a [`SharedTable`] entry, so that any game can
-/// be searched on several threads.
-///
-/// Connect Four's moves are columns, Triangle War's segment numbers, the grid games' cells. A
-/// move without a code (`None`) is stored as no best move: the TT's move is only an ordering
-/// hint, so that costs time, never correctness.
-pub trait PackedMove: Copy {
-    /// The move as a code at most [`MAX_MOVE_CODE`], or `None` if it has none.
-    fn pack(self) -> Option<u16>;
-    /// The move whose [`PackedMove::pack`] is `code`.
-    fn unpack(code: u16) -> Self;
-}
-
-impl PackedMove for u8 {
-    #[inline]
-    fn pack(self) -> Option<u16> {
-        Some(u16::from(self))
-    }
-    #[inline]
-    fn unpack(code: u16) -> Self {
-        code as u8
-    }
-}
+use crate::entry::{
+    bucket_index, choose_slot, pack, unpack, Bound, PackedMove, Slot, TtEntry, MAX_WORK, WORK_SHIFT,
+};
+use crate::{TtKey, Value, MAX_TT_BITS};
 
 /// The layout of a [`SharedTable`]'s buckets for one key type ([`TtKey::Bucket`]): entries
 /// and the version word that guards them (see the module documentation). Every method goes
@@ -639,43 +608,6 @@ impl<K: TtKey, M: PackedMove> SharedTable<K, M> {
             return;
         }
         self.bucket(entry.key).store(&entry);
-    }
-}
-
-/// The data word of `e`, or `None` if its value does not fit 32 bits (0 is an empty slot:
-/// every entry has a bound, 1 to 3).
-#[inline]
-pub(crate) fn pack<K, M: PackedMove>(e: &TtEntry<K, M>) -> Option<u64> {
-    let value = i32::try_from(e.value).ok()?;
-    let bound: u64 = match e.bound {
-        Bound::Exact => 1,
-        Bound::Lower => 2,
-        Bound::Upper => 3,
-    };
-    let mv =
-        e.best.and_then(PackedMove::pack).filter(|&c| c <= MAX_MOVE_CODE).map_or(0, |c| u64::from(c) + 1);
-    let work = u64::from(e.work).min(MAX_WORK);
-    Some(u64::from(value as u32) | bound << 32 | mv << 34 | work << WORK_SHIFT)
-}
-
-/// Where the work field starts in a data word.
-pub(crate) const WORK_SHIFT: u32 = 34 + MOVE_BITS;
-
-/// The entry of `key` whose data word is `d` (not 0).
-#[inline]
-pub(crate) fn unpack<K, M: PackedMove>(key: K, d: u64) -> TtEntry<K, M> {
-    let bound = match (d >> 32) & 3 {
-        1 => Bound::Exact,
-        2 => Bound::Lower,
-        _ => Bound::Upper,
-    };
-    let mv = ((d >> 34) & ((1 << MOVE_BITS) - 1)) as u16;
-    TtEntry {
-        key,
-        value: Value::from(d as u32 as i32),
-        bound,
-        best: mv.checked_sub(1).map(M::unpack),
-        work: (d >> WORK_SHIFT) as u32,
     }
 }
 

@@ -82,6 +82,7 @@
 mod analysis;
 mod atomic_tt;
 mod engine;
+mod entry;
 mod game;
 mod null_window;
 pub mod reference;
@@ -90,17 +91,16 @@ mod sealed;
 mod tt;
 
 pub use analysis::{analyze_with, try_analyze_with, Analysis, MoveValue};
-pub use atomic_tt::{
-    LineBucket, PackedMove, PairBucket, SharedBucket, SharedTable, MAX_LINE_MOVE_CODE, MAX_MOVE_CODE,
-};
+pub use atomic_tt::{LineBucket, PairBucket, SharedBucket, SharedTable, MAX_LINE_MOVE_CODE};
 pub use engine::{
     unlimited, Driver, Engine, Interrupted, Limits, SearchOptions, Stats, Table, TtSizeError,
     DEFAULT_DEFER_PLIES, DEFAULT_SOLO_NODES,
 };
+pub use entry::{Bound, PackedMove, TtEntry, MAX_MOVE_CODE};
 pub use game::{play_keeping, Game, Player, Symmetry, TtKey, Value, INFINITY};
 pub use root::{
     root_checkpoint, tt_entries_from_text, tt_entries_to_text, tt_snapshot_from_text, tt_snapshot_to_text,
     Checkpoint, CheckpointError, Progress, RootMove, RootResult, MTD_REACH,
 };
 pub use sealed::{seal, unseal, SealedKind, SolveIdentity};
-pub use tt::{Bound, BoundsTable, PackedTable, TranspositionTable, TtEntry, MAX_TT_BITS};
+pub use tt::{BoundsTable, PackedTable, TranspositionTable, MAX_TT_BITS};

@@ -2,51 +2,14 @@
 
 use std::marker::PhantomData;
 
-use crate::atomic_tt::{pack, unpack, MAX_WORK as MAX_PACKED_WORK, WORK_SHIFT};
-use crate::{PackedMove, TtKey, Value, INFINITY};
-
-/// `2^64 / phi`, odd: Fibonacci hashing's multiplier.
-const FIBONACCI: u64 = 0x9E37_79B9_7F4A_7C15;
-
-/// The bucket of `key` in every table here: Fibonacci hashing, the key's 64-bit hash
-/// multiplied by `2^64 / phi`, of which the top `64 - shift` bits are kept (they depend on every
-/// bit of the key; the middle bits do not depend on its high bits). `shift` 64 is a table of
-/// one bucket.
-#[inline]
-pub(crate) fn bucket_index<K: TtKey>(key: K, shift: u32) -> usize {
-    let h = key.hash64().wrapping_mul(FIBONACCI);
-    // `checked_shr` covers a one-bucket table (shift 64).
-    h.checked_shr(shift).unwrap_or(0) as usize
-}
+use crate::entry::{
+    bucket_index, choose_slot, pack, unpack, Bound, PackedMove, Slot, TtEntry, MAX_WORK as MAX_PACKED_WORK,
+    WORK_SHIFT,
+};
+use crate::{TtKey, Value, INFINITY};
 
 /// Largest `bits` accepted by [`TranspositionTable::with_bits`] (2^40 entries).
 pub const MAX_TT_BITS: u32 = 40;
-
-/// How a stored value relates to the true value of its position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Bound {
-    /// The stored value is the exact value.
-    Exact,
-    /// The true value is at least the stored value (the search failed high).
-    Lower,
-    /// The true value is at most the stored value (the search failed low).
-    Upper,
-}
-
-/// One stored search result.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TtEntry<K, M> {
-    /// The full key of the position ([`crate::Game::key`]).
-    pub key: K,
-    /// The value found, from the side to move of the position.
-    pub value: Value,
-    /// How `value` bounds the true value.
-    pub bound: Bound,
-    /// The move that produced `value`, tried first on the next visit.
-    pub best: Option<M>,
-    /// Size of the subtree searched (nodes, saturated): the replacement priority.
-    pub work: u32,
-}
 
 /// The empty slots of a table of `2^bits` entries (`bits` at most [`MAX_TT_BITS`]) in buckets
 /// of two, and the shift of [`bucket_index`] that picks a bucket; `bits == 0`: no slot, a
@@ -57,40 +20,6 @@ fn two_slot_buckets<E: Clone>(bits: u32) -> (Vec<Option<E>>, u32) {
     }
     let bits = bits.min(MAX_TT_BITS);
     (vec![None; 1usize << bits], 64 - (bits - 1))
-}
-
-/// Where a two-slot bucket takes a new entry ([`choose_slot`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Slot {
-    /// The first, depth-preferred slot; `demote`: its old entry moves to the second slot first.
-    First {
-        /// Whether the first slot's entry is kept in the second slot.
-        demote: bool,
-    },
-    /// The second, always-replaced slot.
-    Second,
-}
-
-/// The replacement scheme of every table here ([`TranspositionTable`], [`PackedTable`],
-/// [`crate::SharedTable`]): the slot that takes an entry for `key`, given the keys the two
-/// slots hold (`None`: empty) and `outworks_first`, whether the new entry's subtree took at
-/// least the work of the first slot's entry (asked only when needed). The slot already holding
-/// `key`; else an empty first slot; else the first slot, its old entry demoted to the second,
-/// when the new entry outworks it; else the second.
-#[inline]
-pub(crate) fn choose_slot<K: PartialEq>(
-    first: Option<K>,
-    second: Option<K>,
-    key: K,
-    outworks_first: impl FnOnce() -> bool,
-) -> Slot {
-    match (first, second) {
-        (Some(k), _) if k == key => Slot::First { demote: false },
-        (_, Some(k)) if k == key => Slot::Second,
-        (None, _) => Slot::First { demote: false },
-        _ if outworks_first() => Slot::First { demote: true },
-        _ => Slot::Second,
-    }
 }
 
 /// The slot of the two-slot bucket starting at `b` in `slots` that takes an entry for `key`

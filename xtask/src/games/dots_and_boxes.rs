@@ -6,8 +6,8 @@ use rand::{rngs::SmallRng, seq::SliceRandom, Rng, SeedableRng};
 
 /// The generated input: `count` DBN strings on the board `--size` (default 3x3, at most 64
 /// lines).
-pub fn generate(args: &super::GenArgs) -> anyhow::Result<String> {
-    let (rows, cols) = super::parse_size(args.size.as_deref(), (3, 3))?;
+pub fn generate(args: &super::gen_args::GenArgs) -> anyhow::Result<String> {
+    let (rows, cols) = super::gen_args::parse_size(args.size.as_deref(), (3, 3))?;
     anyhow::ensure!(rows >= 1 && cols >= 1, "--size needs at least one box");
     let lines = (rows + 1) * cols + rows * (cols + 1);
     anyhow::ensure!(lines <= 64, "--size {rows}x{cols} has {lines} lines: at most 64");

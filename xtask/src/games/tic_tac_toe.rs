@@ -8,7 +8,7 @@ use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 
-use crate::bench::BenchCase;
+use crate::bench_case::BenchCase;
 
 /// Every winning line of a `rows x cols` board with `k` in a row, as lists of cell indices.
 fn lines(rows: usize, cols: usize, k: usize) -> Vec<Vec<usize>> {
@@ -98,13 +98,13 @@ fn board_eval(rng: &mut SmallRng, count: usize) -> String {
 }
 
 fn parse_size(size: Option<&str>) -> anyhow::Result<(usize, usize)> {
-    let (r, c) = super::parse_size(size, (4, 4))?;
+    let (r, c) = super::gen_args::parse_size(size, (4, 4))?;
     anyhow::ensure!((1..=8).contains(&r) && (1..=8).contains(&c), "--size {r}x{c}: sides must be 1 to 8");
     Ok((r, c))
 }
 
 /// The generated input: `winning-move` (`--size RxC`, default 4x4) or `board-eval`.
-pub fn generate(args: &super::GenArgs) -> anyhow::Result<String> {
+pub fn generate(args: &super::gen_args::GenArgs) -> anyhow::Result<String> {
     let mut rng = SmallRng::seed_from_u64(args.seed);
     match args.game.as_str() {
         "winning-move" => {

@@ -2,7 +2,7 @@
 
 use rand::{rngs::SmallRng, seq::SliceRandom, Rng, SeedableRng};
 
-use crate::bench::BenchCase;
+use crate::bench_case::BenchCase;
 
 /// Dots joined by segments on a triangle of side `n`, numbered row by row from the apex.
 fn segments(n: u32) -> Vec<(u32, u32)> {
@@ -25,7 +25,7 @@ fn segments(n: u32) -> Vec<(u32, u32)> {
 /// `count` games with random move counts (6 to all segments on side 3, 0 to all otherwise)
 /// and random distinct segments, each written `i j` or `j i` at random, with a blank line
 /// between some games.
-pub fn generate(args: &super::GenArgs) -> anyhow::Result<String> {
+pub fn generate(args: &super::gen_args::GenArgs) -> anyhow::Result<String> {
     let side: u32 = args.size.as_deref().unwrap_or("3").parse()?;
     anyhow::ensure!((1..=6).contains(&side), "side must be 1 to 6");
     let mut rng = SmallRng::seed_from_u64(args.seed);

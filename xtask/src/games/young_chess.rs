@@ -3,7 +3,7 @@
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use crate::bench::BenchCase;
+use crate::bench_case::BenchCase;
 
 /// Largest generated cell value (the judge's bound).
 const MAX_VALUE: u32 = 100_000;
@@ -23,13 +23,13 @@ pub fn board(n: usize, m: usize, seed: u64) -> String {
 
 /// Parses `--size NxM` (default `10x10`).
 fn size(text: Option<&str>) -> anyhow::Result<(usize, usize)> {
-    let (n, m) = super::parse_size(text, (10, 10))?;
+    let (n, m) = super::gen_args::parse_size(text, (10, 10))?;
     anyhow::ensure!(n >= 1 && m >= 1 && n + m <= 64, "--size {n}x{m}: need n, m >= 1 and n + m <= 64");
     Ok((n, m))
 }
 
 /// The generated input: one random board of `--size NxM` (default 10x10) from `--seed`.
-pub fn generate(args: &super::GenArgs) -> anyhow::Result<String> {
+pub fn generate(args: &super::gen_args::GenArgs) -> anyhow::Result<String> {
     let (n, m) = size(args.size.as_deref())?;
     Ok(board(n, m, args.seed))
 }

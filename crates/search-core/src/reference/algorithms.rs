@@ -5,7 +5,7 @@
 use std::time::Instant;
 
 use super::minimax::minimax_counting;
-use super::{Proof, ProofSearch};
+use super::pns::{Proof, ProofSearch};
 use crate::{Engine, Game, SearchOptions, Stats, Value, INFINITY};
 
 /// A search algorithm, from the textbook's first to the engine's own.

@@ -1,8 +1,8 @@
 //! Counting staircases (per board and per layer) and the memory the DP needs, without
 //! allocating anything: callers compare these with the memory available before solving.
 
+use super::error::MAX_DP_SIDE_SUM;
 use super::ranker::Ranker;
-use super::MAX_DP_SIDE_SUM;
 use crate::Board;
 
 /// Bytes a [`crate::Memo`] uses per staircase it stores (hash-map entry with its overhead).

@@ -18,35 +18,17 @@
 //! - `layer`: the layer loop (rows of blocks, shared among threads with rayon).
 
 mod count;
+mod error;
 mod layer;
 mod ranker;
 
-use thiserror::Error;
-
 pub use count::{layer_sizes, memory_estimate, staircase_count, table_memory_estimate};
+pub use error::{DpError, MAX_DP_SIDE_SUM};
 
 use crate::{Board, Memo, Staircase};
 use count::wide;
 use layer::run;
 use ranker::Ranker;
-
-/// Largest `n + m` the ranked DP handles (its half-path tables have `2^ceil((n + m) / 2)`
-/// entries). Larger boards (necessarily thin, to fit in memory) are solved by the
-/// plain memoised negamax ([`crate::Memo`]) instead; see [`solve`].
-pub const MAX_DP_SIDE_SUM: usize = 48;
-
-/// Why a DP could not run.
-#[derive(Debug, Error, Clone, PartialEq, Eq)]
-pub enum DpError {
-    /// `n + m` exceeds [`MAX_DP_SIDE_SUM`].
-    #[error("board {n} x {m} too large for the staircase DP (n + m must be at most {MAX_DP_SIDE_SUM})")]
-    TooLarge {
-        /// Rows.
-        n: usize,
-        /// Columns.
-        m: usize,
-    },
-}
 
 /// Black's score minus White's under perfect play from the empty board: the layered DP for
 /// `n + m <= MAX_DP_SIDE_SUM` (with rayon on boards of a million staircases or more), the

@@ -29,7 +29,7 @@
 
 use std::ops::Range;
 
-use super::{DpError, MAX_DP_SIDE_SUM};
+use super::error::{DpError, MAX_DP_SIDE_SUM};
 use crate::staircase::low_bits;
 
 /// Inversions of a half-path: pairs (0 bit below a 1 bit).
