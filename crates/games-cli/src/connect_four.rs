@@ -11,7 +11,7 @@
 //! 0 = every core). `--time-limit SECONDS` stops each position's search after that long: its
 //! line says `not finished` with the bounds proven on the score, the next positions are still
 //! answered, and the exit status is 3. `--checkpoint FILE` (one position per run) solves it
-//! move by move at the root with the shared long-solve driver ([`crate::long_solve`]), resumed
+//! move by move at the root with the shared long-solve driver ([`long_solve`]), resumed
 //! from the file when it exists.
 
 use std::io::Write;

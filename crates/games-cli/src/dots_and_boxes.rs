@@ -9,7 +9,7 @@
 //! answer (values from the side to move of the DBN string, called A). `--time-limit SECONDS`
 //! stops each position's search after that long (its line then says `not finished` with the
 //! bounds proven, exit status 3); `--checkpoint FILE` (one position per run) solves it move by
-//! move at the root with the shared long-solve driver ([`crate::long_solve`]), resumed from the
+//! move at the root with the shared long-solve driver ([`long_solve`]), resumed from the
 //! file when it exists.
 
 use std::io::Write;

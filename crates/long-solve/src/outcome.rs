@@ -8,7 +8,7 @@ use crate::options::LongSolveArgs;
 /// A check of a TT entry of game `G` read from a snapshot ([`RootSolve::entry_ok`]).
 pub type EntryCheck<'a, G> = dyn Fn(&TtEntry<<G as Game>::Key, <G as Game>::Move>) -> bool + 'a;
 
-/// One root solve as a game's subcommand describes it to [`solve`].
+/// One root solve as a game's subcommand describes it to [`crate::root::solve`].
 pub struct RootSolve<'a, G: Game> {
     /// The user's options.
     pub args: &'a LongSolveArgs,
@@ -44,7 +44,7 @@ impl std::fmt::Display for Stop {
     }
 }
 
-/// What [`solve`] ends with.
+/// What [`crate::root::solve`] ends with.
 pub struct Solved<M> {
     /// The root driver's result: bounds (side to move), `finished`, the bounds per move.
     pub result: RootResult<M>,
