@@ -19,20 +19,14 @@ pub enum Format {
 /// Output options shared by every solving subcommand.
 #[derive(clap::Args, Debug, Clone)]
 pub struct OutputArgs {
-    /// After each judge answer, explain it: the board, every move's value, the best line.
+    /// After each judge answer, explain it: the board, every move's value, the best line
+    /// (with `--format json`: the keys `moves`, `pv` and `stats`).
     #[arg(long)]
     pub analyze: bool,
-    /// Output format.
+    /// Output format: the judge's lines, or JSON Lines (one object per case; the value and the
+    /// answer, and with `--analyze` every move's value and the principal variation).
     #[arg(long, value_enum, default_value_t = Format::Judge)]
     pub format: Format,
-}
-
-impl OutputArgs {
-    /// Whether answers need an analysis (`--analyze` or `--format json`), not only the judge's
-    /// answer.
-    pub fn explains(&self) -> bool {
-        self.analyze || self.format == Format::Json
-    }
 }
 
 /// Input file option shared by every solving subcommand.

@@ -128,7 +128,7 @@ fn answer(
             (false, false) => solver.score(pos),
             (false, true) => solver.try_score(pos)?,
         };
-        let analysis = match (args.output.explains(), limited) {
+        let analysis = match (args.output.analyze, limited) {
             (false, _) => None,
             (true, false) => Some(solver.analyze(pos)),
             (true, true) => Some(solver.try_analyze(pos)?),
@@ -137,7 +137,13 @@ fn answer(
     })();
     let moves = pos.moves_string();
     match found {
-        Ok((score, None)) => writeln!(out, "{moves} {score}")?,
+        Ok((score, None)) => {
+            // X moves first: the score for the side to move, from X's side.
+            let x_to_move = pos.moves_played() % 2 == 0;
+            let (to_move, value) = if x_to_move { ("X", score) } else { ("O", -score) };
+            let answer = format!("{moves} {score}");
+            crate::report::write_answer(&args.output, out, number, to_move, Some(value.into()), &answer)?;
+        }
         Ok((score, Some(analysis))) => {
             let answer = format!("{moves} {score}");
             let front = ConnectFourFront::with_geometry(*pos.geometry());

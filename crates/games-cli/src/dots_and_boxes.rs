@@ -145,7 +145,7 @@ fn answer(
             None if limited && !judge.uses_table() => (judge.solver().try_value(pos)?, None),
             None => (judge.value(pos), None),
         };
-        let analysis = match (analysis, args.output.explains(), limited) {
+        let analysis = match (analysis, args.output.analyze, limited) {
             (Some(a), ..) => Some(a),
             (None, false, _) => None,
             (None, true, false) => Some(judge.analyze(pos)),
@@ -155,7 +155,17 @@ fn answer(
     })();
     let dbn = dbn_string(&geometry, pos.drawn());
     match found {
-        Ok((value, None)) => writeln!(out, "{dbn} {value}")?,
+        // The side to move of the DBN string is called A: the value is A's.
+        Ok((value, None)) => {
+            crate::report::write_answer(
+                &args.output,
+                out,
+                number,
+                "A",
+                Some(value),
+                &format!("{dbn} {value}"),
+            )?;
+        }
         Ok((value, Some(analysis))) => {
             let front = DotsAndBoxesFront::with_geometry(geometry);
             let report = CaseReport::new(&front, number, format!("{dbn} {value}"), &analysis);
@@ -213,7 +223,7 @@ fn root_solve(args: &Args, judge: &mut Judge, pos: &Position) -> Result<Result<R
     // Every legal move, as the analysis lists them.
     let plain = DotsAndBoxes::with_rules(geometry.clone(), Rules::NONE);
     let every_move = |game: &DotsAndBoxes| search_core::root_checkpoint(game, pos).moves.len();
-    let exact_all = args.output.explains() && every_move(engine.game()) == every_move(&plain);
+    let exact_all = args.output.analyze && every_move(engine.game()) == every_move(&plain);
     let spec = long_solve::RootSolve {
         args: &args.long,
         identity: search_core::SolveIdentity {

@@ -49,6 +49,43 @@ pub struct CaseReport {
     pub stats: StatsReport,
 }
 
+/// One case answered without an analysis: the keys of a `--format json` line without
+/// `--analyze`, in order. It costs what the judge's answer costs: no move values, no principal
+/// variation.
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+pub struct ValueReport<'a> {
+    /// 1-based case number.
+    pub case: usize,
+    /// Who is to move: `"A"`/`"B"`, `"Black"`/`"White"`, `"x"`/`"o"`, `"X"`/`"O"`.
+    pub to_move: &'a str,
+    /// Final result under perfect play, first player's side (as [`CaseReport::value`]); absent
+    /// where the judge's answer does not give it (a Find the Winning Move case with no winning
+    /// move: a draw or a loss).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<i64>,
+    /// The judge's answer text for this case.
+    pub answer: &'a str,
+}
+
+/// Writes one case answered without an analysis as `output` asks: the judge's `answer` line,
+/// or with `--format json` its [`ValueReport`] line.
+pub fn write_answer(
+    output: &OutputArgs,
+    out: &mut dyn Write,
+    case: usize,
+    to_move: &str,
+    value: Option<i64>,
+    answer: &str,
+) -> io::Result<()> {
+    match output.format {
+        Format::Judge => writeln!(out, "{answer}"),
+        Format::Json => {
+            serde_json::to_writer(&mut *out, &ValueReport { case, to_move, value, answer })?;
+            writeln!(out)
+        }
+    }
+}
+
 impl CaseReport {
     /// Builds the report of case `case` from a search-core analysis, in `front`'s notation.
     pub fn new<F: Front>(front: &F, case: usize, answer: String, analysis: &Analysis<Move<F>>) -> Self {

@@ -43,6 +43,10 @@ pub struct WinningMoveArgs {
     /// Answer the empty board (x to move) without reading any input.
     #[arg(long, conflicts_with = "file")]
     empty: bool,
+    /// Search threads (lazy SMP over a shared TT; the answers do not depend on it); 0 means
+    /// every core, at most 256.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::common::threads_parser())]
+    threads: u16,
     /// `--time-limit` (per case: its line then reads `not finished`, the next cases are
     /// still answered, exit status 3), `--checkpoint` (one case per run, solved move by move at
     /// the root; resumed from the file), `--save-every` and `--snapshot-entries`.
@@ -72,8 +76,10 @@ pub struct BoardEvalArgs {
     algorithm: AlgorithmArgs,
 }
 
-/// Writes the answer of one case as `output` asks: the judge's line, with `--analyze` the
-/// explanation after it, or the JSON line.
+/// Writes the answer of one case as `output` asks: the judge's line (or its JSON line with
+/// `value`, first player's side, where the answer gives it), with `--analyze` the explanation
+/// after it (or the JSON line of the analysis).
+#[allow(clippy::too_many_arguments)]
 fn write_case(
     output: &OutputArgs,
     out: &mut dyn Write,
@@ -81,10 +87,12 @@ fn write_case(
     case: usize,
     pos: &Position,
     answer: String,
+    value: Option<i64>,
     value_note: &str,
 ) -> Result<()> {
-    if !output.explains() {
-        writeln!(out, "{answer}")?;
+    if !output.analyze {
+        let to_move = pos.to_move().to_string();
+        crate::report::write_answer(output, out, case, &to_move, value, &answer)?;
         return Ok(());
     }
     let g = pos.geometry();
@@ -110,19 +118,22 @@ pub fn run_winning_move(args: &WinningMoveArgs, out: &mut dyn Write) -> anyhow::
     let (rows, cols) = args.size;
     let k = args.k.unwrap_or(rows.min(cols));
     let geometry = Geometry::new(rows, cols, k)?;
-    let mut solver = WinningMove::new(geometry);
     let game = MnkGame::new(geometry, Scoring::WinLoss);
     let tt_bits = default_tt_bits(geometry);
+    let threads = crate::common::thread_count(args.threads);
+    let mut solver = WinningMove::with_threads(geometry, tt_bits, threads);
     let mut unfinished = Vec::new();
     let mut answer = |case: usize, pos: &Position, out: &mut dyn Write| -> Result<()> {
         let note = "x's side: +1 x wins, 0 draw, -1 o wins";
+        // A winning move proves x's win; without one the answer does not tell a draw from a loss.
+        let won = |found: Option<Cell>| found.map(|_| 1);
         let text = |found: Option<Cell>| match found {
             Some(cell) => format!("({})", cell_text(geometry, cell)),
             None => "#####".to_string(),
         };
         if args.long.one_case() {
             anyhow::ensure!(case == 1, "case {case}: --checkpoint and --store take one case per run");
-            let found = match root_solve(&args.long, pos, tt_bits)? {
+            let found = match root_solve(&args.long, pos, tt_bits, threads)? {
                 Ok(found) => found,
                 Err(stop) => {
                     if args.output.format == crate::common::Format::Json {
@@ -134,7 +145,16 @@ pub fn run_winning_move(args: &WinningMoveArgs, out: &mut dyn Write) -> anyhow::
                     return Ok(());
                 }
             };
-            return write_case(&args.output, out, |p| solver.analyze(p), case, pos, text(found), note);
+            return write_case(
+                &args.output,
+                out,
+                |p| solver.analyze(p),
+                case,
+                pos,
+                text(found),
+                won(found),
+                note,
+            );
         }
         let Some(time) = args.long.time_limit else {
             let found = if args.algorithm.algorithm.is_some() {
@@ -142,21 +162,30 @@ pub fn run_winning_move(args: &WinningMoveArgs, out: &mut dyn Write) -> anyhow::
             } else {
                 find_with_spinner(&mut solver, pos)?
             };
-            return write_case(&args.output, out, |p| solver.analyze(p), case, pos, text(found), note);
+            return write_case(
+                &args.output,
+                out,
+                |p| solver.analyze(p),
+                case,
+                pos,
+                text(found),
+                won(found),
+                note,
+            );
         };
         // Under the time limit: the answer, then (if asked) the analysis, each within it.
         let started = std::time::Instant::now();
         let found = solver.try_find(pos, time)?;
-        let analysis = match (&found, args.output.explains()) {
+        let analysis = match (&found, args.output.analyze) {
             (Ok(_), true) => Some(solver.try_analyze(pos, time.saturating_sub(started.elapsed()))?),
             _ => None,
         };
         match (found, analysis) {
             (Ok(found), None) => {
-                write_case(&args.output, out, |_| unreachable!(), case, pos, text(found), note)
+                write_case(&args.output, out, |_| unreachable!(), case, pos, text(found), won(found), note)
             }
             (Ok(found), Some(Ok(analysis))) => {
-                write_case(&args.output, out, |_| Ok(analysis), case, pos, text(found), note)
+                write_case(&args.output, out, |_| Ok(analysis), case, pos, text(found), won(found), note)
             }
             (Err(_), _) | (Ok(_), Some(Err(_))) => {
                 if args.output.format == crate::common::Format::Json {
@@ -192,12 +221,14 @@ fn root_solve(
     args: &long_solve::LongSolveArgs,
     pos: &Position,
     tt_bits: u32,
+    threads: usize,
 ) -> Result<Result<Option<Cell>, long_solve::Stop>> {
     if pos.is_over() {
         return Ok(Ok(None));
     }
     let geometry = pos.geometry();
-    let mut engine = Engine::new(MnkGame::new(geometry, Scoring::WinLoss), tt_bits);
+    let options = search_core::SearchOptions { tt_bits, threads, ..search_core::SearchOptions::DEFAULT };
+    let mut engine = Engine::with_options(MnkGame::new(geometry, Scoring::WinLoss), options);
     let cells = geometry.cells();
     let entry_ok = |e: &search_core::TtEntry<u128, Cell>| {
         e.value.abs() <= 1 && e.best.map_or(true, |c| c.index() < cells)
@@ -302,7 +333,16 @@ pub fn run_board_eval(args: &BoardEvalArgs, out: &mut dyn Write) -> anyhow::Resu
         };
         let note = "CCF score, Alice's side: a win scores empty cells + 1";
         let pos = &case.position;
-        write_case(&args.output, out, |p| eval.analyze(p), case.number, pos, score.to_string(), note)?;
+        write_case(
+            &args.output,
+            out,
+            |p| eval.analyze(p),
+            case.number,
+            pos,
+            score.to_string(),
+            Some(score),
+            note,
+        )?;
     }
     Ok(())
 }

@@ -136,15 +136,21 @@ fn answer(
 ) -> Result<()> {
     let output = &args.output;
     let line = |outcome: Outcome| format!("Game {number}: {}", outcome.judge_text());
-    if !output.explains() {
-        let outcome = if args.algorithm.algorithm.is_some() {
+    if !output.analyze {
+        // The margin only where it is printed (JSON) or known anyway (`--algorithm`): the
+        // judge's answer needs only who wins.
+        let margin = if args.algorithm.algorithm.is_some() {
             let game = TriangleWar::with_rules(front.geometry().clone(), args.rules);
             let v = args.algorithm.value(number, &game, pos, judge.tt_bits());
-            Outcome::from_margin(pos.margin() + pos.to_move().sign() * v)
+            Some(pos.margin() + pos.to_move().sign() * v)
+        } else if output.format == crate::common::Format::Json {
+            Some(judge.final_margin(pos))
         } else {
-            judge.outcome(pos)
+            None
         };
-        writeln!(out, "{}", line(outcome))?;
+        let outcome = margin.map_or_else(|| judge.outcome(pos), Outcome::from_margin);
+        let to_move = front.player_name(pos.to_move());
+        crate::report::write_answer(output, out, number, to_move, margin, &line(outcome))?;
         return Ok(());
     }
     let analysis = judge.analyze(pos);

@@ -42,7 +42,7 @@ const PROGRESS_STATES: u128 = 100_000_000;
 /// Runs the subcommand.
 pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<()> {
     let board = young_chess::parse_from(args.input.reader()?)?;
-    if !args.output.explains() {
+    if !args.output.analyze {
         let value = if args.algorithm.algorithm.is_some() {
             let game = young_chess::YoungGame::new(&board);
             args.algorithm.value(1, &game, &board.start(), young_chess::YoungGame::SEARCH_OPTIONS.tt_bits)
@@ -50,7 +50,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<()> {
             check_memory(&board, dp::memory_estimate(&board), "solving it")?;
             solve(&board)?
         };
-        writeln!(out, "{value}")?;
+        crate::report::write_answer(&args.output, out, 1, "Black", Some(value), &value.to_string())?;
         return Ok(());
     }
     let analysis = analyze(&board)?;

@@ -814,3 +814,36 @@ fn help_texts_carry_no_rustdoc_links() {
     }
     assert!(seen >= 9, "only {seen} help texts read");
 }
+
+/// The JSON lines of `games-cli ARGS < testdata/INPUT`, parsed.
+fn json_lines(args: &[&str], input: &str) -> Vec<serde_json::Value> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata").join(input);
+    let output =
+        games_cli().args(args).stdin(Stdio::from(std::fs::File::open(&path).unwrap())).output().unwrap();
+    assert!(output.status.success(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8(output.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+#[test]
+fn json_without_analyze_gives_the_analysis_value_and_answer_without_move_values() {
+    for (game, input) in [
+        ("triangle-war", "triangle-war/sample.in"),
+        ("young-chess", "young-chess/sample.in"),
+        ("winning-move", "winning-move/sample.in"),
+        ("board-eval", "board-eval/sample.in"),
+        ("connect-four", "connect-four/sample.in"),
+        ("dots-and-boxes", "dots-and-boxes/json.in"),
+    ] {
+        let value = json_lines(&[game, "--format", "json"], input);
+        let analysed = json_lines(&[game, "--analyze", "--format", "json"], input);
+        assert_eq!(value.len(), analysed.len(), "{game}");
+        assert!(!value.is_empty(), "{game}");
+        for (v, a) in value.iter().zip(&analysed) {
+            assert!(v.get("moves").is_none() && v.get("pv").is_none(), "{game}: {v}");
+            assert!(a.get("moves").is_some() && a.get("pv").is_some(), "{game}: {a}");
+            for (key, got) in v.as_object().unwrap() {
+                assert_eq!(Some(got), a.get(key), "{game}: key {key} of {v} against {a}");
+            }
+        }
+    }
+}

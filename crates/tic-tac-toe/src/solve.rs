@@ -30,6 +30,16 @@ impl Shared {
         Shared { geometry, solver: Engine::new(MnkGame::new(geometry, scoring), tt_bits) }
     }
 
+    /// [`Shared::new`] searching on `threads` threads (lazy SMP over a shared TT above 1).
+    fn with_threads(geometry: Geometry, scoring: Scoring, tt_bits: u32, threads: usize) -> Self {
+        let options = search_core::SearchOptions {
+            tt_bits,
+            threads: threads.max(1),
+            ..search_core::SearchOptions::DEFAULT
+        };
+        Shared { geometry, solver: Engine::with_options(MnkGame::new(geometry, scoring), options) }
+    }
+
     /// The solver, once `pos` is known to be on its board.
     fn prepare(&mut self, pos: &Position) -> Result<&mut Engine<MnkGame>, SolveError> {
         if pos.geometry != self.geometry {
@@ -182,9 +192,22 @@ impl WinningMove {
     /// A solver for boards of `geometry` with TTs of `2^tt_bits` entries.
     #[must_use]
     pub fn with_tt_bits(geometry: Geometry, tt_bits: u32) -> Self {
+        Self::with_threads(geometry, tt_bits, 1)
+    }
+
+    /// A solver for boards of `geometry` with TTs of `2^tt_bits` entries (one table shared by
+    /// the threads), searching on `threads` threads (lazy SMP above 1; the answers do not
+    /// depend on it).
+    #[must_use]
+    pub fn with_threads(geometry: Geometry, tt_bits: u32, threads: usize) -> Self {
+        let options = search_core::SearchOptions {
+            tt_bits,
+            threads: threads.max(1),
+            ..search_core::SearchOptions::DEFAULT
+        };
         WinningMove {
-            shared: Shared::new(geometry, Scoring::WinLoss, tt_bits),
-            maker_breaker: Engine::new(MakerBreaker::new(geometry), tt_bits),
+            shared: Shared::with_threads(geometry, Scoring::WinLoss, tt_bits, threads),
+            maker_breaker: Engine::with_options(MakerBreaker::new(geometry), options),
         }
     }
 

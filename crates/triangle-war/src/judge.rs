@@ -93,6 +93,20 @@ impl Judge {
         self.solver().outcome(pos)
     }
 
+    /// The final margin of `pos` under perfect play (A's triangles minus B's at the end,
+    /// counting those already owned): from the table on small boards, by search on large ones.
+    pub fn final_margin(&mut self, pos: &Position) -> i64 {
+        if self.geometry.segments().len() <= TABLE_MAX_SEGMENTS {
+            if self.table.is_none() {
+                self.table = RetrogradeTable::build(&self.geometry);
+            }
+            if let Some(table) = &self.table {
+                return table.final_margin(pos);
+            }
+        }
+        self.solver().final_margin(pos)
+    }
+
     /// Every move's value and a principal variation of `pos`, from A's side, final margins.
     pub fn analyze(&mut self, pos: &Position) -> Analysis<u8> {
         self.solver().analyze(pos)
