@@ -268,3 +268,44 @@ impl Front for ConnectFourFront {
         format!("{}\n", pos.moves_string())
     }
 }
+
+/// The least and greatest scores the side to move can have in `pos` (Pons' convention): a win
+/// with its next stone, a loss to the opponent's next one.
+#[must_use]
+pub fn score_range(pos: &Position) -> (i64, i64) {
+    let cells = pos.geometry().cells() as i64;
+    let n = pos.moves_played() as i64;
+    (-((cells - n) / 2), (cells + 1 - n) / 2)
+}
+
+/// The long solve of a Connect Four position (`games-cli connect-four --checkpoint`, `--store`)
+/// with the fast solver's game: values are Pons' scores for the side to move.
+impl game_front::Solvable for ConnectFourFront {
+    type G = crate::ConnectFour;
+    type Root = Position;
+
+    fn solve_identity(&self, root: &Position) -> search_core::SolveIdentity {
+        search_core::SolveIdentity {
+            game: "connect-four".to_string(),
+            options: format!("size {}x{}", self.geom.width(), self.geom.height()),
+            root: format!("moves {}", root.moves_string()),
+        }
+    }
+
+    /// A score possible below `root`, a column of the board.
+    fn entry_possible(&self, root: &Position, entry: &search_core::TtEntry<u64, Column>) -> bool {
+        let (min, max) = score_range(root);
+        entry.value.abs() <= max.max(-min) + 1
+            && entry.best.map_or(true, |c| usize::from(c.0) < self.geom.width())
+    }
+
+    fn root_move_text(&self, mv: Column) -> String {
+        mv.to_string()
+    }
+
+    /// The bounds clamped to the scores possible in `root`.
+    fn bounds_text(&self, root: &Position, (lo, hi): (i64, i64)) -> String {
+        let (min, max) = score_range(root);
+        format!("score in [{}, {}]", lo.clamp(min, max), hi.clamp(min, max))
+    }
+}

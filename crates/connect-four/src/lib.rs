@@ -60,7 +60,7 @@ mod rules;
 mod sizes;
 mod solver;
 
-pub use front::{parse_position_line, parse_size, ConnectFourFront};
+pub use front::{parse_position_line, parse_size, score_range, ConnectFourFront};
 pub use game::ConnectFour;
 pub use geometry::{Geometry, GeometryError};
 pub use line::{format_line, parse_line, JudgeLine, LineError};

@@ -288,3 +288,42 @@ impl Front for DotsAndBoxesFront {
         format!("{}\n", crate::dbn_string(&self.geometry, drawn))
     }
 }
+
+/// The boxes not yet completed in `pos`.
+#[must_use]
+pub fn open_boxes(geometry: &Geometry, pos: &Position) -> i64 {
+    i64::from(geometry.board().open_coins(pos.drawn()).count_ones())
+}
+
+/// The long solve of a dots-and-boxes position (`games-cli dots-and-boxes --checkpoint`,
+/// `--store`): values are the boxes the side to move still takes minus the opponent's.
+impl game_front::Solvable for DotsAndBoxesFront {
+    type G = crate::DotsAndBoxes;
+    type Root = Position;
+
+    fn solve_identity(&self, root: &Position) -> search_core::SolveIdentity {
+        let geometry = self.geometry();
+        search_core::SolveIdentity {
+            game: "dots-and-boxes".to_string(),
+            options: format!("size {}x{}", geometry.rows(), geometry.cols()),
+            root: format!("dbn {}", crate::dbn_string(geometry, root.drawn())),
+        }
+    }
+
+    /// A value the board allows, a line of the board.
+    fn entry_possible(&self, _root: &Position, entry: &search_core::TtEntry<u128, u8>) -> bool {
+        let geometry = self.geometry();
+        let (boxes, lines) = (geometry.boxes() as i64, geometry.line_count());
+        entry.value.abs() <= boxes && entry.best.map_or(true, |m| usize::from(m) < lines)
+    }
+
+    fn root_move_text(&self, mv: u8) -> String {
+        mv.to_string()
+    }
+
+    /// The bounds clamped to the boxes still open in `root`.
+    fn bounds_text(&self, root: &Position, (lo, hi): (i64, i64)) -> String {
+        let open = open_boxes(self.geometry(), root);
+        format!("value in [{}, {}]", lo.clamp(-open, open), hi.clamp(-open, open))
+    }
+}

@@ -45,7 +45,7 @@ mod position;
 mod retrograde;
 
 pub use dbn::{dbn_string, parse_dbn, parse_dbn_line, ParseError, ParseErrorKind};
-pub use front::{diagram, parse_size, DotsAndBoxesFront};
+pub use front::{diagram, open_boxes, parse_size, DotsAndBoxesFront};
 pub use game::{
     engine, minimax, search_options, DotsAndBoxes, Solver, DEFER_PLIES, ETC_MIN_MOVES, SHARED_TT_MIN_LINES,
 };

@@ -13,10 +13,12 @@
 mod params;
 mod session;
 pub mod sketch;
+mod solvable;
 
 pub use params::{check_int, parse_size, ParamError, ParamSpec, Params};
 pub use session::Session;
 pub use sketch::Sketch;
+pub use solvable::Solvable;
 
 use search_core::{Analysis, Engine, Game, Interrupted, Limits, Player, SearchOptions, Value};
 

@@ -17,7 +17,9 @@
 use std::io::Write;
 
 use anyhow::{anyhow, Result};
-use connect_four::{parse_position_line, parse_size, Column, ConnectFourFront, Geometry, Position, Solver};
+use connect_four::{
+    parse_position_line, parse_size, score_range, Column, ConnectFourFront, Geometry, Position, Solver,
+};
 use search_core::{Analysis, Interrupted, Limits};
 
 use crate::common::{Format, InputArgs, OutputArgs};
@@ -61,14 +63,6 @@ pub struct Args {
     /// solved move by move at the root; resumed from the file), `--save-every` and `--snapshot-entries`.
     #[command(flatten)]
     long: long_solve::LongSolveArgs,
-}
-
-/// The least and greatest scores the side to move can have in `pos` (Pons' convention): a win
-/// with its next stone, a loss to the opponent's next one.
-fn score_range(pos: &Position) -> (i64, i64) {
-    let cells = pos.geometry().cells() as i64;
-    let n = pos.moves_played() as i64;
-    (-((cells - n) / 2), (cells + 1 - n) / 2)
 }
 
 /// Runs the subcommand: each line is answered (and flushed) as soon as it is read, so that
@@ -180,34 +174,13 @@ fn root_solve(args: &Args, solver: &mut Solver, pos: &Position) -> Result<Result
     if pos.is_won() || pos.is_full() {
         return Ok(Ok(solver.score(pos)));
     }
-    let geom = *pos.geometry();
     let board = pos.board();
     let engine = solver.engine();
     if let Some(v) = search_core::Game::terminal_value(engine.game(), board) {
         return Ok(Ok(v as i32));
     }
-    let (min, max) = score_range(pos);
-    let (width, height) = (geom.width(), geom.height());
-    // A TT entry is trusted as a proven bound: a score possible on the board, a column of it.
-    let entry_ok = |e: &search_core::TtEntry<u64, Column>| {
-        e.value.abs() <= max.max(-min) + 1 && e.best.map_or(true, |c| usize::from(c.0) < width)
-    };
-    let move_text = |c: Column| c.to_string();
-    let bounds_text =
-        |(lo, hi): (i64, i64)| format!("score in [{}, {}]", lo.clamp(min, max), hi.clamp(min, max));
-    let spec = long_solve::RootSolve {
-        args: &args.long,
-        identity: search_core::SolveIdentity {
-            game: "connect-four".to_string(),
-            options: format!("size {width}x{height}"),
-            root: format!("moves {}", pos.moves_string()),
-        },
-        exact_all: false,
-        entry_ok: &entry_ok,
-        move_text: &move_text,
-        bounds_text: &bounds_text,
-    };
-    let solved = long_solve::solve(engine, board, &spec)?;
+    let front = ConnectFourFront::with_geometry(*pos.geometry());
+    let solved = crate::common::solve_long(&front, pos, engine, board, &args.long, false)?;
     let (lo, hi) = solved.result.bounds;
     Ok(match solved.stop {
         None => Ok(lo as i32),

@@ -16,7 +16,7 @@ use std::io::Write;
 
 use anyhow::{anyhow, Result};
 use dots_and_boxes::{
-    dbn_string, parse_dbn_line, DotsAndBoxes, DotsAndBoxesFront, Geometry, Judge, Position, Rules,
+    dbn_string, open_boxes, parse_dbn_line, DotsAndBoxes, DotsAndBoxesFront, Geometry, Judge, Position, Rules,
 };
 use game_front::Front;
 use search_core::{Analysis, Interrupted, Limits};
@@ -194,11 +194,6 @@ fn answer(
     Ok(())
 }
 
-/// The boxes not yet completed in `pos`.
-fn open_boxes(geometry: &Geometry, pos: &Position) -> i64 {
-    i64::from(geometry.board().open_coins(pos.drawn()).count_ones())
-}
-
 /// The value of `pos` by the root driver ([`long_solve::solve`]) with `--checkpoint`,
 /// or the bounds proven and what stopped it when a limit (time, node budget) stops it. When
 /// the answer is explained (`--analyze`, `--format json`) and the rules leave every legal move
@@ -210,35 +205,15 @@ fn root_solve(args: &Args, judge: &mut Judge, pos: &Position) -> Result<Result<R
     if pos.is_over(&geometry) {
         return Ok(Ok((0, None)));
     }
-    let (boxes, lines) = (geometry.boxes() as i64, geometry.line_count());
-    // A TT entry is trusted as a proven bound: a value possible on the board, a line of it.
-    let entry_ok = |e: &search_core::TtEntry<u128, u8>| {
-        e.value.abs() <= boxes && e.best.map_or(true, |m| usize::from(m) < lines)
-    };
-    let move_text = |m: u8| m.to_string();
-    let open = open_boxes(&geometry, pos);
-    let bounds_text =
-        |(lo, hi): (i64, i64)| format!("value in [{}, {}]", lo.clamp(-open, open), hi.clamp(-open, open));
     let engine = judge.solver().engine();
     // Every legal move, as the analysis lists them.
     let plain = DotsAndBoxes::with_rules(geometry.clone(), Rules::NONE);
     let every_move = |game: &DotsAndBoxes| search_core::root_checkpoint(game, pos).moves.len();
     let exact_all = args.output.analyze && every_move(engine.game()) == every_move(&plain);
-    let spec = long_solve::RootSolve {
-        args: &args.long,
-        identity: search_core::SolveIdentity {
-            game: "dots-and-boxes".to_string(),
-            options: format!("size {}x{}", geometry.rows(), geometry.cols()),
-            root: format!("dbn {}", dbn_string(&geometry, pos.drawn())),
-        },
-        exact_all,
-        entry_ok: &entry_ok,
-        move_text: &move_text,
-        bounds_text: &bounds_text,
-    };
     let deadline = args.long.time_limit.map(|t| std::time::Instant::now() + t);
     let before = engine.stats();
-    let solved = long_solve::solve(engine, pos, &spec)?;
+    let front = DotsAndBoxesFront::with_geometry(geometry.clone());
+    let solved = crate::common::solve_long(&front, pos, engine, pos, &args.long, exact_all)?;
     let (lo, hi) = solved.result.bounds;
     Ok(match solved.stop {
         Some(stop) => Err((Interrupted { lo, hi }, stop)),

@@ -7,7 +7,7 @@
 use std::io::Write;
 
 use anyhow::{Context, Result};
-use search_core::{Analysis, Engine, Game, Value};
+use search_core::{Analysis, Engine, Game};
 use tic_tac_toe::{
     default_tt_bits, parse_ccf_from, parse_uva_from, BoardEval, Cell, FindProgress, Geometry, MnkGame,
     Position, Question, Scoring, SolveError, TicTacToeFront, WinningMove,
@@ -229,34 +229,8 @@ fn root_solve(
     let geometry = pos.geometry();
     let options = search_core::SearchOptions { tt_bits, threads, ..search_core::SearchOptions::DEFAULT };
     let mut engine = Engine::with_options(MnkGame::new(geometry, Scoring::WinLoss), options);
-    let cells = geometry.cells();
-    let entry_ok = |e: &search_core::TtEntry<u128, Cell>| {
-        e.value.abs() <= 1 && e.best.map_or(true, |c| c.index() < cells)
-    };
-    let move_text = |c: Cell| cell_text(geometry, c);
-    let bounds_text = |(lo, hi): (Value, Value)| match (lo >= 1, hi <= 0) {
-        (true, _) => "a winning cell found".to_string(),
-        (_, true) => "no winning cell".to_string(),
-        _ => "looking for a winning cell".to_string(),
-    };
-    let mut root = String::new();
-    for row in pos.grid().lines() {
-        root.push_str(row);
-        root.push('/');
-    }
-    let spec = long_solve::RootSolve {
-        args,
-        identity: search_core::SolveIdentity {
-            game: "winning-move".to_string(),
-            options: format!("size {}x{} k {}", geometry.rows(), geometry.cols(), geometry.k()),
-            root: format!("{root} {} to move", pos.to_move()),
-        },
-        exact_all: false,
-        entry_ok: &entry_ok,
-        move_text: &move_text,
-        bounds_text: &bounds_text,
-    };
-    let solved = long_solve::solve(&mut engine, pos, &spec)?;
+    let front = TicTacToeFront::with_geometry(geometry);
+    let solved = crate::common::solve_long(&front, pos, &mut engine, pos, args, false)?;
     if let Some(stop) = solved.stop {
         return Ok(Err(stop));
     }

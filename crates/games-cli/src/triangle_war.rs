@@ -9,7 +9,7 @@ use std::io::{IsTerminal, Write};
 
 use anyhow::Result;
 use game_front::Front;
-use search_core::{Game, Player};
+use search_core::Game;
 use triangle_war::{
     parse_games_from, Geometry, Judge, Outcome, Position, Rules, TriangleWar, TriangleWarFront,
 };
@@ -204,29 +204,10 @@ fn long_solve(
         writeln!(out, "{}", outcome_line(margin))?;
         return Ok(None);
     }
-    // A TT entry is trusted as a proven bound: its value must be a margin the board allows and
-    // its move a segment of the board.
-    let (triangles, segments) = (geometry.triangles().len() as i64, geometry.segments().len());
-    let entry_ok = |e: &search_core::TtEntry<u64, u8>| {
-        e.value.abs() <= triangles && e.best.map_or(true, |m| usize::from(m) < segments)
-    };
-    let move_text = |m: u8| geometry.segments()[usize::from(m)].to_string();
-    let bounds_text = |b: (i64, i64)| {
-        let (lo, hi) = margins(b);
-        format!("final margin in [{lo:+}, {hi:+}]")
-    };
     let exact_all = args.output.analyze;
-    let spec = long_solve::RootSolve {
-        args: &args.long,
-        identity: identity(geometry, pos),
-        exact_all,
-        entry_ok: &entry_ok,
-        move_text: &move_text,
-        bounds_text: &bounds_text,
-    };
     let stats0 = solver.stats();
     let deadline = args.long.time_limit.map(|t| std::time::Instant::now() + t);
-    let solved = long_solve::solve(solver.engine(), pos, &spec)?;
+    let solved = crate::common::solve_long(front, pos, solver.engine(), pos, &args.long, exact_all)?;
     let result = solved.result;
     let (lo, hi) = margins(result.bounds);
     if result.finished && exact_all {
@@ -263,18 +244,4 @@ fn long_solve(
     // A finished split whose principal variation the time limit cut short is stopped by it.
     let stop = solved.stop.unwrap_or(Stop::TimeLimit);
     Ok(Some(Stopped { stop, bounds: format!("the final margin in [{lo:+}, {hi:+}]") }))
-}
-
-/// What a checkpoint of `pos` on `geometry` belongs to: a file of another board or position
-/// is refused.
-fn identity(geometry: &Geometry, pos: &Position) -> search_core::SolveIdentity {
-    search_core::SolveIdentity {
-        game: "triangle-war".to_string(),
-        options: format!("side {}", geometry.side()),
-        root: format!(
-            "drawn {:#x}, {} to move",
-            pos.drawn().0,
-            if pos.to_move() == Player::First { "A" } else { "B" }
-        ),
-    }
 }

@@ -282,6 +282,46 @@ impl Front for TicTacToeFront {
     }
 }
 
+/// The long solve of Find the Winning Move (`games-cli winning-move --checkpoint`, `--store`):
+/// the win / draw / loss m,n,k game ([`crate::Scoring::WinLoss`]), each root cell in order
+/// asked whether the side to move wins after it.
+impl game_front::Solvable for TicTacToeFront {
+    type G = crate::MnkGame;
+    type Root = Position;
+
+    fn solve_identity(&self, root: &Position) -> search_core::SolveIdentity {
+        let geometry = self.geometry;
+        let mut rows = String::new();
+        for row in root.grid().lines() {
+            rows.push_str(row);
+            rows.push('/');
+        }
+        search_core::SolveIdentity {
+            game: "winning-move".to_string(),
+            options: format!("size {}x{} k {}", geometry.rows(), geometry.cols(), geometry.k()),
+            root: format!("{rows} {} to move", root.to_move()),
+        }
+    }
+
+    /// A win, draw or loss, a cell of the board.
+    fn entry_possible(&self, _root: &Position, entry: &search_core::TtEntry<u128, Cell>) -> bool {
+        entry.value.abs() <= 1 && entry.best.map_or(true, |c| c.index() < self.geometry.cells())
+    }
+
+    fn root_move_text(&self, mv: Cell) -> String {
+        cell_text(self.geometry, mv)
+    }
+
+    /// What the bounds say of a winning cell.
+    fn bounds_text(&self, _root: &Position, (lo, hi): (i64, i64)) -> String {
+        match (lo >= 1, hi <= 0) {
+            (true, _) => "a winning cell found".to_string(),
+            (_, true) => "no winning cell".to_string(),
+            _ => "looking for a winning cell".to_string(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

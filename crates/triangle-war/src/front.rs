@@ -213,3 +213,39 @@ fn board_json(g: &Geometry, pos: &Position) -> serde_json::Value {
     }
     s.into_json()
 }
+
+/// The long solve of a Triangle War game (`games-cli triangle-war` with `--time-limit`,
+/// `--checkpoint`, `--store`): values are the margin of the remaining play for the side to move.
+impl game_front::Solvable for TriangleWarFront {
+    type G = crate::TriangleWar;
+    type Root = Position;
+
+    fn solve_identity(&self, root: &Position) -> search_core::SolveIdentity {
+        search_core::SolveIdentity {
+            game: "triangle-war".to_string(),
+            options: format!("side {}", self.geometry.side()),
+            root: format!(
+                "drawn {:#x}, {} to move",
+                root.drawn().0,
+                if root.to_move() == Player::First { "A" } else { "B" }
+            ),
+        }
+    }
+
+    /// A margin the board allows, a segment of the board.
+    fn entry_possible(&self, _root: &Position, entry: &search_core::TtEntry<u64, u8>) -> bool {
+        let (triangles, segments) = (self.geometry.triangles().len() as i64, self.geometry.segments().len());
+        entry.value.abs() <= triangles && entry.best.map_or(true, |m| usize::from(m) < segments)
+    }
+
+    fn root_move_text(&self, mv: u8) -> String {
+        self.geometry.segments()[usize::from(mv)].to_string()
+    }
+
+    /// The final margins (A minus B) the bounds give.
+    fn bounds_text(&self, root: &Position, (lo, hi): (i64, i64)) -> String {
+        let (margin, sign) = (root.margin(), root.to_move().sign());
+        let (lo, hi) = if sign == 1 { (margin + lo, margin + hi) } else { (margin - hi, margin - lo) };
+        format!("final margin in [{lo:+}, {hi:+}]")
+    }
+}
