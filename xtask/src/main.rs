@@ -16,11 +16,15 @@
 //!   commit.
 //! - `cargo xtask c4-table`: Connect Four's empty boards with width + height <= 13, each result
 //!   (winner, move on which the game ends) beside the published one.
+//! - `cargo xtask process-words`: every word of the work's history (a step's number, a commit
+//!   hash, a branch, a machine named by anything but its class) in the documents and
+//!   comments, as `file:line`.
 
 mod bench;
 mod games;
 mod golden;
 mod mnk_table;
+mod process_words;
 mod solve_4x5;
 mod test;
 
@@ -61,6 +65,9 @@ enum Command {
     /// some minutes, then copy the store back.
     #[command(name = "solve-4x5")]
     Solve4x5(solve_4x5::Args),
+    /// List the words of the work's history (steps by number, commit hashes, branches, a
+    /// machine not named by its class) in every document and comment; fails if there is one.
+    ProcessWords,
 }
 
 fn main() -> ExitCode {
@@ -74,6 +81,7 @@ fn main() -> ExitCode {
         Command::Test(args) => test::run(&args),
         Command::C4Table(args) => games::connect_four::table(&args),
         Command::Solve4x5(args) => solve_4x5::run(&args),
+        Command::ProcessWords => process_words::run(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -463,7 +463,7 @@ pub fn search_options(tt_bits: u32, threads: usize) -> SearchOptions {
 /// 93.3 s with the shared one; with 2^24 (512 MiB, [`crate::default_tt_bits`] of 4x4) 631.3 M
 /// nodes, 158.3 s of CPU against 336.7 M, 94.4 s. 3x4 (31 lines) with 2^22 entries, a table it
 /// does not fill: 3.79 M and 3.81 M nodes, 0.63 s and 0.71 s (the shared table's probe costs
-/// more), hence the one-thread table up to 31 lines (crate README, stop 63).
+/// more), hence the one-thread table up to 31 lines (`docs/results/dots-and-boxes-4x4-3x5.md`).
 pub const SHARED_TT_MIN_LINES: usize = 32;
 
 /// The engine of `game` searching as `options` say: on one thread, on a board of at least
