@@ -48,7 +48,7 @@ pub struct Args {
     /// [`COMMITTED_SNAPSHOT_ENTRIES`] of them. On a model of the solve (3x4, a TT of 2^16
     /// entries, stopped every 5 M nodes), a snapshot of 1.1e-4 of the table (the ratio of
     /// 200,000 to the 4x5 table's 1.74 G entries) cost 25% more nodes than no stop, one of 6e-3
-    /// (20,000,000 here) 12% (crate README of dots-and-boxes).
+    /// (20,000,000 here) 12%.
     #[arg(long, default_value_t = 20_000_000)]
     pub snapshot_entries: u64,
     /// Go on past the root's value to the exact value of every first move (games-cli
@@ -213,7 +213,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
 
 /// What a run's progress lines tell (games-cli's stderr): the nodes of the run so far and of
 /// every job that got a line of its own (10 s or more: `split: job LEAF ...: ..., N nodes, S
-/// s`), for the run table of the crate README.
+/// s`), for a table of the runs.
 #[derive(Debug, Default, PartialEq)]
 struct Tally {
     /// The last "N nodes in this run" seen.

@@ -370,7 +370,7 @@ pub const OPENING_STONES: usize = 4;
 /// 25,319 nodes; the walk without a budget 9,428 in all). Nodes by bisection / by the walk,
 /// TT 2^16, TT cleared before each position: Test_L1_R1 first 100 148,913 / 90,576 (all 1000
 /// 1,173,313 / 785,154; budget 500 106,818, 3,000 63,302 but Test_L2_R2 first 300 +10 %);
-/// see the crate README, "Small trees, third round".
+/// see `docs/results/connect-four.md`.
 pub const ENDS_BUDGET: u64 = 1000;
 
 /// The fewest empty cells with which [`Solver`] walks in from the ends ([`ENDS_BUDGET`]): on
@@ -416,7 +416,7 @@ pub const ETC_MIN_REACH: search_core::Value = 2;
 /// searches with the packed TT ([`Engine::with_packed_tt`]: 16-byte entries, a bucket per half
 /// cache line) from [`PACKED_TT_BITS`] on: the same nodes, fewer cache misses (position `4453`, TT 2^24: 13.0M
 /// nodes, 3.6-3.9 s against 3.9-4.3 s user time with the plain table, alternating runs on the
-/// loaded machine; cachegrind: 23 % fewer last-level read misses on L1_R3 positions 6 and 14).
+/// a loaded 2-core x86-64 VM; cachegrind: 23 % fewer last-level read misses on L1_R3 positions 6 and 14).
 #[must_use]
 pub fn search_options(tt_bits: u32, threads: usize) -> SearchOptions {
     SearchOptions {
