@@ -9,8 +9,8 @@
 //!   algorithm, in how long.
 //! - `cargo xtask c4-bench`: Connect Four on Pons' test sets, checking every score, beside a
 //!   reference solver in the same run.
-//! - `cargo xtask test`: the README's test command (installs the browser the tests need when
-//!   missing, then `cargo test --workspace`).
+//! - `cargo xtask test`: the README's test command (installs what the tests need when missing,
+//!   then `cargo test --workspace`, the Python module's pytest suite and the MPI check).
 //! - `cargo xtask solve-4x5 [--minutes N]`: one more run of the empty 4x5 dots-and-boxes solve
 //!   through its committed store (`testdata/dots-and-boxes/solve-4x5/store`), copied back for a
 //!   commit.
@@ -56,7 +56,8 @@ enum Command {
     MnkTable(mnk_table::Args),
     /// Connect Four test sets: mean time and nodes per position, scores checked, beside a reference.
     C4Bench(games::connect_four::Args),
-    /// Install what the tests need when missing (Chromium, as root), then run every test.
+    /// Install what the tests need when missing (Chromium as root; maturin, pytest and
+    /// OpenSpiel in target/py-venv; Open MPI), then run every test, Rust, Python and MPI.
     Test(test::Args),
     /// Connect Four: solve the empty board of every size with width + height <= 13 and print
     /// the winner and the move on which the game ends beside the published results.

@@ -415,7 +415,7 @@ pub const ETC_MIN_REACH: search_core::Value = 2;
 /// [`Driver::ZeroThenBisection`] for openings ([`OPENING_STONES`]). A [`Solver`] on one thread
 /// searches with the packed TT ([`Engine::with_packed_tt`]: 16-byte entries, a bucket per half
 /// cache line) from [`PACKED_TT_BITS`] on: the same nodes, fewer cache misses (position `4453`, TT 2^24: 13.0M
-/// nodes, 3.6-3.9 s against 3.9-4.3 s user time with the plain table, alternating runs on the
+/// nodes, 3.6-3.9 s against 3.9-4.3 s user time with the plain table, alternating runs on
 /// a loaded 2-core x86-64 VM; cachegrind: 23 % fewer last-level read misses on L1_R3 positions 6 and 14).
 #[must_use]
 pub fn search_options(tt_bits: u32, threads: usize) -> SearchOptions {
