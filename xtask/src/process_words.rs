@@ -161,9 +161,12 @@ fn is_commit_hash(word: &str) -> bool {
 /// Whether a branch-like name follows: a word with a digit and a letter (`c4-s22`, `dbs24`).
 fn branch_name(rest: &str) -> Option<&str> {
     let rest = rest.trim_start().trim_start_matches('`');
-    let end = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '/')).unwrap_or(rest.len());
+    let end = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '/'))
+        .unwrap_or(rest.len());
     let name = &rest[..end];
-    (name.bytes().any(|b| b.is_ascii_digit()) && name.bytes().any(|b| b.is_ascii_alphabetic())).then_some(name)
+    (name.bytes().any(|b| b.is_ascii_digit()) && name.bytes().any(|b| b.is_ascii_alphabetic()))
+        .then_some(name)
 }
 
 /// Every finding of one line, as text for the report.
@@ -177,7 +180,8 @@ pub fn scan_line(line: &str) -> Vec<String> {
             "stop" | "stops" | "round" | "rounds" | "issue" | "issues" => {
                 let rest = after.trim_start_matches([' ', '\t']);
                 let spaced = rest.len() < after.len();
-                let rest = if word.starts_with("issue") { rest.strip_prefix('#').unwrap_or(rest) } else { rest };
+                let rest =
+                    if word.starts_with("issue") { rest.strip_prefix('#').unwrap_or(rest) } else { rest };
                 let separated = spaced || (word.starts_with("issue") && after.starts_with('#'));
                 if separated && rest.starts_with(|c: char| c.is_ascii_digit()) {
                     let number: String = rest.chars().take_while(char::is_ascii_digit).collect();
@@ -299,6 +303,11 @@ mod tests {
     fn workspace_has_no_process_words() {
         let hits = scan_tree(&crate::workspace_root()).unwrap();
         let list: Vec<String> = hits.iter().map(ToString::to_string).collect();
-        assert!(hits.is_empty(), "{} process word(s) in documents and comments:\n{}", hits.len(), list.join("\n"));
+        assert!(
+            hits.is_empty(),
+            "{} process word(s) in documents and comments:\n{}",
+            hits.len(),
+            list.join("\n")
+        );
     }
 }

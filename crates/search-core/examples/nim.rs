@@ -85,7 +85,8 @@ fn move_text(mv: u8) -> String {
 }
 
 fn main() {
-    let stones: Vec<u8> = std::env::args().skip(1).map(|a| a.parse().expect("a heap size, 0 to 15")).collect();
+    let stones: Vec<u8> =
+        std::env::args().skip(1).map(|a| a.parse().expect("a heap size, 0 to 15")).collect();
     let start = Heaps::new(if stones.is_empty() { &[3, 4, 5] } else { &stones });
     let mut engine = Engine::new(Nim, 16); // a TT of 2^16 entries
 
