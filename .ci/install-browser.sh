@@ -1,5 +1,5 @@
 #!/bin/sh
-# Installs headless Chromium and chromedriver for the games-cli browser test (issue 10)
+# Installs headless Chromium and chromedriver for the games-cli browser test (serve_browser)
 # when /usr/bin/chromium is missing. CI runs as root and reaches Debian's packages.
 set -eu
 if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then

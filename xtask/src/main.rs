@@ -9,19 +9,23 @@
 //!   algorithm, in how long.
 //! - `cargo xtask c4-bench`: Connect Four on Pons' test sets, checking every score, beside a
 //!   reference solver in the same run.
-//! - `cargo xtask test`: the README's test command (installs the browser the tests need when
-//!   missing, then `cargo test --workspace`).
+//! - `cargo xtask test`: the README's test command (installs what the tests need when missing,
+//!   then `cargo test --workspace`, the Python module's pytest suite and the MPI check).
 //! - `cargo xtask solve-4x5 [--minutes N]`: one more run of the empty 4x5 dots-and-boxes solve
 //!   through its committed store (`testdata/dots-and-boxes/solve-4x5/store`), copied back for a
 //!   commit.
 //! - `cargo xtask c4-table`: Connect Four's empty boards with width + height <= 13, each result
 //!   (winner, move on which the game ends) beside the published one.
+//! - `cargo xtask process-words`: every word of the work's history (a step's number, a commit
+//!   hash, a branch, a machine named by anything but its class) in the documents and
+//!   comments, as `file:line`.
 
 mod bench;
 mod bench_case;
 mod games;
 mod golden;
 mod mnk_table;
+mod process_words;
 mod solve_4x5;
 mod test;
 
@@ -53,7 +57,8 @@ enum Command {
     MnkTable(mnk_table::Args),
     /// Connect Four test sets: mean time and nodes per position, scores checked, beside a reference.
     C4Bench(games::connect_four::Args),
-    /// Install what the tests need when missing (Chromium, as root), then run every test.
+    /// Install what the tests need when missing (Chromium as root; maturin, pytest and
+    /// OpenSpiel in target/py-venv; Open MPI), then run every test, Rust, Python and MPI.
     Test(test::Args),
     /// Connect Four: solve the empty board of every size with width + height <= 13 and print
     /// the winner and the move on which the game ends beside the published results.
@@ -62,6 +67,9 @@ enum Command {
     /// some minutes, then copy the store back.
     #[command(name = "solve-4x5")]
     Solve4x5(solve_4x5::Args),
+    /// List the words of the work's history (steps by number, commit hashes, branches, a
+    /// machine not named by its class) in every document and comment; fails if there is one.
+    ProcessWords,
 }
 
 fn main() -> ExitCode {
@@ -75,6 +83,7 @@ fn main() -> ExitCode {
         Command::Test(args) => test::run(&args),
         Command::C4Table(args) => games::connect_four::table(&args),
         Command::Solve4x5(args) => solve_4x5::run(&args),
+        Command::ProcessWords => process_words::run(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

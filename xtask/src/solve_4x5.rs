@@ -1,7 +1,7 @@
-//! `cargo xtask solve-4x5`: one more run of the empty 4x5 dots-and-boxes solve, which went on
-//! across sessions through its split-solve store (`crates/dots-and-boxes/README.md`, "4x5
-//! across sessions, through a store"; the value since stop 45, every first move's exact value
-//! with `--first-moves` since stop 58: a run on the finished store has no job left).
+//! `cargo xtask solve-4x5`: one more run of the empty 4x5 dots-and-boxes solve, which goes on
+//! from run to run through its split-solve store (`docs/results/dots-and-boxes-4x5.md`). The
+//! store holds the value and, with `--first-moves`, every first move's exact value: a run on
+//! the finished store has no job left.
 //!
 //! The committed store is `testdata/dots-and-boxes/solve-4x5/store/`: `main.rec` (the finished
 //! jobs) and `main.tt.xz` (the TT snapshot of the job in progress, `xz -T1` so that the archive
@@ -48,7 +48,7 @@ pub struct Args {
     /// [`COMMITTED_SNAPSHOT_ENTRIES`] of them. On a model of the solve (3x4, a TT of 2^16
     /// entries, stopped every 5 M nodes), a snapshot of 1.1e-4 of the table (the ratio of
     /// 200,000 to the 4x5 table's 1.74 G entries) cost 25% more nodes than no stop, one of 6e-3
-    /// (20,000,000 here) 12% (crate README of dots-and-boxes).
+    /// (20,000,000 here) 12%.
     #[arg(long, default_value_t = 20_000_000)]
     pub snapshot_entries: u64,
     /// Go on past the root's value to the exact value of every first move (games-cli
@@ -63,8 +63,8 @@ pub struct Args {
 pub const COMMITTED_SNAPSHOT_ENTRIES: usize = 200_000;
 
 /// Plies from the root to the frontier of jobs. The store's first 1,205 records were written
-/// at depth 4 (37,868 frontier jobs); by stop 48 one job of depth 4 had taken about 25 G nodes
-/// over two runs without finishing, more than one session's run (about 20 G) and more than a
+/// at depth 4 (37,868 frontier jobs); one job of depth 4 took about 25 G nodes over two runs
+/// without finishing, more than one run of about an hour and a half (about 20 G) and more than a
 /// scratch TT snapshot survives (a new checkout keeps only the committed 200,000 entries). At
 /// depth 6 (2,019,374 frontier jobs; a frontier tree of about 0.9 GB) the records of depth 4
 /// still bound their nodes, now interior ([`split_solve::Split::apply`]), and the node they
@@ -213,7 +213,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
 
 /// What a run's progress lines tell (games-cli's stderr): the nodes of the run so far and of
 /// every job that got a line of its own (10 s or more: `split: job LEAF ...: ..., N nodes, S
-/// s`), for the run table of the crate README.
+/// s`), for a table of the runs.
 #[derive(Debug, Default, PartialEq)]
 struct Tally {
     /// The last "N nodes in this run" seen.

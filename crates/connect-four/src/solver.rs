@@ -46,9 +46,9 @@ impl WinDrawLoss {
 
 /// One thread searches with the packed TT ([`Engine::with_packed_tt`]: 16-byte entries, a
 /// bucket per half cache line, fewer cache misses) from `2^19` entries on, where the plain
-/// table (24-byte entries, 12 MiB) no longer fits this machine's 8 MiB L3 cache; below, with
-/// the table in cache, packing and unpacking cost more than they save. Test_L1_R3 first 6,
-/// alternating runs on the loaded machine, user seconds: TT 2^16 plain 7.85-8.15, packed
+/// table (24-byte entries, 12 MiB) no longer fits an 8 MiB L3 cache (a 2-core x86-64 VM's);
+/// below, with the table in cache, packing and unpacking cost more than they save. Test_L1_R3
+/// first 6, alternating runs on a loaded 2-core x86-64 VM, user seconds: TT 2^16 plain 7.85-8.15, packed
 /// 8.23-8.28; TT 2^20 plain 11.50-11.52, packed 8.92-10.71 (with the batched cutoff
 /// look-ups 9.78-10.14).
 pub const PACKED_TT_BITS: u32 = 19;
@@ -60,10 +60,10 @@ pub const PACKED_TT_BITS: u32 = 19;
 pub const DEFAULT_TT_BITS: u32 = 20;
 
 /// The number of threads [`Solver::new`] and [`Solver::with_tt_bits`] search with: 1, because
-/// two threads did not pay where they were measured (`cargo xtask c4-bench --threads 1,2` on
-/// the shared 2-core machine with a load average of 8 to 10 from other jobs: first 6 positions,
-/// L1_R2 46.4 ms / 50.9 ms mean, 147k / 157k mean nodes; L1_R3 3.60 s / 4.58 s, 11.9M / 14.3M;
-/// a second thread got no more CPU time there than one). Ask for more with
+/// a second thread pays only where it gets a core of its own (`cargo xtask c4-bench --threads
+/// 1,2` on a 2-core x86-64 VM busy with other jobs, first 6 positions: L1_R2 46.4 ms / 50.9 ms
+/// mean, 147k / 157k mean nodes; L1_R3 3.60 s / 4.58 s, 11.9M / 14.3M: the second thread got
+/// no more CPU time than one; on the same VM idle, L1_R3 runs 1.73x faster on two). Ask for more with
 /// [`Solver::with_threads`] (e.g. [`all_cores`]).
 pub const DEFAULT_THREADS: usize = 1;
 
@@ -370,7 +370,7 @@ pub const OPENING_STONES: usize = 4;
 /// 25,319 nodes; the walk without a budget 9,428 in all). Nodes by bisection / by the walk,
 /// TT 2^16, TT cleared before each position: Test_L1_R1 first 100 148,913 / 90,576 (all 1000
 /// 1,173,313 / 785,154; budget 500 106,818, 3,000 63,302 but Test_L2_R2 first 300 +10 %);
-/// see the crate README, "Small trees, third round".
+/// see `docs/results/connect-four.md`.
 pub const ENDS_BUDGET: u64 = 1000;
 
 /// The fewest empty cells with which [`Solver`] walks in from the ends ([`ENDS_BUDGET`]): on
@@ -415,8 +415,8 @@ pub const ETC_MIN_REACH: search_core::Value = 2;
 /// [`Driver::ZeroThenBisection`] for openings ([`OPENING_STONES`]). A [`Solver`] on one thread
 /// searches with the packed TT ([`Engine::with_packed_tt`]: 16-byte entries, a bucket per half
 /// cache line) from [`PACKED_TT_BITS`] on: the same nodes, fewer cache misses (position `4453`, TT 2^24: 13.0M
-/// nodes, 3.6-3.9 s against 3.9-4.3 s user time with the plain table, alternating runs on the
-/// loaded machine; cachegrind: 23 % fewer last-level read misses on L1_R3 positions 6 and 14).
+/// nodes, 3.6-3.9 s against 3.9-4.3 s user time with the plain table, alternating runs on
+/// a loaded 2-core x86-64 VM; cachegrind: 23 % fewer last-level read misses on L1_R3 positions 6 and 14).
 #[must_use]
 pub fn search_options(tt_bits: u32, threads: usize) -> SearchOptions {
     SearchOptions {

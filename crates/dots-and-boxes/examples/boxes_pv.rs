@@ -8,7 +8,7 @@
 //! as `Engine::principal_variation` does, but each move is one null-window test (a move's value
 //! can never exceed its position's, so "at least the position's value" makes it exact) and the
 //! position's value is carried down instead of searched again: the way the 4x5 solve's PV is
-//! taken on from the store's frontier (`crates/dots-and-boxes/README.md`).
+//! taken on from the store's frontier (`docs/results/dots-and-boxes-4x5.md`).
 
 use std::time::Instant;
 

@@ -1,7 +1,7 @@
 //! What each reply at a node of the opponent costs to prove, one fresh TT per reply: the cost
 //! a split solve's OR node pays when it tries the replies in move order, against the cheapest
-//! reply that would have done (the question of the 4x5 solve's `at most 0` half, stop 62 in
-//! `crates/dots-and-boxes/README.md`).
+//! reply that would have done (the question of the 4x5 solve's `at most 0` half:
+//! `docs/results/dots-and-boxes-4x5.md`).
 //!
 //! `cargo run --release -p dots-and-boxes --example reply_costs -- RxC SAMPLES SEED [BUDGET]`:
 //! `SAMPLES` random openings of three lines (seeded by `SEED`); at each, the side to move's

@@ -360,7 +360,7 @@ impl Game for DotsAndBoxes {
     /// boxes with two sides left: under the chain rules, the middle of a 2-chain) before those
     /// that offer one; within each class from the centre outward (Barker and Korf 2012). The
     /// two-box sacrifices first take 2.6-3.8% fewer nodes than the reverse on 3x4, 3x5, 4x4
-    /// and 4x5 (crate README, "Sacrifices of two boxes first").
+    /// and 4x5 (`docs/results/dots-and-boxes-4x4-3x5.md`).
     fn order_moves(&self, pos: &Position, moves: &mut [u8]) {
         // The order of the keys `2 - completed` (ties by line) for the completing moves, then
         // `rank(offered) * 64 + centre rank` for the others (offering none, two, one), without
@@ -423,15 +423,15 @@ impl Game for DotsAndBoxes {
 /// J. Schaeffer, W. Pijls and A. de Bruin, "Exploiting graph properties of game trees", AAAI
 /// 1996): every child is played and looked up in the TT before any is searched, so that one
 /// whose entry already refutes the node ends it, and the look-ups (cache misses in a large
-/// table) overlap. Empty 4x4, root driver, two threads, TT 2^27 (crate README): no ETC 75 s
+/// table) overlap. Empty 4x4, root driver, two threads, TT 2^27: no ETC 75 s
 /// and about 440 M nodes; from 24 moves 74 s, 429 M; from 20 62-65 s, 365-372 M; from 16
 /// 73 s, 299 M; from 12 83 s, 247 M (below 20 the children's keys cost more than the
 /// subtrees they save).
 pub const ETC_MIN_MOVES: usize = 20;
 
 /// With several threads, the plies below which a move another thread is searching is put off
-/// ([`SearchOptions::defer_plies`]). Empty 4x4, full window, two threads, TT 2^25 (crate
-/// README, "Deferral plies"): 340 M nodes with 6 to 10 against 338-376 M with 16 (the
+/// ([`SearchOptions::defer_plies`]). Empty 4x4, full window, two threads, TT 2^25
+/// (`docs/results/dots-and-boxes-4x4-3x5.md`): 340 M nodes with 6 to 10 against 338-376 M with 16 (the
 /// search-core default), and 57.2 s against 61.0 s wall (means of four alternated runs of
 /// `games-cli dots-and-boxes --size 4x4 --empty --threads 2`); 3x5 the same nodes, 3% less
 /// time.
@@ -463,7 +463,7 @@ pub fn search_options(tt_bits: u32, threads: usize) -> SearchOptions {
 /// 93.3 s with the shared one; with 2^24 (512 MiB, [`crate::default_tt_bits`] of 4x4) 631.3 M
 /// nodes, 158.3 s of CPU against 336.7 M, 94.4 s. 3x4 (31 lines) with 2^22 entries, a table it
 /// does not fill: 3.79 M and 3.81 M nodes, 0.63 s and 0.71 s (the shared table's probe costs
-/// more), hence the one-thread table up to 31 lines (crate README, stop 63).
+/// more), hence the one-thread table up to 31 lines (`docs/results/dots-and-boxes-4x4-3x5.md`).
 pub const SHARED_TT_MIN_LINES: usize = 32;
 
 /// The engine of `game` searching as `options` say: on one thread, on a board of at least

@@ -1,14 +1,4 @@
-//! What a person sees of a game solved by `search-core`, written once for every front end: the
-//! [`Front`] trait (player names, move notation read and written, the judge's input format read
-//! and written, the board drawn as text and as a [`Sketch`], result wording, the solver of a
-//! session and its [`SolverSettings`] (threads, TT size)), board parameters ([`ParamSpec`],
-//! [`Params`]), sessions with play / undo / redo ([`Session`]), and [`Visit`], how a registry
-//! hands a front to generic code.
-//!
-//! Each game crate implements [`Front`] for its game (`triangle_war::TriangleWarFront`, ...);
-//! the registry crate `game-registry` lists them; `games-cli` (judge subcommands, `play`,
-//! `serve`) and the Python module are adapters over the registry. The crate does no I/O: no
-//! clap, no terminal, no sockets.
+#![doc = include_str!("../README.md")]
 
 mod params;
 mod session;

@@ -1,11 +1,4 @@
-//! The one registry of games: every [`Front`] of the workspace by name ([`GAMES`]), opened
-//! with checked board parameters and handed to generic code ([`visit`]). `games-cli` (`play`,
-//! `serve`) and the Python module are adapters over it: adding a game is its crate (rules,
-//! parser, front), one line in the `registry!` call below, its generator and its test data.
-//!
-//! Parameters are given as (name, value) pairs, as command-line words `--side 5` /
-//! `--side=5` ([`params_from_words`]) or in a game string `triangle-war(side=5)`
-//! ([`parse_game_string`], as OpenSpiel's `load_game` takes them). None names a file.
+#![doc = include_str!("../README.md")]
 
 pub use game_front::{Front, ParamError, ParamSpec, Params, Visit};
 

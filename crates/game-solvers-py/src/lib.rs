@@ -1,28 +1,4 @@
-//! The Python module `game_solvers` (native part `game_solvers._native`): every game of
-//! `game_registry` and its exact solver from Python, in OpenSpiel's terms.
-//!
-//! - `load_game("connect_four(rows=6,columns=7)")` opens a game by name with board parameters
-//!   ([`game_registry::parse_game_string`]: OpenSpiel's names and parameters for the games it
-//!   has, this project's `size=7x6` as well; `_` or `-` in the name);
-//! - a `State` has `current_player()`, `legal_actions()`, `apply_action(a)`, `undo_action()`,
-//!   `clone()`, `is_terminal()`, `returns()`, `action_to_string(a)`, `apply_text(text)`,
-//!   `str(state)` (the board as the CLI draws it) and `setup_text()` (the judge's format);
-//!   an action id is the move's `search_core::PackedMove` code, which is OpenSpiel's for
-//!   `connect_four` (the column, 0-based), `tic_tac_toe` / `mnk` (the cell, row-major) and
-//!   `dots_and_boxes` (the line: horizontal ones first);
-//! - `value(state)` (one search, [`Front::try_value`]), `move_values(state)`,
-//!   `best_action(state)`, `principal_variation(state)` and `analyze(state)`
-//!   ([`Front::try_analyze`]) solve exactly on a thread of their own with the GIL released,
-//!   under a stop flag that Ctrl-C raises (the calling thread checks Python's signals every
-//!   50 ms: `KeyboardInterrupt`); `time_limit=` seconds stops a search, raising
-//!   `SearchInterrupted` with the bounds proven on the value; `threads=` and `tt_mib=` build
-//!   the state's solver by [`Front::solver_with`].
-//!
-//! Values are the game's points as the CLI prints them (Triangle War: triangles, Connect Four:
-//! Pons' score, tic-tac-toe: CCF 201803-4's score, dots-and-boxes: boxes, the Young-diagram
-//! game: the score margin), for the player to move, counting what the state's history banked.
-//! Every error is a `ValueError` with the CLI's message; nothing panics across the boundary
-//! (a panic in a solve would become a `RuntimeError`).
+#![doc = include_str!("../README.md")]
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex, PoisonError, TryLockError};

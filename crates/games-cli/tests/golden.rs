@@ -62,8 +62,8 @@ fn golden_outputs() {
 
 /// The 4x5 dots-and-boxes proof kept in the committed store of `cargo xtask solve-4x5`
 /// (`testdata/dots-and-boxes/solve-4x5/store/main.rec`, read at split depth 6, the depth `cargo
-/// xtask solve-4x5` writes at since stop 49; the first 1,205 records, of depth 4, bound interior
-/// nodes of that tree): the root's value, the
+/// xtask solve-4x5` writes at; the first 1,205 records, of depth 4, bound interior nodes of
+/// that tree): the root's value, the
 /// bounds the store proves on every first move (first player's net boxes, generation order) and
 /// the principal variation (PV) through the proven frontier tree, at every node the first move
 /// whose bounds meet at the node's value. Snapshot `testdata/dots-and-boxes/solve-4x5/proof.snap`

@@ -1,35 +1,4 @@
-//! The input layer shared by the judge parsers (POJ 1085, UVa 10111, CCF 201803-4, LOJ 2471).
-//!
-//! - [`LineReader`] reads any [`std::io::BufRead`] line by line, lazily, with 1-based line
-//!   numbers: a leading UTF-8 byte-order mark is skipped, `\n` and `\r\n` end lines, a line that
-//!   is not UTF-8 or longer than [`MAX_LINE_BYTES`] is an error naming that line (and the column
-//!   of the first bad byte), and I/O errors are passed on ([`TextErrorKind::Io`]). Memory is one
-//!   line, whatever the size of the input.
-//! - [`Line::tokens`] splits a line at ASCII white space into [`Token`]s with their 1-based line
-//!   and column (columns count characters); [`Line::fields`] asks for an exact count of them and
-//!   [`Token::int`] for a decimal integer in a range.
-//! - One wording for every error: `line L[, column C]: expected X, found Y` ([`TextError`]),
-//!   where Y is `end of input` or the offending text quoted by [`quote`]: in backquotes, with
-//!   control characters, escape sequences and invisible characters written as `\u{..}` escapes,
-//!   and cut to [`QUOTE_MAX_CHARS`] characters with `…`.
-//!
-//! The crate does no I/O of its own: the caller opens files or stdin and passes the reader.
-//!
-//! ```
-//! use judge_text::LineReader;
-//!
-//! let mut lines = LineReader::new("\u{feff}2\n\n 7  x\n".as_bytes());
-//! let line = lines.next_non_blank().unwrap().unwrap();
-//! let [t] = line.fields(|| "the number of games T".into()).unwrap();
-//! assert_eq!(t.int("the number of games T", 0, 100).unwrap(), 2);
-//! let line = lines.next_non_blank().unwrap().unwrap();
-//! let [a, b] = line.fields(|| "two numbers".into()).unwrap();
-//! assert_eq!((a.line, a.column, b.column), (3, 2, 5));
-//! let err = b.int("a dot number", 1, 10).unwrap_err();
-//! assert_eq!(err.to_string(), "line 3, column 5: expected a dot number (an integer from 1 to 10), found `x`");
-//! assert!(lines.next_non_blank().unwrap().is_none());
-//! assert_eq!(lines.end_of_input("game 2").to_string(), "line 4: expected game 2, found end of input");
-//! ```
+#![doc = include_str!("../README.md")]
 
 use std::fmt;
 use std::io::{self, BufRead};

@@ -189,8 +189,8 @@ pub struct SearchOptions {
     /// With several threads, moves of nodes at plies below this (from the search's root) that
     /// another thread is searching are put off until the node's other moves are searched
     /// (simplified ABDADA; [`Engine::set_defer_plies`] changes it later; 0 turns it off).
-    /// Default [`DEFAULT_DEFER_PLIES`]; dots-and-boxes takes 8 (its crate README, "Deferral
-    /// plies").
+    /// Default [`DEFAULT_DEFER_PLIES`]; dots-and-boxes takes 8
+    /// (`docs/results/dots-and-boxes-4x4-3x5.md`).
     pub defer_plies: usize,
 }
 

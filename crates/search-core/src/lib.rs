@@ -1,3 +1,4 @@
+#![doc = include_str!("../README.md")]
 //! `search-core`: an exact solver for two-player, zero-sum games of perfect information.
 //!
 //! The crate knows no concrete game. A game implements [`Game`]: it says whose turn it is, lists

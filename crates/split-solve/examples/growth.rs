@@ -25,7 +25,7 @@
 //!
 //! Calibration: the empty board, with its symmetry and transpositions, is cheaper than the
 //! extrapolation of random openings (3x4 dots-and-boxes: 10.0 M nodes against about 38 M; side-5
-//! Triangle War: see `crates/triangle-war/DISTRIBUTED.md`), so run a board that is solved too.
+//! Triangle War: see `docs/results/distributed.md`), so run a board that is solved too.
 
 use std::time::Instant;
 

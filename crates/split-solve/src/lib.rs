@@ -1,40 +1,4 @@
-//! One exact solve split into independent null-window jobs, for many processes or machines.
-//!
-//! [`Split::new`] expands a root position to a fixed depth: the **frontier** is every
-//! non-terminal position at that depth, folded by the game's TT key ([`Game::key`]: a key
-//! determines the value, so transpositions and symmetric positions are one job). The positions
-//! above it form the frontier tree (a layered DAG: nodes of one depth with one key are one node),
-//! each node with proven bounds `[lo, hi]` on its value from its side to move.
-//!
-//! A **job** is `(frontier position, threshold t)`: "is its value greater than t?", answered by
-//! a null-window search `(t, t + 1)` ([`search_core::Engine::try_search`]) on any machine with
-//! its own TT; the fail-soft result is kept as a bound (a lower bound when above `t`, an upper
-//! bound otherwise) and written as a [`record::Record`].
-//!
-//! The coordinator ([`Split`]) propagates bounds upward exactly as
-//! [`search_core::Engine::solve_root`] does at the root: a move's value is its gain plus the
-//! child's value when the mover moves again (Triangle War's extra move), its gain minus the
-//! child's value otherwise; a node's value is the best of its moves. It asks the root (or, for
-//! first-move values, every root move) one null-window question at a time, chosen by MTD(f) or
-//! bisection from the bounds proven so far ([`Driver`]), carries the threshold down each edge
-//! (`t - gain` for the same mover, `gain - t - 1` for the other), and plans the leaf questions
-//! still needed: a node whose bounds answer its question needs nothing (a node is proven above
-//! `t` by one child, below by all of them). Jobs are planned in move order, so a serial worker
-//! taking the first one each time searches the frontier in alpha-beta order; parallel workers
-//! take the next ones, and a job that a finished one made unnecessary is reported by
-//! [`Split::cancelled`]. Stored bounds are re-used by every later question. A record of a
-//! shallower split bounds the interior node with its key ([`Split::apply`]), so a store whose
-//! jobs grew too large for one run can be split deeper without losing what it holds.
-//!
-//! Updates are incremental, so that a frontier of millions of jobs costs little per result: a
-//! result's bounds go up its ancestors only, as far as they change; the next job is the first
-//! one a depth-first walk of the needed part of the tree meets that is not in flight (the walk
-//! stops there); whether a job is still needed is answered by walking up from its position to
-//! the questions being asked. The whole plan is walked only for [`Split::round`] and
-//! [`Split::progress`].
-//!
-//! Everything is deterministic and does no I/O: the caller runs the jobs (a closure in tests,
-//! `games-cli --store` / `--shard` / `--mpi`) and keeps the records.
+#![doc = include_str!("../README.md")]
 
 pub mod record;
 
