@@ -180,7 +180,7 @@ fn root_solve(args: &Args, solver: &mut Solver, pos: &Position) -> Result<Result
         return Ok(Ok(v as i32));
     }
     let front = ConnectFourFront::with_geometry(*pos.geometry());
-    let solved = crate::common::solve_long(&front, pos, engine, board, &args.long, false)?;
+    let solved = long_solve::solve_game(&front, pos, engine, board, &args.long, false)?;
     let (lo, hi) = solved.result.bounds;
     Ok(match solved.stop {
         None => Ok(lo as i32),

@@ -100,8 +100,8 @@ const LARGE_BOARD_LINES: usize = 31;
 /// 103 M entries in the shared table's narrow part and 6 M in its wide one). 2 GiB halved the
 /// nodes of 512 MiB on 4x4 before that part existed (840 M -> 435 M one thread; 2^28: 387 M);
 /// with it 512 MiB comes within 3% of 4 GiB, and two threads on the empty 4x4 took 51.6-63.8 s
-/// with 1 GiB (seven runs in stops 34-35) against 60.9-66 s with 2 GiB (four), which cost
-/// 2.6-3.0 s more of system time (crate README of dots-and-boxes).
+/// with 1 GiB (seven runs) against 60.9-66 s with 2 GiB (four), which cost 2.6-3.0 s more of
+/// system time (`docs/results/dots-and-boxes-4x4-3x5.md`).
 const LARGE_BOARD_TT_MIB: u64 = 1024;
 
 /// The TT size of a large board when none is asked for: [`LARGE_BOARD_TT_MIB`] if the memory
@@ -213,7 +213,7 @@ fn root_solve(args: &Args, judge: &mut Judge, pos: &Position) -> Result<Result<R
     let deadline = args.long.time_limit.map(|t| std::time::Instant::now() + t);
     let before = engine.stats();
     let front = DotsAndBoxesFront::with_geometry(geometry.clone());
-    let solved = crate::common::solve_long(&front, pos, engine, pos, &args.long, exact_all)?;
+    let solved = long_solve::solve_game(&front, pos, engine, pos, &args.long, exact_all)?;
     let (lo, hi) = solved.result.bounds;
     Ok(match solved.stop {
         Some(stop) => Err((Interrupted { lo, hi }, stop)),

@@ -10,7 +10,7 @@
 //! allocated, [`reexec_for_table`] starts the same program again with that tunable added
 //! (`execv`: the same process id, arguments, standard input and output; nothing has been read
 //! or written yet). On 4x4 dots-and-boxes (two threads, a 2 GiB table) that cut the wall time
-//! of the empty board by a fifth (90.2 s -> 71.7 s, crate README).
+//! of the empty board by a fifth (90.2 s -> 71.7 s, `docs/results/dots-and-boxes-4x4-3x5.md`).
 //!
 //! glibc 2.36 (Debian 12) takes the tunable only some of the time: it reads the kernel's
 //! setting (`always [madvise] never\n`, 23 bytes) into a buffer of 24 and compares it with

@@ -1,6 +1,7 @@
-//! The library half of `games-cli`: each game's front (what a person sees of it), the judge
-//! subcommands' readers and writers, `play` and the `serve` web server, behind the thin binary
-//! in `main.rs`. A library so that the fuzz targets (and later front ends) reach the same code.
+//! The library half of `games-cli`: the judge subcommands' readers and writers (one module per
+//! problem family, over the game crates' solvers and fronts and the `long-solve` library),
+//! `play` and the `serve` web server, behind the thin binary in `main.rs`. A library so that
+//! the fuzz targets reach the same code.
 
 pub mod common;
 pub mod connect_four;

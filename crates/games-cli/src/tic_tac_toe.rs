@@ -230,7 +230,7 @@ fn root_solve(
     let options = search_core::SearchOptions { tt_bits, threads, ..search_core::SearchOptions::DEFAULT };
     let mut engine = Engine::with_options(MnkGame::new(geometry, Scoring::WinLoss), options);
     let front = TicTacToeFront::with_geometry(geometry);
-    let solved = crate::common::solve_long(&front, pos, &mut engine, pos, args, false)?;
+    let solved = long_solve::solve_game(&front, pos, &mut engine, pos, args, false)?;
     if let Some(stop) = solved.stop {
         return Ok(Err(stop));
     }

@@ -181,7 +181,7 @@ fn long_solve(
     use search_core::SearchOptions;
     let geometry = front.geometry();
     // The children's TT buckets prefetched a move ahead (the same nodes; measured on side 5 in
-    // crates/dots-and-boxes/README.md, "Look-ahead prefetch").
+    // docs/results/triangle-war-side5.md).
     let options = SearchOptions {
         tt_bits,
         principal_variation_search: true,
@@ -207,7 +207,7 @@ fn long_solve(
     let exact_all = args.output.analyze;
     let stats0 = solver.stats();
     let deadline = args.long.time_limit.map(|t| std::time::Instant::now() + t);
-    let solved = crate::common::solve_long(front, pos, solver.engine(), pos, &args.long, exact_all)?;
+    let solved = long_solve::solve_game(front, pos, solver.engine(), pos, &args.long, exact_all)?;
     let result = solved.result;
     let (lo, hi) = margins(result.bounds);
     if result.finished && exact_all {

@@ -57,7 +57,7 @@ pub struct Args {
     /// TCP port (0 picks a free one).
     #[arg(long, default_value_t = 8080)]
     port: u16,
-    /// Address to listen on; only this machine by default.
+    /// Address to listen on; only the local host by default.
     #[arg(long, default_value = "127.0.0.1")]
     bind: std::net::IpAddr,
     /// Seconds one analysis may take (more than 0, at most 1e9); a position that needs more
@@ -68,7 +68,7 @@ pub struct Args {
     #[arg(long, value_name = "NODES", value_parser = clap::value_parser!(u64).range(1..))]
     node_budget: Option<u64>,
     /// A host name (besides IP literals and `localhost`) that requests may name in their `Host`
-    /// header, e.g. the name of this machine when `--bind` is not loopback; repeatable.
+    /// header, e.g. the host's own name when `--bind` is not loopback; repeatable.
     #[arg(long, value_name = "NAME")]
     allow_host: Vec<String>,
 }
