@@ -125,7 +125,10 @@ pub trait Front: Sized + Send + 'static {
     fn parse_setup(&self, text: &str) -> Result<JudgeCase<Self>, String>;
 
     /// The position reached by `moves` from `start` (a [`JudgeCase`]'s, or [`Front::start`]) as one
-    /// case of the judge's input format, ending in a newline.
+    /// case of the judge's input format, ending in a newline; where the format cannot express
+    /// that position (the Young-diagram game's board values, a UVa 10111 case with o to move),
+    /// the case of `start`, from which the moves replay. Points already banked are not always
+    /// carried (a DBN string has no owners).
     fn setup_text(&self, start: &Pos<Self>, moves: &[Move<Self>]) -> String;
 
     /// [`Front::analyze`] under `limits` (the web page's budget, `play --time-limit`).

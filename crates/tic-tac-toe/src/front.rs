@@ -276,8 +276,12 @@ impl Front for TicTacToeFront {
                 s.push('\n');
             }
             s
-        } else {
+        } else if pos.to_move() == crate::Mark::X {
             format!("?\n{}$\n", pos.grid())
+        } else {
+            // A UVa 10111 case has x to move: with o to move the text is the start's, from
+            // which the moves replay.
+            format!("?\n{}$\n", start.grid())
         }
     }
 }
