@@ -52,7 +52,7 @@ pub struct Args {
     #[arg(long, default_value_t = 20_000_000)]
     pub snapshot_entries: u64,
     /// Go on past the root's value to the exact value of every first move (games-cli
-    /// `--format json`, which asks the split for them: `SplitOptions::exact_moves`); the same
+    /// `--analyze --format json`, which asks the split for them: `SplitOptions::exact_moves`); the same
     /// store, whose records serve both questions.
     #[arg(long)]
     pub first_moves: bool,
@@ -124,7 +124,7 @@ fn games_cli_args(args: &Args, dir: &Path, seconds: u64) -> Vec<std::ffi::OsStri
         out.extend([flag.into(), value.to_string().into()]);
     }
     if args.first_moves {
-        out.extend(["--format".into(), "json".into()]);
+        out.extend(["--analyze".into(), "--format".into(), "json".into()]);
     }
     out
 }
@@ -311,7 +311,7 @@ mod tests {
         );
         assert!(line(&args(1)).contains("--threads 1 "));
         assert!(!line(&args(0)).contains("--format"));
-        assert!(line(&Args { first_moves: true, ..args(0) }).ends_with(" --format json"));
+        assert!(line(&Args { first_moves: true, ..args(0) }).ends_with(" --analyze --format json"));
     }
 
     #[test]

@@ -164,7 +164,11 @@ def test_triangle_war_analysis_matches_the_cli():
     state = gs.load_game("triangle_war").new_state_from_text(text)
     assert len(state.history()) == 6
     out = subprocess.run(
-        [games_cli(), "triangle-war", "--format", "json"], input=text, capture_output=True, text=True, check=True
+        [games_cli(), "triangle-war", "--analyze", "--format", "json"],
+        input=text,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     cli = json.loads(out)
     mine = gs.analyze(state)

@@ -78,11 +78,11 @@ pub fn analyze(server: &Server, body: &serde_json::Value) -> (u16, serde_json::V
     (status, serde_json::from_str(&text).unwrap_or_else(|e| panic!("JSON reply ({e}): {text}")))
 }
 
-/// The first JSON line of `games-cli ARGS --format json` on `input`.
+/// The first JSON line of `games-cli ARGS --analyze --format json` on `input`.
 pub fn cli_json(args: &[&str], input: &str) -> serde_json::Value {
     let mut child = Command::new(env!("CARGO_BIN_EXE_games-cli"))
         .args(args)
-        .args(["--format", "json"])
+        .args(["--analyze", "--format", "json"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
