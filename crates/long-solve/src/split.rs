@@ -12,14 +12,16 @@
 
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use search_core::{Engine, Game, Limits, Value};
 use split_solve::{Record, Split, SplitOptions};
 
 use crate::options::ShardRound;
 use crate::outcome::{PartDone, RootSolve, Solved, Stop};
 use crate::snapshot::{load_snapshot, save_snapshot, snapshot_identity};
-use crate::store::{job_line, root_result, store_pv, Reporter, Store, LONG_JOB, SNAPSHOT_NAME};
+use crate::store::{
+    apply_records, job_line, root_result, store_pv, Reporter, Store, StoreIdentity, LONG_JOB, SNAPSHOT_NAME,
+};
 
 /// `--count-frontier`: prints `depth D: N frontier jobs` lines on stdout for the root `pos`.
 ///
@@ -112,8 +114,9 @@ where
     use rand::SeedableRng;
     let args = &spec.args.split;
     let dir = args.store.as_deref().expect("called with --store");
-    // Read only: the run's own file name is one no run writes.
-    let (_, records) = Store::open(dir, &spec.identity, "recheck.rec")?;
+    let identity = StoreIdentity::of(&spec.identity, engine.game(), args.split_depth);
+    let (_, records) = Store::open(dir, &identity, None)?;
+    let records: Vec<Record> = records.iter().map(|r| r.record).collect();
     let split = Split::new(
         engine.game().clone(),
         pos,
@@ -173,6 +176,20 @@ where
     Err(PartDone(String::new()).into())
 }
 
+/// The error of a split that has no job left and has not proven what it was asked (which
+/// bounds that contradict each other would cause, were they not refused as they are applied):
+/// never reported as a stop by a limit that was not reached.
+pub(crate) fn no_job_left<G: Game>(split: &Split<G>, dir: &std::path::Path) -> anyhow::Error
+where
+    G::Key: Into<u128>,
+{
+    let (lo, hi) = split.root_bounds();
+    anyhow::anyhow!(
+        "the split over the store {} has no job left but has not proven the root's value (bounds [{lo}, {hi}]): its records do not fit together; check them with --recheck K and set aside the file that holds a false record",
+        dir.display()
+    )
+}
+
 /// Solves the non-terminal `pos` through the split as `spec.args` asks (`--store`, `--shard`,
 /// `--split-depth`, `--node-budget`, `--mpi`, `--time-limit`), searching jobs with `engine`.
 ///
@@ -199,11 +216,10 @@ where
         Some((i, n)) => format!("shard-{i}-of-{n}.rec"),
         None => "main.rec".to_string(),
     };
-    let (mut store, records) = Store::open(dir, &spec.identity, &own)?;
+    let identity = StoreIdentity::of(&spec.identity, engine.game(), options.depth);
+    let (mut store, records) = Store::open(dir, &identity, Some(&own))?;
     let mut split = Split::new(engine.game().clone(), pos, options);
-    for r in &records {
-        split.apply(r).with_context(|| format!("store {}", dir.display()))?;
-    }
+    apply_records(&store, &mut split, &records)?;
     let from_store = split.is_finished();
     let stats0 = engine.stats();
     let mut reporter = Reporter::new(spec.bounds_text);
@@ -308,7 +324,8 @@ where
                     break;
                 }
             };
-            let rec = split.finish((job.leaf, job.threshold), value, nodes)?;
+            let rec =
+                split.finish((job.leaf, job.threshold), value, nodes).map_err(|e| store.explain(&records, &e))?;
             store.append(&rec)?;
             reporter.report(|| split.progress(), run_nodes, false);
         }
@@ -331,7 +348,8 @@ where
                     break;
                 }
             };
-            let rec = split.finish((job.leaf, job.threshold), value, nodes)?;
+            let rec =
+                split.finish((job.leaf, job.threshold), value, nodes).map_err(|e| store.explain(&records, &e))?;
             store.append(&rec)?;
             reporter.report(|| split.progress(), run_nodes, false);
             if deadline.is_some_and(|d| Instant::now() >= d) {
@@ -346,7 +364,7 @@ where
     }
     let result = root_result(&split, pos);
     // A run that ran out of jobs while a deadline passed is finished, not stopped.
-    let stop = if result.finished { None } else { stop.or(Some(Stop::TimeLimit)) };
+    let stop = if result.finished { None } else { Some(stop.ok_or_else(|| no_job_left(&split, dir))?) };
     let known_pv = store_pv(&split);
     Ok(Solved { result, stop, stats: engine.stats().since(&stats0), from_checkpoint: from_store, known_pv })
 }
