@@ -66,7 +66,7 @@ mod with_mpi {
     use std::sync::Arc;
     use std::time::{Duration, Instant};
 
-    use anyhow::{anyhow, Context, Result};
+    use anyhow::{anyhow, Result};
     use mpi::point_to_point::{Destination, MatchedReceiveVec, Source};
     use mpi::topology::{Communicator, Rank, SimpleCommunicator};
     use mpi::Threading;

@@ -307,16 +307,21 @@ impl Store {
         for _ in 0..2 {
             if !path.exists() {
                 // A new file appears with its whole header (written to a temporary file, then
-                // linked in place), so that a reader never sees it empty.
-                let dir = path.parent().unwrap_or(Path::new("."));
-                let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(cannot)?;
-                tmp.write_all(&encode_header(&identity.text())).map_err(cannot)?;
-                tmp.as_file().sync_all().map_err(cannot)?;
-                match tmp.persist_noclobber(path) {
-                    Ok(_) => {}
-                    Err(e) if e.error.kind() == std::io::ErrorKind::AlreadyExists => {}
-                    Err(e) => return Err(cannot(e.error)),
-                }
+                // linked in place, which fails if another run made it meanwhile), so that a
+                // reader never sees it empty.
+                let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                let tmp = path.with_file_name(format!(".{name}.new-{}", std::process::id()));
+                let made = (|| -> std::io::Result<()> {
+                    let mut f = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
+                    f.write_all(&encode_header(&identity.text()))?;
+                    f.sync_all()?;
+                    match std::fs::hard_link(&tmp, path) {
+                        Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => Err(e),
+                        _ => Ok(()),
+                    }
+                })();
+                let _ = std::fs::remove_file(&tmp);
+                made.map_err(cannot)?;
             }
             let meta = std::fs::metadata(path).map_err(cannot)?;
             if !meta.is_file() {
