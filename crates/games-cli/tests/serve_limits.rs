@@ -12,7 +12,9 @@ use serve_common::{request, start, Server};
 
 /// A solve that takes the whole budget: the empty 5x5 dots-and-boxes board.
 fn heavy() -> Vec<u8> {
-    serde_json::json!({"game": "dots-and-boxes", "options": ["--size", "5x5"], "moves": []}).to_string().into_bytes()
+    serde_json::json!({"game": "dots-and-boxes", "options": ["--size", "5x5"], "moves": []})
+        .to_string()
+        .into_bytes()
 }
 
 /// POSTs `body` and returns the status, the `Retry-After` header (if any) and the body.

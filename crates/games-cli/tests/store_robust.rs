@@ -53,7 +53,11 @@ const ANSWER3: &str = "Game 1: B wins.\n";
 
 /// Solves the empty side-3 board into the store `dir` at `depth` plies.
 fn solve_into(dir: &Path, depth: &str) {
-    let o = games_cli().args(SIDE3).args(["--store", dir.to_str().unwrap(), "--split-depth", depth]).output().unwrap();
+    let o = games_cli()
+        .args(SIDE3)
+        .args(["--store", dir.to_str().unwrap(), "--split-depth", depth])
+        .output()
+        .unwrap();
     assert_eq!(stdout(&o), ANSWER3, "{}", stderr(&o));
 }
 

@@ -63,8 +63,9 @@ where
     let checkpoint: Option<Checkpoint<G::Move>> = match &args.checkpoint {
         Some(path) if path.exists() => {
             let bytes = crate::store::read_regular_file("checkpoint", path, MAX_CHECKPOINT_BYTES)?;
-            let text = String::from_utf8(bytes)
-                .map_err(|_| anyhow!("checkpoint {}: not UTF-8 text; refused (delete it to start afresh)", path.display()))?;
+            let text = String::from_utf8(bytes).map_err(|_| {
+                anyhow!("checkpoint {}: not UTF-8 text; refused (delete it to start afresh)", path.display())
+            })?;
             let cp = Checkpoint::from_sealed_text(&text, identity, &to_codes(&fresh)).map_err(|e| {
                 anyhow!("checkpoint {}: {e}; refused (delete it to start afresh)", path.display())
             })?;

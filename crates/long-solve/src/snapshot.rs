@@ -77,8 +77,9 @@ where
     G::Key: Display + FromStr,
 {
     let bytes = crate::store::read_regular_file("TT snapshot", path, MAX_SNAPSHOT_BYTES)?;
-    let text = String::from_utf8(bytes)
-        .map_err(|_| anyhow!("TT snapshot {}: not UTF-8 text; refused (delete it to start afresh)", path.display()))?;
+    let text = String::from_utf8(bytes).map_err(|_| {
+        anyhow!("TT snapshot {}: not UTF-8 text; refused (delete it to start afresh)", path.display())
+    })?;
     // A move code must be a move's own code, and the entry possible on the board.
     let possible = |e: &TtEntry<G::Key, u16>| {
         e.best.map_or(true, |c| G::Move::unpack(c).pack() == Some(c))

@@ -324,8 +324,9 @@ where
                     break;
                 }
             };
-            let rec =
-                split.finish((job.leaf, job.threshold), value, nodes).map_err(|e| store.explain(&records, &e))?;
+            let rec = split
+                .finish((job.leaf, job.threshold), value, nodes)
+                .map_err(|e| store.explain(&records, &e))?;
             store.append(&rec)?;
             reporter.report(|| split.progress(), run_nodes, false);
         }
@@ -348,8 +349,9 @@ where
                     break;
                 }
             };
-            let rec =
-                split.finish((job.leaf, job.threshold), value, nodes).map_err(|e| store.explain(&records, &e))?;
+            let rec = split
+                .finish((job.leaf, job.threshold), value, nodes)
+                .map_err(|e| store.explain(&records, &e))?;
             store.append(&rec)?;
             reporter.report(|| split.progress(), run_nodes, false);
             if deadline.is_some_and(|d| Instant::now() >= d) {

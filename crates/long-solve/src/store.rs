@@ -131,7 +131,11 @@ pub fn read_regular_file(what: &str, path: &Path, max_bytes: u64) -> Result<Vec<
         bail!("{what} {} is not a regular file (a FIFO, a device or a directory); refused", path.display());
     }
     if meta.len() > max_bytes {
-        bail!("{what} {} has {} bytes, more than the {max_bytes} a {what} may have; refused", path.display(), meta.len());
+        bail!(
+            "{what} {} has {} bytes, more than the {max_bytes} a {what} may have; refused",
+            path.display(),
+            meta.len()
+        );
     }
     let mut file = File::open(path).map_err(|e| anyhow!("cannot read {what} {}: {e}", path.display()))?;
     let mut bytes = Vec::new();
@@ -272,7 +276,11 @@ impl Store {
     /// Another run's file `path` whose header is damaged or cut short: set aside with a
     /// warning when no run holds its lock and this run writes (`writable`), else skipped.
     fn damaged_other(path: &Path, error: &RecordError, writable: bool) -> Result<()> {
-        let what = if error == &RecordError::NotAStore { "is empty or its header cut short" } else { "has a damaged header" };
+        let what = if error == &RecordError::NotAStore {
+            "is empty or its header cut short"
+        } else {
+            "has a damaged header"
+        };
         let locked_by_other = match OpenOptions::new().read(true).write(true).open(path) {
             Ok(f) => !try_lock(&f, path)?,
             Err(_) => false,
@@ -335,7 +343,8 @@ impl Store {
                 );
             }
             let mut bytes = Vec::new();
-            file.read_to_end(&mut bytes).map_err(|e| anyhow!("cannot read store file {}: {e}", path.display()))?;
+            file.read_to_end(&mut bytes)
+                .map_err(|e| anyhow!("cannot read store file {}: {e}", path.display()))?;
             if bytes.is_empty() {
                 file.write_all(&encode_header(&identity.text())).map_err(cannot)?;
                 file.sync_data().map_err(cannot)?;

@@ -116,7 +116,12 @@ impl ServeLimits {
     #[must_use]
     pub fn for_budget(budget: &Budget) -> ServeLimits {
         let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
-        ServeLimits { workers, queue: 4 * workers, queue_wait: budget.time, read_timeout: Duration::from_secs(10) }
+        ServeLimits {
+            workers,
+            queue: 4 * workers,
+            queue_wait: budget.time,
+            read_timeout: Duration::from_secs(10),
+        }
     }
 }
 
@@ -330,7 +335,10 @@ fn solver(budget: Budget, limits: ServeLimits) -> Solver {
     let solve = tower::service_fn(move |job: SolveJob| async move {
         // The client went away, or the wait was too long: not started.
         if job.stop.load(Ordering::Relaxed) || job.queued.elapsed() > limits.queue_wait {
-            return Ok::<SolveResult, tower::BoxError>(Err((StatusCode::SERVICE_UNAVAILABLE, BUSY_MARK.to_string())));
+            return Ok::<SolveResult, tower::BoxError>(Err((
+                StatusCode::SERVICE_UNAVAILABLE,
+                BUSY_MARK.to_string(),
+            )));
         }
         let SolveJob { request, stop, .. } = job;
         let flag = stop.clone();
@@ -575,7 +583,12 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<()> {
 
 /// Serves `app` on `listener`: at most `max_connections` connections at once (a connection
 /// beyond waits to be accepted), each HTTP/1 with `read_timeout` to send a request's headers.
-async fn serve(listener: tokio::net::TcpListener, app: Router, max_connections: usize, read_timeout: Duration) {
+async fn serve(
+    listener: tokio::net::TcpListener,
+    app: Router,
+    max_connections: usize,
+    read_timeout: Duration,
+) {
     let slots = Arc::new(Semaphore::new(max_connections));
     loop {
         let Ok(slot) = slots.clone().acquire_owned().await else { return };
