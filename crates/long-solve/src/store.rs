@@ -410,9 +410,10 @@ impl Store {
     /// the files and records involved and what to do.
     #[must_use]
     pub fn explain(&self, records: &[StoredRecord], error: &SplitError) -> anyhow::Error {
-        let SplitError::Contradiction { record, lower, upper, .. } = error else {
+        let SplitError::Contradiction(c) = error else {
             return anyhow!("store {}: {error}", self.dir.display());
         };
+        let split_solve::Contradiction { record, lower, upper, .. } = c.as_ref();
         let places: HashMap<Record, (usize, usize)> =
             records.iter().map(|r| (r.record, (r.file, r.index))).collect();
         let list = |rs: &[Record]| -> String {

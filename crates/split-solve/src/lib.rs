@@ -145,36 +145,41 @@ enum Expect {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SplitError {
     /// A result contradicts the bounds already proven (a record of another game, board or
-    /// engine, a forged or mis-copied record, or a search that is not exact): applied, it
-    /// would give the position with key `at` a lower bound above its upper bound, there or
-    /// where its bounds reach an ancestor. Nothing is changed.
-    #[error(
-        "a result for key {:#x} (threshold {}, fail-soft {}) contradicts the bounds proven: position {at:#x} would be at least {lo} by {} and at most {hi} by {}",
-        record.key,
-        record.threshold,
-        record.value,
-        records_text(lower),
-        records_text(upper)
-    )]
-    Contradiction {
-        /// The result that was refused.
-        record: Record,
-        /// The key of the node where the bounds cross (the result's own position, or an
-        /// ancestor's).
-        at: u128,
-        /// The lower bound the node would get.
-        lo: Value,
-        /// The upper bound the node would get.
-        hi: Value,
-        /// Records that prove the lower bound (at most [`MAX_NAMED_RECORDS`]; empty when it is
-        /// the game's own bound).
-        lower: Vec<Record>,
-        /// Records that prove the upper bound (at most [`MAX_NAMED_RECORDS`]).
-        upper: Vec<Record>,
-    },
+    /// engine, a forged or mis-copied record, or a search that is not exact): nothing is
+    /// changed.
+    #[error("{0}")]
+    Contradiction(Box<Contradiction>),
     /// A result for a frontier index that does not exist.
     #[error("no frontier position {0}")]
     NoSuchLeaf(u32),
+}
+
+/// A result that, applied, would give the position with key `at` a lower bound above its
+/// upper bound, there or where its bounds reach an ancestor ([`SplitError::Contradiction`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "a result for key {:#x} (threshold {}, fail-soft {}) contradicts the bounds proven: position {at:#x} would be at least {lo} by {} and at most {hi} by {}",
+    record.key,
+    record.threshold,
+    record.value,
+    records_text(lower),
+    records_text(upper)
+)]
+pub struct Contradiction {
+    /// The result that was refused.
+    pub record: Record,
+    /// The key of the node where the bounds cross (the result's own position, or an
+    /// ancestor's).
+    pub at: u128,
+    /// The lower bound the node would get.
+    pub lo: Value,
+    /// The upper bound the node would get.
+    pub hi: Value,
+    /// Records that prove the lower bound (at most [`MAX_NAMED_RECORDS`]; empty when it is the
+    /// game's own bound).
+    pub lower: Vec<Record>,
+    /// Records that prove the upper bound (at most [`MAX_NAMED_RECORDS`]).
+    pub upper: Vec<Record>,
 }
 
 /// Most records a [`SplitError::Contradiction`] names on each side.
@@ -1019,14 +1024,14 @@ where
         }
         if let Some(at) = crossed {
             let node = &self.nodes[at];
-            let error = SplitError::Contradiction {
+            let error = SplitError::Contradiction(Box::new(Contradiction {
                 record: *record,
                 at: self.game.key(&node.pos).into(),
                 lo: node.lo,
                 hi: node.hi,
                 lower: self.evidence(at, true),
                 upper: self.evidence(at, false),
-            };
+            }));
             self.roll_back(undo);
             self.applied.pop();
             return Err(error);

@@ -301,7 +301,7 @@ fn a_contradicting_record_is_refused() {
     split.finish((job.leaf, job.threshold), job.threshold + 1, 5).unwrap();
     // Now "at most threshold" would contradict the lower bound threshold + 1.
     let bad = Record { key: job.key, threshold: job.threshold, value: job.threshold - 1, nodes: 1 };
-    assert!(matches!(split.apply(&bad), Err(SplitError::Contradiction { .. })));
+    assert!(matches!(split.apply(&bad), Err(SplitError::Contradiction(_))));
     // A record of a key nowhere in this tree is ignored.
     assert!(!split.apply(&Record { key: u128::MAX, threshold: 0, value: 0, nodes: 0 }).unwrap());
 }
@@ -346,9 +346,10 @@ fn a_forged_record_that_propagation_contradicts_is_named_and_refused() {
             }
         }
     }
-    let Some(SplitError::Contradiction { at, lo, hi, lower, upper, .. }) = refused.clone() else {
+    let Some(SplitError::Contradiction(c)) = refused.clone() else {
         panic!("the true records never contradicted the forged one: {refused:?}");
     };
+    let split_solve::Contradiction { at, lo, hi, lower, upper, .. } = *c;
     assert_eq!(at, root_key);
     assert!(lo > hi);
     assert_eq!(lower, vec![forged], "the forged record proves the lower bound");
