@@ -5,7 +5,9 @@
 # fresh store, compares the value and every first move's value with the one-machine run, and
 # checks that a relaunch answers from the store without a job; then that --time-limit stops a run
 # whose one job (the whole empty 4x4 board, a minute or more here) is still under way, with the
-# time-limit status. Used by .ci/run.
+# time-limit status; then that ranks that would solve something else (another split depth,
+# other --rules, another game) are refused before any job, naming both descriptions, and leave
+# the store without a record. Used by .ci/run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -64,3 +66,51 @@ if [ "$status" = 0 ] || ! grep -q "stopped by the time limit" "$store/limit.err"
   exit 1
 fi
 echo "mpi-check: --time-limit 2 stopped the run under way after $took s (status $status)"
+
+# Ranks that disagree on what they solve (MPMD launches with `:`): refused before any job, the
+# store left without a record, and a correct run afterwards still gives the one-machine value.
+side4=(triangle-war --side 4 --empty --format json)
+for case in "split-depth:--split-depth 3:--split-depth 5" "rules::--rules none" "game::dots-and-boxes"; do
+  IFS=: read -r name manager worker <<<"$case"
+  dir="$store/mismatch-$name"
+  # shellcheck disable=SC2206
+  if [ "$worker" = dots-and-boxes ]; then
+    worker_cmd=("$cli" dots-and-boxes --size 3x3 --empty --format json --store "$dir" --mpi)
+  else
+    worker_cmd=("$cli" "${side4[@]}" --store "$dir" --mpi $worker)
+  fi
+  # shellcheck disable=SC2086
+  set +e
+  timeout 120 mpirun --oversubscribe -np 1 "$cli" "${side4[@]}" --store "$dir" --mpi $manager \
+    : -np 2 "${worker_cmd[@]}" >"$dir.out" 2>"$dir.err"
+  status=$?
+  set -e
+  if [ "$status" = 0 ] || [ -s "$dir.out" ] || ! grep -q "the ranks do not solve the same thing" "$dir.err"; then
+    echo "mpi-check: ranks that disagree ($name) were not refused: status $status" >&2
+    cat "$dir.out" "$dir.err" >&2
+    exit 1
+  fi
+  written=$(python3 - "$dir" <<'PY'
+import os, sys
+total = 0
+for name in os.listdir(sys.argv[1]):
+    if name.endswith(".rec"):
+        b = open(os.path.join(sys.argv[1], name), "rb").read()
+        n = int.from_bytes(b[8:12], "little")
+        total += (len(b) - 16 - n) // 44
+print(total)
+PY
+)
+  if [ "$written" != 0 ]; then
+    echo "mpi-check: ranks that disagree ($name) wrote $written records" >&2
+    exit 1
+  fi
+  echo "mpi-check: ranks that disagree ($name) were refused before any job (status $status)"
+done
+right="$(mpirun --oversubscribe -np 3 "$cli" "${side4[@]}" --store "$store/mismatch-split-depth" --mpi --split-depth 3)"
+python3 - "$one" "$right" <<'PY'
+import json, sys
+one, right = (json.loads(a) for a in sys.argv[1:])
+assert right["value"] == one["value"], (right["value"], one["value"])
+PY
+echo "mpi-check: a correct run on the refused store gives the one-machine value"

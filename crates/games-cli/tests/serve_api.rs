@@ -241,7 +241,8 @@ fn the_games_and_the_page_are_served() {
 
 #[test]
 fn many_concurrent_requests_neither_crash_nor_starve_the_server() {
-    let server = start(&["--time-budget", "0.3"]);
+    // A wait limit long enough for every queued solve to start (beyond it a solve gets 503).
+    let server = start(&["--time-budget", "0.3", "--queue-wait", "10"]);
     // Eight solves too large for the budget at once: each one is stopped, none is lost.
     let statuses: Vec<u16> = std::thread::scope(|s| {
         let jobs: Vec<_> =

@@ -9,9 +9,18 @@
 //! from hand-out to answer on a line of its own, as the serial loop does
 //! ([`crate::store::job_line`]).
 //!
-//! Messages are `i64` arrays: manager to worker `[JOB, leaf, threshold]`, `[CANCEL, leaf,
-//! threshold]` or `[STOP, 0, 0]`; worker to manager `[RESULT, leaf, threshold, value, nodes]`
-//! or `[DROPPED, leaf, threshold, 0, nodes]`. Waiting ranks poll with short sleeps instead of
+//! Before the first job every worker proves that it solves what the manager solves: the
+//! manager sends its description of the split (the store's identity: game, board options,
+//! root, key scheme and split depth; whether first-move values are asked; the frontier's size
+//! and a digest of its keys in index order; the record format), and a worker whose own
+//! description differs refuses with it; the manager then names both and aborts the run before
+//! any job is handed out or any record written (a job travels as its frontier index, so ranks
+//! that built other frontiers would answer other questions).
+//!
+//! Messages are `i64` arrays: manager to worker `[HELLO, bytes, text...]` (the description,
+//! eight bytes a word), `[JOB, leaf, threshold]`, `[CANCEL, leaf, threshold]` or `[STOP, 0,
+//! 0]`; worker to manager `[AGREE]`, `[REFUSE, bytes, text...]` (its own description),
+//! `[RESULT, leaf, threshold, value, nodes]` or `[DROPPED, leaf, threshold, 0, nodes]`. Waiting ranks poll with short sleeps instead of
 //! blocking receives, which Open MPI spins on, so that a manager on a core of its own costs
 //! almost nothing. MPI aborts the whole run when one rank fails: the store is what lets the
 //! relaunch continue.
@@ -57,7 +66,7 @@ mod with_mpi {
     use std::sync::Arc;
     use std::time::{Duration, Instant};
 
-    use anyhow::{anyhow, Context, Result};
+    use anyhow::{anyhow, Result};
     use mpi::point_to_point::{Destination, MatchedReceiveVec, Source};
     use mpi::topology::{Communicator, Rank, SimpleCommunicator};
     use mpi::Threading;
@@ -66,13 +75,16 @@ mod with_mpi {
 
     use crate::outcome::PartDone;
     use crate::outcome::{RootSolve, Solved};
-    use crate::store::{job_line, root_result, Reporter, Store, LONG_JOB};
+    use crate::store::{apply_records, job_line, root_result, Reporter, Store, StoreIdentity, LONG_JOB};
 
     const JOB: i64 = 1;
     const CANCEL: i64 = 2;
     const STOP: i64 = 3;
+    const HELLO: i64 = 4;
     const RESULT: i64 = 1;
     const DROPPED: i64 = 2;
+    const AGREE: i64 = 5;
+    const REFUSE: i64 = 6;
     /// How long a waiting rank sleeps between polls.
     const POLL: Duration = Duration::from_millis(1);
 
@@ -97,6 +109,40 @@ mod with_mpi {
         };
         let (words, status) = probe?.matched_receive_vec::<i64>();
         Some((status.source_rank(), words))
+    }
+
+    /// What a rank solves, in words: every rank of a run must give the same text.
+    fn description<G: Game>(split: &Split<G>, identity: &StoreIdentity) -> String
+    where
+        G::Key: Into<u128>,
+    {
+        format!(
+            "{}; first-move values {}; frontier {} jobs, digest {:016x}; records {}",
+            identity.text(),
+            if split.options().exact_moves { "yes" } else { "no" },
+            split.frontier_len(),
+            split.frontier_digest(),
+            String::from_utf8_lossy(split_solve::record::MAGIC)
+        )
+    }
+
+    /// `[code, bytes, text...]`: `text` packed eight bytes a word.
+    fn pack(code: i64, text: &str) -> Vec<i64> {
+        let bytes = text.as_bytes();
+        let mut words = vec![code, i64::try_from(bytes.len()).unwrap_or(i64::MAX)];
+        for chunk in bytes.chunks(8) {
+            let mut b = [0u8; 8];
+            b[..chunk.len()].copy_from_slice(chunk);
+            words.push(i64::from_le_bytes(b));
+        }
+        words
+    }
+
+    /// [`pack`] undone (a malformed message reads as a text that matches nothing).
+    fn unpack(words: &[i64]) -> String {
+        let len = words.get(1).and_then(|&n| usize::try_from(n).ok()).unwrap_or(0);
+        let bytes: Vec<u8> = words.iter().skip(2).flat_map(|w| w.to_le_bytes()).take(len).collect();
+        String::from_utf8_lossy(&bytes).into_owned()
     }
 
     /// Solves `pos` under MPI as the module says: rank 0 returns the answer, the workers
@@ -132,7 +178,8 @@ mod with_mpi {
                 }
             }
         } else {
-            work(&world, engine, pos, options);
+            let identity = StoreIdentity::of(&spec.identity, engine.game(), options.depth);
+            work(&world, engine, pos, options, &identity);
             Err(PartDone(String::new()).into())
         }
     }
@@ -148,10 +195,29 @@ mod with_mpi {
         G::Key: Into<u128>,
     {
         let dir = spec.args.split.store.as_deref().expect("--mpi requires --store");
-        let (mut store, records) = Store::open(dir, &spec.identity, "main.rec")?;
+        let identity = StoreIdentity::of(&spec.identity, engine.game(), options.depth);
+        let (mut store, records) = Store::open(dir, &identity, Some("main.rec"))?;
         let mut split = Split::new(engine.game().clone(), pos, options);
-        for r in &records {
-            split.apply(r).with_context(|| format!("store {}", dir.display()))?;
+        apply_records(&store, &mut split, &records)?;
+        // Every worker proves that it builds the same split before it is given a job.
+        let ours = description(&split, &identity);
+        for w in 1..world.size() {
+            world.process_at_rank(w).send(&pack(HELLO, &ours)[..]);
+        }
+        let mut refused = Vec::new();
+        for w in 1..world.size() {
+            let (_, m) = wait(world, Some(w));
+            match m.first() {
+                Some(&AGREE) => {}
+                Some(&REFUSE) => refused.push(format!("rank {w} solves {:?}", unpack(&m))),
+                _ => refused.push(format!("rank {w} answered {m:?}")),
+            }
+        }
+        if !refused.is_empty() {
+            anyhow::bail!(
+                "the ranks do not solve the same thing: {}, but rank 0 (the coordinator, which writes the store) solves {ours:?}; refused before any job (give every rank the same game, board, root, --rules and --split-depth)",
+                refused.join("; ")
+            );
         }
         let from_store = split.is_finished();
         eprintln!(
@@ -186,7 +252,7 @@ mod with_mpi {
             let job_nodes = u64::try_from(m[4]).unwrap_or(0);
             match m[0] {
                 RESULT => {
-                    let rec = split.finish(id, m[3], job_nodes)?;
+                    let rec = split.finish(id, m[3], job_nodes).map_err(|e| store.explain(&records, &e))?;
                     store.append(&rec)?;
                     let took: Duration = started.elapsed();
                     if took >= LONG_JOB {
@@ -245,8 +311,13 @@ mod with_mpi {
         let result = root_result(&split, pos);
         let known_pv = crate::store::store_pv(&split);
         let stats = search_core::Stats { nodes: run_nodes, ..search_core::Stats::default() };
-        // Only the time limit stops a run under MPI (no node budget).
-        let stop = (!result.finished).then_some(crate::outcome::Stop::TimeLimit);
+        // Only the time limit stops a run under MPI (no node budget); a run that ends
+        // unfinished before it has no job left, which is said as such.
+        let stop = match result.finished {
+            true => None,
+            false if out_of_time() => Some(crate::outcome::Stop::TimeLimit),
+            false => return Err(crate::store::no_job_left(&split, dir)),
+        };
         Ok(Solved { result, stop, stats, from_checkpoint: from_store, known_pv })
     }
 
@@ -255,11 +326,32 @@ mod with_mpi {
         engine: &mut Engine<G>,
         pos: &G::Position,
         options: SplitOptions,
+        identity: &StoreIdentity,
     ) where
         G::Key: Into<u128>,
         G::Position: Send,
     {
         let split = Split::new(engine.game().clone(), pos, options);
+        let ours = description(&split, identity);
+        loop {
+            let (_, m) = wait(world, Some(0));
+            match m.first() {
+                Some(&HELLO) if unpack(&m) == ours => {
+                    world.process_at_rank(0).send(&[AGREE][..]);
+                    break;
+                }
+                Some(&HELLO) => {
+                    eprintln!(
+                        "games-cli: rank {}: refused: this rank solves {ours:?}, rank 0 solves {:?}",
+                        world.rank(),
+                        unpack(&m)
+                    );
+                    world.process_at_rank(0).send(&pack(REFUSE, &ours)[..]);
+                }
+                Some(&STOP) => return,
+                _ => {}
+            }
+        }
         let stop = Arc::new(AtomicBool::new(false));
         engine.set_limits(Limits { stop: Some(stop.clone()), ..Limits::default() });
         loop {

@@ -23,6 +23,10 @@ use crate::snapshot::{
     from_codes, load_snapshot, save_snapshot, snapshot_identity, snapshot_path, to_codes, write_atomically,
 };
 
+/// Longest checkpoint file read, in bytes (a checkpoint holds a line for each root move: a few
+/// kilobytes).
+pub const MAX_CHECKPOINT_BYTES: u64 = 16 << 20;
+
 /// Solves the non-terminal `pos` at the root with `engine` (its threads and TT) as `spec`
 /// asks (through [`crate::split::solve`] with `--store`): from the checkpoint file when it exists, in slices that save it, under the time
 /// limit, with a progress line on a terminal. A checkpoint that already holds the answer is
@@ -58,8 +62,10 @@ where
     let fresh = search_core::root_checkpoint(engine.game(), pos);
     let checkpoint: Option<Checkpoint<G::Move>> = match &args.checkpoint {
         Some(path) if path.exists() => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| anyhow!("cannot read checkpoint {}: {e}", path.display()))?;
+            let bytes = crate::store::read_regular_file("checkpoint", path, MAX_CHECKPOINT_BYTES)?;
+            let text = String::from_utf8(bytes).map_err(|_| {
+                anyhow!("checkpoint {}: not UTF-8 text; refused (delete it to start afresh)", path.display())
+            })?;
             let cp = Checkpoint::from_sealed_text(&text, identity, &to_codes(&fresh)).map_err(|e| {
                 anyhow!("checkpoint {}: {e}; refused (delete it to start afresh)", path.display())
             })?;

@@ -12,6 +12,10 @@ use search_core::{Checkpoint, Engine, Game, PackedMove, RootMove, SolveIdentity,
 
 use crate::outcome::EntryCheck;
 
+/// Longest TT snapshot read, in bytes (1 TiB: some 30 billion entries, beyond the most
+/// `--snapshot-entries` allows).
+pub const MAX_SNAPSHOT_BYTES: u64 = 1 << 40;
+
 /// A TT snapshot keeps entries whose subtrees took at least this many nodes, at most
 /// `--snapshot-entries` of them, the largest subtrees first.
 const SNAPSHOT_MIN_WORK: u32 = 1 << 12;
@@ -72,8 +76,10 @@ pub fn load_snapshot<G: Game>(
 where
     G::Key: Display + FromStr,
 {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| anyhow!("cannot read TT snapshot {}: {e}", path.display()))?;
+    let bytes = crate::store::read_regular_file("TT snapshot", path, MAX_SNAPSHOT_BYTES)?;
+    let text = String::from_utf8(bytes).map_err(|_| {
+        anyhow!("TT snapshot {}: not UTF-8 text; refused (delete it to start afresh)", path.display())
+    })?;
     // A move code must be a move's own code, and the entry possible on the board.
     let possible = |e: &TtEntry<G::Key, u16>| {
         e.best.map_or(true, |c| G::Move::unpack(c).pack() == Some(c))

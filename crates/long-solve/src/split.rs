@@ -12,14 +12,16 @@
 
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use search_core::{Engine, Game, Limits, Value};
 use split_solve::{Record, Split, SplitOptions};
 
 use crate::options::ShardRound;
 use crate::outcome::{PartDone, RootSolve, Solved, Stop};
 use crate::snapshot::{load_snapshot, save_snapshot, snapshot_identity};
-use crate::store::{job_line, root_result, store_pv, Reporter, Store, LONG_JOB, SNAPSHOT_NAME};
+use crate::store::{
+    apply_records, job_line, root_result, store_pv, Reporter, Store, StoreIdentity, LONG_JOB, SNAPSHOT_NAME,
+};
 
 /// `--count-frontier`: prints `depth D: N frontier jobs` lines on stdout for the root `pos`.
 ///
@@ -112,8 +114,9 @@ where
     use rand::SeedableRng;
     let args = &spec.args.split;
     let dir = args.store.as_deref().expect("called with --store");
-    // Read only: the run's own file name is one no run writes.
-    let (_, records) = Store::open(dir, &spec.identity, "recheck.rec")?;
+    let identity = StoreIdentity::of(&spec.identity, engine.game(), args.split_depth);
+    let (_, records) = Store::open(dir, &identity, None)?;
+    let records: Vec<Record> = records.iter().map(|r| r.record).collect();
     let split = Split::new(
         engine.game().clone(),
         pos,
@@ -199,11 +202,10 @@ where
         Some((i, n)) => format!("shard-{i}-of-{n}.rec"),
         None => "main.rec".to_string(),
     };
-    let (mut store, records) = Store::open(dir, &spec.identity, &own)?;
+    let identity = StoreIdentity::of(&spec.identity, engine.game(), options.depth);
+    let (mut store, records) = Store::open(dir, &identity, Some(&own))?;
     let mut split = Split::new(engine.game().clone(), pos, options);
-    for r in &records {
-        split.apply(r).with_context(|| format!("store {}", dir.display()))?;
-    }
+    apply_records(&store, &mut split, &records)?;
     let from_store = split.is_finished();
     let stats0 = engine.stats();
     let mut reporter = Reporter::new(spec.bounds_text);
@@ -308,7 +310,9 @@ where
                     break;
                 }
             };
-            let rec = split.finish((job.leaf, job.threshold), value, nodes)?;
+            let rec = split
+                .finish((job.leaf, job.threshold), value, nodes)
+                .map_err(|e| store.explain(&records, &e))?;
             store.append(&rec)?;
             reporter.report(|| split.progress(), run_nodes, false);
         }
@@ -331,7 +335,9 @@ where
                     break;
                 }
             };
-            let rec = split.finish((job.leaf, job.threshold), value, nodes)?;
+            let rec = split
+                .finish((job.leaf, job.threshold), value, nodes)
+                .map_err(|e| store.explain(&records, &e))?;
             store.append(&rec)?;
             reporter.report(|| split.progress(), run_nodes, false);
             if deadline.is_some_and(|d| Instant::now() >= d) {
@@ -346,7 +352,11 @@ where
     }
     let result = root_result(&split, pos);
     // A run that ran out of jobs while a deadline passed is finished, not stopped.
-    let stop = if result.finished { None } else { stop.or(Some(Stop::TimeLimit)) };
+    let stop = if result.finished {
+        None
+    } else {
+        Some(stop.ok_or_else(|| crate::store::no_job_left(&split, dir))?)
+    };
     let known_pv = store_pv(&split);
     Ok(Solved { result, stop, stats: engine.stats().since(&stats0), from_checkpoint: from_store, known_pv })
 }

@@ -108,25 +108,63 @@ enum Expect {
 /// Errors of a split solve.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SplitError {
-    /// A result contradicts the bounds already proven on its position (a record of another
-    /// game, board or engine, or a search that is not exact).
-    #[error("a result for key {key:#x} (value {value} against threshold {threshold}) contradicts the bounds [{lo}, {hi}] proven on it")]
-    Contradiction {
-        /// The position's key.
-        key: u128,
-        /// The question's threshold.
-        threshold: Value,
-        /// The result.
-        value: Value,
-        /// Bounds proven before.
-        lo: Value,
-        /// Bounds proven before.
-        hi: Value,
-    },
+    /// A result contradicts the bounds already proven (a record of another game, board or
+    /// engine, a forged or mis-copied record, or a search that is not exact): nothing is
+    /// changed.
+    #[error("{0}")]
+    Contradiction(Box<Contradiction>),
     /// A result for a frontier index that does not exist.
     #[error("no frontier position {0}")]
     NoSuchLeaf(u32),
 }
+
+/// A result that, applied, would give the position with key `at` a lower bound above its
+/// upper bound, there or where its bounds reach an ancestor ([`SplitError::Contradiction`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "a result for key {:#x} (threshold {}, fail-soft {}) contradicts the bounds proven: position {at:#x} would be at least {lo} by {} and at most {hi} by {}",
+    record.key,
+    record.threshold,
+    record.value,
+    records_text(lower),
+    records_text(upper)
+)]
+pub struct Contradiction {
+    /// The result that was refused.
+    pub record: Record,
+    /// The key of the node where the bounds cross (the result's own position, or an
+    /// ancestor's).
+    pub at: u128,
+    /// The lower bound the node would get.
+    pub lo: Value,
+    /// The upper bound the node would get.
+    pub hi: Value,
+    /// Records that prove the lower bound (at most [`MAX_NAMED_RECORDS`]; empty when it is the
+    /// game's own bound).
+    pub lower: Vec<Record>,
+    /// Records that prove the upper bound (at most [`MAX_NAMED_RECORDS`]).
+    pub upper: Vec<Record>,
+}
+
+/// Most records a [`SplitError::Contradiction`] names on each side.
+pub const MAX_NAMED_RECORDS: usize = 6;
+
+/// Records in words for an error message: `record (key K, threshold T, fail-soft V)` each, or
+/// the game's bounds when there are none.
+#[must_use]
+pub fn records_text(records: &[Record]) -> String {
+    if records.is_empty() {
+        return "the game's own bounds".to_string();
+    }
+    let words: Vec<String> = records
+        .iter()
+        .map(|r| format!("record (key {:#x}, threshold {}, fail-soft {})", r.key, r.threshold, r.value))
+        .collect();
+    words.join(", ")
+}
+
+/// No record set this bound (it is the game's own, or derived from the children).
+const NO_SOURCE: u32 = u32::MAX;
 
 /// One edge of the frontier tree (12 bytes: a deep tree has tens of millions of them). The
 /// move is not kept: [`Split::move_bounds_after`] finds an edge by its child's key.
@@ -186,6 +224,10 @@ struct Node<P> {
     edges: Vec<Edge>,
     /// Frontier index, for a job position.
     leaf: Option<u32>,
+    /// Index in [`Split::applied`] of the record that set `lo`, or [`NO_SOURCE`].
+    lo_src: u32,
+    /// Index in [`Split::applied`] of the record that set `hi`, or [`NO_SOURCE`].
+    hi_src: u32,
 }
 
 impl<P> Node<P> {
@@ -239,7 +281,13 @@ pub struct Split<G: Game> {
     plan_stale: bool,
     done: u64,
     nodes_done: u64,
+    /// The records that set a node's bound directly, for naming them in a
+    /// [`SplitError::Contradiction`].
+    applied: Vec<Record>,
 }
+
+/// A node's bounds and their sources before a change, to undo it.
+type Undo = Vec<(usize, Value, Value, u32, u32)>;
 
 impl<G: Game> Split<G>
 where
@@ -263,6 +311,7 @@ where
             plan_stale: true,
             done: 0,
             nodes_done: 0,
+            applied: Vec::new(),
         };
         let root_node = split.new_node(root);
         let mut level = vec![root_node];
@@ -318,7 +367,12 @@ where
         }
         split.link_parents();
         for n in (0..split.nodes.len()).rev() {
-            split.tighten(n);
+            // The game's own bounds do not cross for a sound game; if they did, the node
+            // keeps what it has and the records applied later are checked against it.
+            let mut undo = Undo::new();
+            if split.tighten(n, &mut undo).is_err() {
+                split.roll_back(undo);
+            }
         }
         split
     }
@@ -369,7 +423,15 @@ where
                 (lo.max(-INFINITY / 2), hi.min(INFINITY / 2))
             }
         };
-        self.nodes.push(Node { pos: *pos, lo, hi, edges: Vec::new(), leaf: None });
+        self.nodes.push(Node {
+            pos: *pos,
+            lo,
+            hi,
+            edges: Vec::new(),
+            leaf: None,
+            lo_src: NO_SOURCE,
+            hi_src: NO_SOURCE,
+        });
         self.nodes.len() - 1
     }
 
@@ -393,6 +455,22 @@ where
     #[must_use]
     pub fn frontier_len(&self) -> usize {
         self.leaves.len()
+    }
+
+    /// A 64-bit digest (FNV-1a) of the frontier's keys in index order: two splits with the same
+    /// digest hand out the same position under the same frontier index (what a job travelling
+    /// as its index between processes needs), whatever machine built them.
+    #[must_use]
+    pub fn frontier_digest(&self) -> u64 {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for leaf in 0..self.leaves.len() {
+            let key: u128 = self.game.key(&self.nodes[self.leaves[leaf]].pos).into();
+            for b in key.to_le_bytes() {
+                h ^= u64::from(b);
+                h = h.wrapping_mul(0x0000_0100_0000_01b3);
+            }
+        }
+        h
     }
 
     /// Nodes of the frontier tree (the root, the interior nodes, the frontier and the terminal
@@ -553,10 +631,14 @@ where
     }
 
     /// Recomputes interior node `n`'s bounds from its children, keeping the tighter of old and
-    /// new; returns whether they changed.
-    fn tighten(&mut self, n: usize) -> bool {
+    /// new (the old state logged in `undo` when they change); returns whether they changed.
+    ///
+    /// # Errors
+    /// `Err(n)` when the new lower bound is above the new upper bound (the bounds are then
+    /// set, for [`Split::evidence`], and undone by the caller).
+    fn tighten(&mut self, n: usize, undo: &mut Undo) -> Result<bool, usize> {
         if self.nodes[n].edges.is_empty() {
-            return false;
+            return Ok(false);
         }
         let (mut lo, mut hi) = (-INFINITY, -INFINITY);
         for e in &self.nodes[n].edges {
@@ -566,18 +648,33 @@ where
             hi = hi.max(h);
         }
         let node = &mut self.nodes[n];
-        let (lo, hi) = (node.lo.max(lo), node.hi.min(hi));
-        let changed = (lo, hi) != (node.lo, node.hi);
-        node.lo = lo;
-        node.hi = hi;
-        changed
+        let (new_lo, new_hi) = (node.lo.max(lo), node.hi.min(hi));
+        let changed = (new_lo, new_hi) != (node.lo, node.hi);
+        if changed {
+            undo.push((n, node.lo, node.hi, node.lo_src, node.hi_src));
+            if new_lo != node.lo {
+                node.lo_src = NO_SOURCE;
+            }
+            if new_hi != node.hi {
+                node.hi_src = NO_SOURCE;
+            }
+        }
+        node.lo = new_lo;
+        node.hi = new_hi;
+        if new_lo > new_hi {
+            return Err(n);
+        }
+        Ok(changed)
     }
 
     /// Carries a change of node `changed`'s bounds up to its ancestors, as far as theirs
     /// change. Nodes are recomputed deepest first (children have larger indices than their
     /// parents), so each ancestor once, after all its changed children: the result is the
     /// same as recomputing every node of the tree bottom-up.
-    fn propagate_from(&mut self, changed: usize) {
+    ///
+    /// # Errors
+    /// `Err(n)` at the first ancestor `n` whose bounds cross (the changes stay in `undo`).
+    fn propagate_from(&mut self, changed: usize, undo: &mut Undo) -> Result<(), usize> {
         let mut heap: BinaryHeap<usize> = self.parents_of(changed).collect();
         let mut last = usize::MAX;
         while let Some(n) = heap.pop() {
@@ -585,11 +682,58 @@ where
                 continue;
             }
             last = n;
-            if self.tighten(n) {
+            if self.tighten(n, undo)? {
                 let parents: Vec<usize> = self.parents_of(n).collect();
                 heap.extend(parents);
             }
         }
+        Ok(())
+    }
+
+    /// Restores the bounds `undo` logged, newest first.
+    fn roll_back(&mut self, undo: Undo) {
+        for (n, lo, hi, lo_src, hi_src) in undo.into_iter().rev() {
+            let node = &mut self.nodes[n];
+            (node.lo, node.hi, node.lo_src, node.hi_src) = (lo, hi, lo_src, hi_src);
+        }
+    }
+
+    /// The records that prove node `n`'s lower bound (`lower`) or upper bound: the record
+    /// that set it, or else those of the children it was derived from (for a lower bound the
+    /// move that reaches it, for an upper bound every move), at most [`MAX_NAMED_RECORDS`].
+    fn evidence(&self, n: usize, lower: bool) -> Vec<Record> {
+        let mut found: Vec<Record> = Vec::new();
+        let mut stack = vec![(n, lower)];
+        let mut seen = HashSet::new();
+        while let Some((n, lower)) = stack.pop() {
+            if found.len() >= MAX_NAMED_RECORDS || seen.len() > 100_000 || !seen.insert((n, lower)) {
+                continue;
+            }
+            let node = &self.nodes[n];
+            let src = if lower { node.lo_src } else { node.hi_src };
+            if src != NO_SOURCE {
+                let r = self.applied[src as usize];
+                if !found.contains(&r) {
+                    found.push(r);
+                }
+                continue;
+            }
+            for e in &node.edges {
+                let c = &self.nodes[e.child()];
+                let (l, _) = e.move_bounds((c.lo, c.hi));
+                // A move's lower bound is the child's lower bound when the mover moves again,
+                // its upper bound otherwise (and the other way round).
+                let child_lower = lower == e.same;
+                if lower && l == node.lo {
+                    stack.push((e.child(), child_lower));
+                    break;
+                }
+                if !lower {
+                    stack.push((e.child(), child_lower));
+                }
+            }
+        }
+        found
     }
 
     /// Rebuilds the whole plan if bounds changed since it was made.
@@ -799,8 +943,9 @@ where
     /// losing the records already written.
     ///
     /// # Errors
-    /// [`SplitError::Contradiction`] if it contradicts the bounds proven on the position (then
-    /// nothing is changed).
+    /// [`SplitError::Contradiction`] if it contradicts the bounds proven on the position or,
+    /// carried up the tree, on an ancestor's (then nothing is changed): the error names the
+    /// records on each side.
     pub fn apply(&mut self, record: &Record) -> Result<bool, SplitError> {
         let nodes: Vec<usize> = self.nodes_with_key(record.key).collect();
         if nodes.is_empty() {
@@ -813,31 +958,56 @@ where
                 (node.lo, node.hi.min(record.value))
             }
         };
+        let src = u32::try_from(self.applied.len()).unwrap_or(NO_SOURCE);
+        self.applied.push(*record);
+        let mut undo = Undo::new();
+        let mut crossed = None;
         for &n in &nodes {
-            let node = &self.nodes[n];
-            let (lo, hi) = bounded(node);
-            if lo > hi {
-                return Err(SplitError::Contradiction {
-                    key: record.key,
-                    threshold: record.threshold,
-                    value: record.value,
-                    lo: node.lo,
-                    hi: node.hi,
-                });
+            let (lo, hi) = bounded(&self.nodes[n]);
+            let node = &mut self.nodes[n];
+            if (lo, hi) == (node.lo, node.hi) {
+                continue;
             }
+            undo.push((n, node.lo, node.hi, node.lo_src, node.hi_src));
+            if lo != node.lo {
+                node.lo_src = src;
+            }
+            if hi != node.hi {
+                node.hi_src = src;
+            }
+            node.lo = lo;
+            node.hi = hi;
+            if lo > hi {
+                crossed = Some(n);
+                break;
+            }
+            if let Err(at) = self.propagate_from(n, &mut undo) {
+                crossed = Some(at);
+                break;
+            }
+        }
+        if let Some(at) = crossed {
+            let node = &self.nodes[at];
+            let error = SplitError::Contradiction(Box::new(Contradiction {
+                record: *record,
+                at: self.game.key(&node.pos).into(),
+                lo: node.lo,
+                hi: node.hi,
+                lower: self.evidence(at, true),
+                upper: self.evidence(at, false),
+            }));
+            self.roll_back(undo);
+            self.applied.pop();
+            return Err(error);
+        }
+        if undo.is_empty() {
+            // Nothing narrowed: no bound names this record.
+            self.applied.pop();
+        } else {
+            self.plan_stale = true;
         }
         self.done += 1;
         self.nodes_done += record.nodes;
-        for n in nodes {
-            let (lo, hi) = bounded(&self.nodes[n]);
-            let node = &mut self.nodes[n];
-            if (lo, hi) != (node.lo, node.hi) {
-                node.lo = lo;
-                node.hi = hi;
-                self.propagate_from(n);
-                self.plan_stale = true;
-            }
-        }
         Ok(true)
     }
 

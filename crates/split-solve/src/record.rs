@@ -27,7 +27,7 @@ pub const MAX_IDENTITY_BYTES: usize = 1 << 16;
 
 /// One finished job: the null-window question "is the value of the position with key `key`
 /// greater than `threshold`?" and the fail-soft answer `value`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Record {
     /// The position's TT key ([`search_core::Game::key`]) widened to 128 bits.
     pub key: u128,

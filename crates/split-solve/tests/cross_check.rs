@@ -301,9 +301,63 @@ fn a_contradicting_record_is_refused() {
     split.finish((job.leaf, job.threshold), job.threshold + 1, 5).unwrap();
     // Now "at most threshold" would contradict the lower bound threshold + 1.
     let bad = Record { key: job.key, threshold: job.threshold, value: job.threshold - 1, nodes: 1 };
-    assert!(matches!(split.apply(&bad), Err(SplitError::Contradiction { .. })));
+    assert!(matches!(split.apply(&bad), Err(SplitError::Contradiction(_))));
     // A record of a key nowhere in this tree is ignored.
     assert!(!split.apply(&Record { key: u128::MAX, threshold: 0, value: 0, nodes: 0 }).unwrap());
+}
+
+#[test]
+fn a_forged_record_that_propagation_contradicts_is_named_and_refused() {
+    use triangle_war::{Geometry, Position, TriangleWar};
+    let game = TriangleWar::new(Geometry::new(3).unwrap());
+    let root = Position::start();
+    let options = SplitOptions { depth: 2, ..SplitOptions::default() };
+    let mut engine = search_core::Engine::new(game.clone(), 16);
+    let mut true_split = Split::new(game.clone(), &root, options);
+    let mut records = Vec::new();
+    true_split
+        .run_serial(
+            |job: &Job<Position>| -> Result<(Value, u64), SplitError> {
+                Ok((engine.search(&job.position, job.threshold, job.threshold + 1), 1))
+            },
+            |r| {
+                records.push(*r);
+                Ok(())
+            },
+        )
+        .unwrap();
+    let (value, _) = true_split.root_bounds();
+    // A forged record on the root (an interior node): "greater than value + 1", with a lower
+    // bound of value + 3. Alone it fits the game's bounds; the true records then prove the root
+    // at most `value`, which crosses it.
+    let root_key: u128 = game.key(&root).into();
+    let forged = Record { key: root_key, threshold: value + 1, value: value + 3, nodes: 1 };
+    let mut split = Split::new(game, &root, options);
+    assert!(split.apply(&forged).unwrap());
+    let mut refused = None;
+    for r in &records {
+        let before = split.root_bounds();
+        match split.apply(r) {
+            Ok(_) => {}
+            Err(e) => {
+                assert_eq!(split.root_bounds(), before, "a refused record changes nothing");
+                refused = Some(e);
+                break;
+            }
+        }
+    }
+    let Some(SplitError::Contradiction(c)) = refused.clone() else {
+        panic!("the true records never contradicted the forged one: {refused:?}");
+    };
+    let split_solve::Contradiction { at, lo, hi, lower, upper, .. } = *c;
+    assert_eq!(at, root_key);
+    assert!(lo > hi);
+    assert_eq!(lower, vec![forged], "the forged record proves the lower bound");
+    assert!(!upper.is_empty() && upper.iter().all(|u| records.contains(u)), "{upper:?}");
+    let text = refused.unwrap().to_string();
+    assert!(text.contains(&format!("threshold {}, fail-soft {}", value + 1, value + 3)), "{text}");
+    let (lo, hi) = split.root_bounds();
+    assert!(lo <= hi, "[{lo}, {hi}]");
 }
 
 #[test]

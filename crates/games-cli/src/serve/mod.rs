@@ -18,9 +18,17 @@
 //! that another site's form cannot post to it without a CORS preflight, which is never
 //! granted. Binding beyond loopback prints a warning on stderr.
 //!
-//! Every solve runs on a blocking thread, at most one per core at a time, under a budget: a
-//! stop flag raised by a timer after `--time-budget` seconds and an optional node budget, both
-//! obeyed by the engine's searches through [`Front::try_analyze`]. A position over budget gets
+//! Every solve runs on a blocking thread, at most one per core at a time (tower's concurrency
+//! limit), under a budget: a stop flag raised by a timer after `--time-budget` seconds and an
+//! optional node budget, both obeyed by the engine's searches through [`Front::try_analyze`].
+//! Solves wait for a slot in a bounded queue (tower's buffer, `--queue`); a solve that finds
+//! the queue full (tower's load shedding), or that could not start within `--queue-wait`, gets
+//! HTTP 503 with `Retry-After`. A request for the board alone (`analyze: false`) takes no slot
+//! and never waits behind solves. Each connection must send its headers, and each part of its
+//! body, within `--read-timeout` (hyper's header read timeout, tower-http's request body
+//! timeout: a stalled or short body gets 408 or the connection closed), and at most
+//! `--max-connections` are served at once (by default half the descriptor limit, at most
+//! 256); further ones wait to be accepted. A position over budget gets
 //! HTTP 422 with `{"error": "position too large for the budget of …"}`; bad input gets 400 with
 //! the parser's message (line and column), bodies over [`BODY_LIMIT`] 413, a panic 500: every
 //! error is `{"error": message}`. A solve stopped by the budget returns
@@ -30,7 +38,7 @@ use std::io::Write;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use axum::extract::rejection::BytesRejection;
@@ -71,6 +79,50 @@ pub struct Args {
     /// header, e.g. the host's own name when `--bind` is not loopback; repeatable.
     #[arg(long, value_name = "NAME")]
     allow_host: Vec<String>,
+    /// Solves that may wait for a free core (more get HTTP 503 with Retry-After); 4 per core
+    /// by default.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    queue: Option<u32>,
+    /// Seconds a solve may wait for a free core before it gets HTTP 503 with Retry-After (more
+    /// than 0, at most 1e9); the time budget by default.
+    #[arg(long, value_name = "SECONDS", value_parser = long_solve::parse_seconds)]
+    queue_wait: Option<Duration>,
+    /// Seconds a connection may take to send a request's headers, and each part of its body
+    /// (more than 0, at most 1e9); then it is closed (or answered 408).
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = long_solve::parse_seconds)]
+    read_timeout: Duration,
+    /// Connections served at once (further ones wait to be accepted); by default half the
+    /// process's descriptor limit, at most 256.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    max_connections: Option<u32>,
+}
+
+/// How the server limits its work: the solve queue and how long a request may wait in it.
+#[derive(Clone, Copy, Debug)]
+pub struct ServeLimits {
+    /// Solves running at once.
+    pub workers: usize,
+    /// Solves waiting for a worker, at most.
+    pub queue: usize,
+    /// Longest wait for a worker.
+    pub queue_wait: Duration,
+    /// Longest wait for a request's headers, or for each part of its body.
+    pub read_timeout: Duration,
+}
+
+impl ServeLimits {
+    /// The defaults for `budget`: one solve per core, 4 waiting per core, a wait of one
+    /// budget, 10 s to read a request.
+    #[must_use]
+    pub fn for_budget(budget: &Budget) -> ServeLimits {
+        let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+        ServeLimits {
+            workers,
+            queue: 4 * workers,
+            queue_wait: budget.time,
+            read_timeout: Duration::from_secs(10),
+        }
+    }
 }
 
 /// What one analysis may spend.
@@ -238,11 +290,81 @@ pub fn analyze(request: &Request, stop: &Arc<AtomicBool>, budget: &Budget) -> Re
         .map_err(|e| bad(format!("{e}")))?
 }
 
+/// One solve for the queue: the request, its stop flag and when it was queued.
+struct SolveJob {
+    request: Request,
+    stop: Arc<AtomicBool>,
+    queued: Instant,
+}
+
+/// What the solve service answers.
+type SolveResult = Result<Value, Failure>;
+
+/// The solve service: tower's load shedding over a bounded buffer over a concurrency limit,
+/// each call a solve on a blocking thread.
+type Solver = tower::util::BoxCloneSyncService<SolveJob, SolveResult, tower::BoxError>;
+
 /// The server's shared state.
 #[derive(Clone)]
 struct Shared {
-    workers: Arc<Semaphore>,
+    solver: Solver,
     budget: Budget,
+    limits: ServeLimits,
+}
+
+/// The reply to a request that cannot start: 503 with `Retry-After` (the budget, in whole
+/// seconds).
+fn busy(limits: &ServeLimits, budget: &Budget) -> Response {
+    let retry = budget.time.as_secs_f64().ceil().max(1.0) as u64;
+    let message = format!(
+        "the server is busy ({} solves running, at most {} waiting, each up to {}): retry in {retry} s",
+        limits.workers,
+        limits.queue,
+        budget.words()
+    );
+    let mut response = error_response((StatusCode::SERVICE_UNAVAILABLE, message));
+    response.headers_mut().insert(header::RETRY_AFTER, header::HeaderValue::from(retry));
+    response
+}
+
+/// A failure that means "not started: the queue was too long" (from the solve service).
+const BUSY_MARK: &str = "\u{0}busy";
+
+/// The solve service for `budget` and `limits`.
+fn solver(budget: Budget, limits: ServeLimits) -> Solver {
+    let solve = tower::service_fn(move |job: SolveJob| async move {
+        // The client went away, or the wait was too long: not started.
+        if job.stop.load(Ordering::Relaxed) || job.queued.elapsed() > limits.queue_wait {
+            return Ok::<SolveResult, tower::BoxError>(Err((
+                StatusCode::SERVICE_UNAVAILABLE,
+                BUSY_MARK.to_string(),
+            )));
+        }
+        let SolveJob { request, stop, .. } = job;
+        let flag = stop.clone();
+        let mut handle = tokio::task::spawn_blocking(move || analyze(&request, &flag, &budget));
+        let result = match tokio::time::timeout(budget.time, &mut handle).await {
+            Ok(r) => r,
+            Err(_) => {
+                // Over time: the searches see the flag within a few thousand nodes and return
+                // `Interrupted`.
+                stop.store(true, Ordering::Relaxed);
+                handle.await
+            }
+        };
+        Ok(result.unwrap_or_else(|_| {
+            Err((StatusCode::INTERNAL_SERVER_ERROR, "internal error while solving".to_string()))
+        }))
+    });
+    let service = tower::ServiceBuilder::new()
+        .load_shed()
+        .buffer(limits.queue)
+        // A backstop: a call ends by its wait and its budget, and the stop a few thousand
+        // nodes later.
+        .timeout(limits.queue_wait + budget.time + Duration::from_secs(5))
+        .concurrency_limit(limits.workers)
+        .service(solve);
+    tower::util::BoxCloneSyncService::new(service)
 }
 
 /// Raises its stop flag when dropped (the request's future dropped: the client went away).
@@ -260,42 +382,45 @@ async fn api_analyze(
 ) -> Response {
     let body = match body {
         Ok(b) => b,
-        Err(e) => return error_response((e.status(), e.body_text())),
+        Err(e) => {
+            // A body that stalled past the read timeout (tower-http's `TimeoutError` under
+            // the rejection's sources): 408.
+            let mut source = std::error::Error::source(&e);
+            let mut timed_out = false;
+            while let Some(s) = source {
+                timed_out |= s.is::<tower_http::timeout::TimeoutError>();
+                source = s.source();
+            }
+            let status = if timed_out { StatusCode::REQUEST_TIMEOUT } else { e.status() };
+            return error_response((status, e.body_text()));
+        }
     };
     let request = match parse_request(&body) {
         Ok(r) => r,
         Err(failure) => return error_response(failure),
     };
-    let Ok(permit) = shared.workers.clone().acquire_owned().await else {
-        return error_response((StatusCode::SERVICE_UNAVAILABLE, "server shutting down".to_string()));
-    };
     let budget = shared.budget;
     let stop = Arc::new(AtomicBool::new(false));
     // If the client goes away, this future is dropped: the guard raises the stop flag, so the
-    // solve ends within a few thousand nodes instead of running on unseen.
+    // solve ends within a few thousand nodes (or never starts) instead of running on unseen.
     let _stop_when_dropped = StopOnDrop(stop.clone());
-    let flag = stop.clone();
-    // The permit moves into the solve: its slot of the one-solve-per-core limit is held until
-    // the solve has stopped, not only until the client has gone.
-    let mut job = tokio::task::spawn_blocking(move || {
-        let _permit = permit;
-        analyze(&request, &flag, &budget)
-    });
-    let result = match tokio::time::timeout(budget.time, &mut job).await {
-        Ok(r) => r,
-        Err(_) => {
-            // Over time: the searches see the flag within a few thousand nodes and return
-            // `Interrupted`.
-            stop.store(true, Ordering::Relaxed);
-            job.await
-        }
-    };
-    match result {
+    if !request.analyze {
+        // The board alone: no solve, so no slot and no wait behind the solves.
+        let flag = stop.clone();
+        return match tokio::task::spawn_blocking(move || analyze(&request, &flag, &budget)).await {
+            Ok(Ok(value)) => Json(value).into_response(),
+            Ok(Err(failure)) => error_response(failure),
+            Err(_) => error_response((StatusCode::INTERNAL_SERVER_ERROR, "internal error".to_string())),
+        };
+    }
+    use tower::ServiceExt;
+    let job = SolveJob { request, stop, queued: Instant::now() };
+    match shared.solver.oneshot(job).await {
         Ok(Ok(value)) => Json(value).into_response(),
+        Ok(Err((_, m))) if m == BUSY_MARK => busy(&shared.limits, &budget),
         Ok(Err(failure)) => error_response(failure),
-        Err(_) => {
-            error_response((StatusCode::INTERNAL_SERVER_ERROR, "internal error while solving".to_string()))
-        }
+        // Shed (the queue is full) or past the backstop timeout.
+        Err(_) => busy(&shared.limits, &budget),
     }
 }
 
@@ -398,10 +523,10 @@ async fn style() -> impl IntoResponse {
 }
 
 /// The server's routes: `/`, `/app.js`, `/app.css`, `GET /api/games`, `POST /api/analyze`
-/// (body limit [`BODY_LIMIT`], at most one solve per core at a time, each within `budget`),
-/// every one behind `guard`'s checks of `Host`, `Origin` and `Content-Type`.
-pub fn router(budget: Budget, guard_: Guard) -> Router {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+/// (body limit [`BODY_LIMIT`], solves limited and queued as `limits` says, each within
+/// `budget`), every one behind `guard`'s checks of `Host`, `Origin` and `Content-Type`, and
+/// every request body read within `limits.read_timeout` a part.
+pub fn router(budget: Budget, limits: ServeLimits, guard_: Guard) -> Router {
     Router::new()
         .route("/", get(page))
         .route("/app.js", get(script))
@@ -410,7 +535,18 @@ pub fn router(budget: Budget, guard_: Guard) -> Router {
         .route("/api/analyze", post(api_analyze))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(middleware::from_fn_with_state(Arc::new(guard_), guard))
-        .with_state(Shared { workers: Arc::new(Semaphore::new(cores)), budget })
+        .layer(tower_http::timeout::RequestBodyTimeoutLayer::new(limits.read_timeout))
+        .with_state(Shared { solver: solver(budget, limits), budget, limits })
+}
+
+/// Half the process's limit of open descriptors (from `/proc/self/limits`), at most 256: the
+/// default of `--max-connections`, which leaves descriptors for everything else.
+fn default_max_connections() -> usize {
+    let soft = std::fs::read_to_string("/proc/self/limits").ok().and_then(|text| {
+        let line = text.lines().find(|l| l.starts_with("Max open files"))?;
+        line.split_whitespace().nth(3)?.parse::<usize>().ok()
+    });
+    soft.map_or(256, |n| (n / 2).clamp(1, 256))
 }
 
 /// Runs the server until interrupted; prints the URL to open.
@@ -419,6 +555,13 @@ pub fn router(budget: Budget, guard_: Guard) -> Router {
 /// The address cannot be bound, or the runtime cannot start.
 pub fn run(args: &Args, out: &mut impl Write) -> Result<()> {
     let budget = Budget { time: args.time_budget, nodes: args.node_budget };
+    let mut limits = ServeLimits::for_budget(&budget);
+    if let Some(q) = args.queue {
+        limits.queue = q as usize;
+    }
+    limits.queue_wait = args.queue_wait.unwrap_or(budget.time);
+    limits.read_timeout = args.read_timeout;
+    let max_connections = args.max_connections.map_or_else(default_max_connections, |n| n as usize);
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(SocketAddr::new(args.bind, args.port)).await?;
@@ -432,9 +575,40 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<()> {
         writeln!(out, "games-cli serve: open http://{bound}/")?;
         out.flush()?;
         let names = args.allow_host.iter().map(|n| n.to_ascii_lowercase()).collect();
-        axum::serve(listener, router(budget, Guard { bound, names })).await?;
+        let app = router(budget, limits, Guard { bound, names });
+        serve(listener, app, max_connections, limits.read_timeout).await;
         Ok(())
     })
+}
+
+/// Serves `app` on `listener`: at most `max_connections` connections at once (a connection
+/// beyond waits to be accepted), each HTTP/1 with `read_timeout` to send a request's headers.
+async fn serve(
+    listener: tokio::net::TcpListener,
+    app: Router,
+    max_connections: usize,
+    read_timeout: Duration,
+) {
+    let slots = Arc::new(Semaphore::new(max_connections));
+    loop {
+        let Ok(slot) = slots.clone().acquire_owned().await else { return };
+        let stream = match listener.accept().await {
+            Ok((stream, _)) => stream,
+            Err(_) => {
+                // Out of descriptors, or a connection reset before it was accepted: a pause.
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let service = hyper_util::service::TowerToHyperService::new(app.clone());
+        tokio::spawn(async move {
+            let _slot = slot;
+            let mut builder = hyper::server::conn::http1::Builder::new();
+            builder.timer(hyper_util::rt::TokioTimer::new()).header_read_timeout(read_timeout);
+            // A connection that fails (reset, timed out) has nothing to report.
+            let _ = builder.serve_connection(hyper_util::rt::TokioIo::new(stream), service).await;
+        });
+    }
 }
 
 #[cfg(test)]
