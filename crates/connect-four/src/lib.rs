@@ -5,6 +5,7 @@ mod game;
 mod geometry;
 mod line;
 mod position;
+mod problem;
 mod rules;
 mod sizes;
 mod solver;
@@ -14,6 +15,7 @@ pub use game::ConnectFour;
 pub use geometry::{Geometry, GeometryError};
 pub use line::{format_line, parse_line, JudgeLine, LineError};
 pub use position::{Board, Column, MoveError, PlayError, Position, Setup, SetupError};
+pub use problem::ConnectFourProblem;
 pub use rules::PlainConnectFour;
 pub use sizes::{published, GameResult, PublishedResult, PUBLISHED};
 pub use solver::{

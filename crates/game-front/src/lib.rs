@@ -1,14 +1,21 @@
 #![doc = include_str!("../README.md")]
 
 mod params;
+mod problem;
+pub mod report;
 mod session;
 pub mod sketch;
 mod solvable;
 
 pub use params::{check_int, parse_size, ParamError, ParamSpec, Params};
+pub use problem::{
+    read_lines, Explained, Features, LongDone, LongJob, LongMove, Numbered, OptionSpec, Problem,
+    ProblemOptions, Reply, Request, Tables, VisitProblem,
+};
+pub use report::CaseReport;
 pub use session::Session;
 pub use sketch::Sketch;
-pub use solvable::Solvable;
+pub use solvable::{NoLongSolve, Solvable};
 
 use search_core::{Analysis, Engine, Game, Interrupted, Limits, Player, SearchOptions, Value};
 

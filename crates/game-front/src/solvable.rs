@@ -34,3 +34,28 @@ pub trait Solvable {
     /// game's words, e.g. `final margin in [-2, +4]`, for the progress line.
     fn bounds_text(&self, root: &Self::Root, bounds: (Value, Value)) -> String;
 }
+
+/// The [`Solvable`] of a problem the long-solve driver never runs (its
+/// [`crate::Problem::long_job`] is always `None`): it names game `G` and nothing else.
+pub struct NoLongSolve<G>(std::marker::PhantomData<G>);
+
+impl<G: Game> Solvable for NoLongSolve<G> {
+    type G = G;
+    type Root = ();
+
+    fn solve_identity(&self, (): &()) -> SolveIdentity {
+        SolveIdentity { game: String::new(), options: String::new(), root: String::new() }
+    }
+
+    fn entry_possible(&self, (): &(), _: &TtEntry<G::Key, G::Move>) -> bool {
+        false
+    }
+
+    fn root_move_text(&self, _: G::Move) -> String {
+        String::new()
+    }
+
+    fn bounds_text(&self, (): &(), _: (Value, Value)) -> String {
+        String::new()
+    }
+}

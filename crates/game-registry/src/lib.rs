@@ -1,6 +1,6 @@
 #![doc = include_str!("../README.md")]
 
-pub use game_front::{Front, ParamError, ParamSpec, Params, Visit};
+pub use game_front::{Front, ParamError, ParamSpec, Params, Problem, Visit, VisitProblem};
 
 /// What the registry tells about one game without opening it.
 #[derive(Clone, Copy, Debug)]
@@ -38,10 +38,26 @@ pub enum RegistryError {
     Syntax(String),
 }
 
+/// What the registry tells about one judge subcommand without opening it.
+#[derive(Clone, Copy, Debug)]
+pub struct ProblemInfo {
+    /// The subcommand: `triangle-war` ([`Problem::COMMAND`]).
+    pub command: &'static str,
+    /// Its one line of help ([`Problem::ABOUT`]).
+    pub about: &'static str,
+}
+
+const fn problem_info<P: Problem>() -> ProblemInfo {
+    ProblemInfo { command: P::COMMAND, about: P::ABOUT }
+}
+
 macro_rules! registry {
-    ($($front:ty),* $(,)?) => {
+    ($($front:ty => [$($problem:ty),*]),* $(,)?) => {
         /// Every game, in the order front ends list them.
         pub const GAMES: &[GameInfo] = &[$(info::<$front>()),*];
+
+        /// Every judge subcommand, in the order front ends list them.
+        pub const PROBLEMS: &[ProblemInfo] = &[$($(problem_info::<$problem>(),)*)*];
 
         /// Opens game `name` with the parameters `given` (checked against its specs, defaults
         /// filled in) and runs `visitor` on its front.
@@ -63,15 +79,26 @@ macro_rules! registry {
             let expected: Vec<&str> = GAMES.iter().map(|g| g.name).collect();
             Err(RegistryError::UnknownGame { name: judge_text::quote(name), expected: expected.join(", ") })
         }
+
+        /// Runs `visitor` on the problem whose subcommand is `command`; `None` if none is.
+        pub fn visit_problem<V: VisitProblem>(command: &str, visitor: V) -> Option<V::Output> {
+            $($(
+                if command == <$problem as Problem>::COMMAND {
+                    return Some(visitor.visit::<$problem>());
+                }
+            )*)*
+            None
+        }
     };
 }
 
+// One line per game: its front, then its judge subcommands.
 registry!(
-    triangle_war::TriangleWarFront,
-    young_chess::YoungChessFront,
-    tic_tac_toe::TicTacToeFront,
-    connect_four::ConnectFourFront,
-    dots_and_boxes::DotsAndBoxesFront,
+    triangle_war::TriangleWarFront => [],
+    young_chess::YoungChessFront => [],
+    tic_tac_toe::TicTacToeFront => [],
+    connect_four::ConnectFourFront => [connect_four::ConnectFourProblem],
+    dots_and_boxes::DotsAndBoxesFront => [],
 );
 
 /// The game named `name`, if registered.

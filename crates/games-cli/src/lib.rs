@@ -4,9 +4,9 @@
 //! the fuzz targets reach the same code.
 
 pub mod common;
-pub mod connect_four;
 pub mod dots_and_boxes;
 pub mod huge_pages;
+pub mod judge;
 pub mod memory;
 pub mod play;
 pub mod report;

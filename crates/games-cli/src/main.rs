@@ -5,12 +5,12 @@
 //! explanation of every answer. Errors are printed once on stderr as `games-cli: {err:#}` with
 //! exit status 2; answers printed before an error are kept. A closed stdout pipe is not an error.
 
-use games_cli::{common, connect_four, dots_and_boxes, play, serve, tic_tac_toe, triangle_war, young_chess};
+use games_cli::{common, dots_and_boxes, judge, play, serve, tic_tac_toe, triangle_war, young_chess};
 
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 /// Exact solvers for two-player, zero-sum games of perfect information.
 #[derive(Parser, Debug)]
@@ -26,8 +26,6 @@ enum Command {
     TriangleWar(triangle_war::Args),
     /// The Young-diagram game (LOJ 2471 "一双木棋"): Black's score minus White's.
     YoungChess(young_chess::Args),
-    /// Connect Four: the exact score (Pons' convention) of each position, one move string per line.
-    ConnectFour(connect_four::Args),
     /// Dots-and-boxes: the value of each position, one OpenSpiel DBN string per line.
     DotsAndBoxes(dots_and_boxes::Args),
     /// Find the Winning Move (UVa 10111): x's first forced-win move on 4x4 tic-tac-toe.
@@ -40,19 +38,66 @@ enum Command {
     Serve(serve::Args),
 }
 
+/// Builds the subcommand of each registered problem.
+struct MakeCommand;
+
+impl game_front::VisitProblem for MakeCommand {
+    type Output = clap::Command;
+    fn visit<P: game_front::Problem>(self) -> clap::Command {
+        judge::command::<P>()
+    }
+}
+
+/// Runs a registered problem's subcommand.
+struct RunProblem<'a> {
+    matches: &'a clap::ArgMatches,
+    out: &'a mut dyn Write,
+}
+
+impl game_front::VisitProblem for RunProblem<'_> {
+    type Output = anyhow::Result<()>;
+    fn visit<P: game_front::Problem>(self) -> anyhow::Result<()> {
+        judge::run::<P>(self.matches, self.out)
+    }
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let mut command = Cli::command();
+    for problem in game_registry::PROBLEMS {
+        if let Some(sub) = game_registry::visit_problem(problem.command, MakeCommand) {
+            command = command.subcommand(sub);
+        }
+    }
+    let matches = command.get_matches();
     let mut out = BufWriter::new(io::stdout().lock());
-    let result = match &cli.command {
-        Command::TriangleWar(args) => triangle_war::run(args, &mut out),
-        Command::YoungChess(args) => young_chess::run(args, &mut out),
-        Command::ConnectFour(args) => connect_four::run(args, &mut out),
-        Command::DotsAndBoxes(args) => dots_and_boxes::run(args, &mut out),
-        Command::WinningMove(args) => tic_tac_toe::run_winning_move(args, &mut out),
-        Command::BoardEval(args) => tic_tac_toe::run_board_eval(args, &mut out),
-        Command::Play(args) => play::run(args, &mut out),
-        Command::Serve(args) => serve::run(args, &mut out),
+    let registered = matches.subcommand().and_then(|(name, sub)| {
+        game_registry::visit_problem(name, RunProblem { matches: sub, out: &mut out })
+    });
+    let result = match registered {
+        Some(result) => result,
+        None => run_command(&matches, &mut out),
     };
+    finish(result, &mut out)
+}
+
+fn run_command(matches: &clap::ArgMatches, out: &mut dyn Write) -> anyhow::Result<()> {
+    let cli = match Cli::from_arg_matches(matches) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
+    match &cli.command {
+        Command::TriangleWar(args) => triangle_war::run(args, out),
+        Command::YoungChess(args) => young_chess::run(args, out),
+        Command::DotsAndBoxes(args) => dots_and_boxes::run(args, out),
+        Command::WinningMove(args) => tic_tac_toe::run_winning_move(args, out),
+        Command::BoardEval(args) => tic_tac_toe::run_board_eval(args, out),
+        Command::Play(args) => play::run(args, out),
+        Command::Serve(args) => serve::run(args, out),
+    }
+}
+
+/// The exit status of a run that ended with `result`, its error printed once on stderr.
+fn finish(result: anyhow::Result<()>, out: &mut dyn Write) -> ExitCode {
     // Flush what was answered before reporting any error, so nothing answered is lost.
     let result = result.and_then(|()| out.flush().map_err(Into::into));
     match result {

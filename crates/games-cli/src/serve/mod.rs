@@ -553,7 +553,7 @@ fn default_max_connections() -> usize {
 ///
 /// # Errors
 /// The address cannot be bound, or the runtime cannot start.
-pub fn run(args: &Args, out: &mut impl Write) -> Result<()> {
+pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
     let budget = Budget { time: args.time_budget, nodes: args.node_budget };
     let mut limits = ServeLimits::for_budget(&budget);
     if let Some(q) = args.queue {
