@@ -79,6 +79,7 @@ impl ConnectFourProblem {
                     value: Some(value.into()),
                     explained,
                     algorithm: None,
+                    json: None,
                 }
             }
             Err(Interrupted { lo, hi }) => {

@@ -6,6 +6,7 @@ mod game;
 mod geometry;
 mod judge;
 mod position;
+mod problem;
 mod retrograde;
 
 pub use dbn::{dbn_string, parse_dbn, parse_dbn_line, ParseError, ParseErrorKind};
@@ -16,6 +17,7 @@ pub use game::{
 pub use geometry::{Geometry, GeometryError, Line, Orientation, MAX_LINES};
 pub use judge::{default_tt_bits, Judge, TABLE_MAX_LINES};
 pub use position::{Position, PositionError};
+pub use problem::DotsAndBoxesProblem;
 pub use retrograde::RetrogradeTable;
 pub use search_core::Player;
 /// The strings-and-coins parts of the game (line borders, the pruning rules with their proofs),

@@ -176,6 +176,9 @@ pub enum Reply {
         /// The value and statistics of a reference algorithm ([`Request::algorithm`]), for
         /// `--stats`.
         algorithm: Option<(Value, Stats)>,
+        /// The JSON line's object where the problem writes its own (a long solve's, with its
+        /// nodes); `None`: the case, who moves, the value and the answer.
+        json: Option<serde_json::Value>,
     },
     /// A limit stopped the case: the bounds proven so far.
     Unfinished {

@@ -94,11 +94,11 @@ macro_rules! registry {
 
 // One line per game: its front, then its judge subcommands.
 registry!(
-    triangle_war::TriangleWarFront => [],
+    triangle_war::TriangleWarFront => [triangle_war::TriangleWarProblem],
     young_chess::YoungChessFront => [],
     tic_tac_toe::TicTacToeFront => [],
     connect_four::ConnectFourFront => [connect_four::ConnectFourProblem],
-    dots_and_boxes::DotsAndBoxesFront => [],
+    dots_and_boxes::DotsAndBoxesFront => [dots_and_boxes::DotsAndBoxesProblem],
 );
 
 /// The game named `name`, if registered.

@@ -195,12 +195,15 @@ pub fn run<P: Problem>(matches: &ArgMatches, out: &mut dyn Write) -> Result<()> 
 fn print(shared: &Shared, number: usize, reply: &Reply, out: &mut dyn Write) -> Result<Option<Stop>> {
     let output = &shared.output;
     match reply {
-        Reply::Answer { answer, to_move, value, explained, algorithm } => {
+        Reply::Answer { answer, to_move, value, explained, algorithm, json } => {
             if let (Some(args), Some((v, stats))) = (&shared.algorithm, algorithm) {
                 args.report(number, *v, stats);
             }
             match explained {
-                None => crate::report::write_answer(output, out, number, to_move, *value, answer)?,
+                None => match (json, output.format) {
+                    (Some(json), Format::Json) => writeln!(out, "{json}")?,
+                    _ => crate::report::write_answer(output, out, number, to_move, *value, answer)?,
+                },
                 Some(explained) => match output.format {
                     Format::Json => {
                         serde_json::to_writer(&mut *out, &explained.report)?;

@@ -4,7 +4,6 @@
 //! the fuzz targets reach the same code.
 
 pub mod common;
-pub mod dots_and_boxes;
 pub mod huge_pages;
 pub mod judge;
 pub mod memory;
@@ -12,5 +11,4 @@ pub mod play;
 pub mod report;
 pub mod serve;
 pub mod tic_tac_toe;
-pub mod triangle_war;
 pub mod young_chess;

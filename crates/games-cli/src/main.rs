@@ -5,7 +5,7 @@
 //! explanation of every answer. Errors are printed once on stderr as `games-cli: {err:#}` with
 //! exit status 2; answers printed before an error are kept. A closed stdout pipe is not an error.
 
-use games_cli::{common, dots_and_boxes, judge, play, serve, tic_tac_toe, triangle_war, young_chess};
+use games_cli::{common, judge, play, serve, tic_tac_toe, young_chess};
 
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
@@ -22,12 +22,8 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Triangle War (POJ 1085 / UVa 751): who wins each game under perfect play.
-    TriangleWar(triangle_war::Args),
     /// The Young-diagram game (LOJ 2471 "一双木棋"): Black's score minus White's.
     YoungChess(young_chess::Args),
-    /// Dots-and-boxes: the value of each position, one OpenSpiel DBN string per line.
-    DotsAndBoxes(dots_and_boxes::Args),
     /// Find the Winning Move (UVa 10111): x's first forced-win move on 4x4 tic-tac-toe.
     WinningMove(tic_tac_toe::WinningMoveArgs),
     /// Board evaluation (CCF CSP 201803-4): the score of 3x3 tic-tac-toe boards.
@@ -86,9 +82,7 @@ fn run_command(matches: &clap::ArgMatches, out: &mut dyn Write) -> anyhow::Resul
         Err(e) => e.exit(),
     };
     match &cli.command {
-        Command::TriangleWar(args) => triangle_war::run(args, out),
         Command::YoungChess(args) => young_chess::run(args, out),
-        Command::DotsAndBoxes(args) => dots_and_boxes::run(args, out),
         Command::WinningMove(args) => tic_tac_toe::run_winning_move(args, out),
         Command::BoardEval(args) => tic_tac_toe::run_board_eval(args, out),
         Command::Play(args) => play::run(args, out),

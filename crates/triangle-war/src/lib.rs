@@ -7,6 +7,7 @@ mod geometry;
 mod judge;
 mod parse;
 mod position;
+mod problem;
 mod retrograde;
 mod rules_text;
 
@@ -16,9 +17,11 @@ pub use game::{Solver, TriangleWar};
 pub use geometry::{Geometry, GeometryError, Segment, MAX_SIDE};
 pub use judge::{Judge, DEFAULT_TT_BITS, TABLE_MAX_SEGMENTS};
 pub use parse::{
-    parse_games, parse_games_from, parse_segment, GameRecord, Games, MoveError, ParseError, ParseErrorKind,
+    parse_games, parse_games_from, parse_games_owned, parse_segment, GameRecord, Games, MoveError,
+    ParseError, ParseErrorKind,
 };
 pub use position::{Outcome, Position, PositionError, SegmentSet};
+pub use problem::TriangleWarProblem;
 pub use retrograde::RetrogradeTable;
 pub use rules_text::{parse_rules, rules_text, RulesError, RULE_NAMES};
 pub use search_core::Player;

@@ -63,7 +63,7 @@ pub struct GameRecord {
 
 /// Iterator over the games of an input; see [`parse_games_from`] and [`parse_games`].
 pub struct Games<'a, R = &'a [u8]> {
-    geometry: &'a Geometry,
+    geometry: std::borrow::Cow<'a, Geometry>,
     lines: LineReader<R>,
     total: Option<u64>,
     done: u64,
@@ -83,6 +83,17 @@ pub struct Games<'a, R = &'a [u8]> {
 /// input that cannot be read (an I/O error of `reader`, bytes that are not UTF-8, a line longer
 /// than [`judge_text::MAX_LINE_BYTES`]). A leading UTF-8 byte-order mark is skipped.
 pub fn parse_games_from<R: BufRead>(reader: R, geometry: &Geometry) -> Games<'_, R> {
+    let geometry = std::borrow::Cow::Borrowed(geometry);
+    Games { geometry, lines: LineReader::new(reader), total: None, done: 0, failed: false }
+}
+
+/// [`parse_games_from`] with the board's geometry owned by the iterator (which then borrows
+/// nothing but the reader).
+///
+/// # Errors
+/// As [`parse_games_from`].
+pub fn parse_games_owned<R: BufRead>(reader: R, geometry: Geometry) -> Games<'static, R> {
+    let geometry = std::borrow::Cow::Owned(geometry);
     Games { geometry, lines: LineReader::new(reader), total: None, done: 0, failed: false }
 }
 
@@ -97,7 +108,7 @@ pub fn parse_games<'a>(text: &'a str, geometry: &'a Geometry) -> Games<'a, &'a [
 
 impl<R: BufRead> Games<'_, R> {
     fn read_game(&mut self, number: u64, total: u64) -> Result<GameRecord, ParseError> {
-        let g = self.geometry;
+        let g = &*self.geometry;
         let max = g.segments().len() as u64;
         let what = format!("the move count of game {number} of {total}");
         let Some(line) = self.lines.next_non_blank()? else {
