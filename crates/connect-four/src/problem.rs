@@ -163,7 +163,13 @@ Example:
         Position::empty(*self.solver.geometry())
     }
 
-    fn answer(&mut self, number: usize, pos: &Position, request: &Request) -> anyhow::Result<Reply> {
+    fn answer(
+        &mut self,
+        number: usize,
+        pos: &Position,
+        request: &Request,
+        _progress: &mut dyn FnMut(&str),
+    ) -> anyhow::Result<Reply> {
         self.set_limits(request);
         let score = match (self.weak, request.time_limit.is_some()) {
             (true, false) => Ok(self.solver.weak(pos).sign()),

@@ -205,7 +205,13 @@ Example:
         Position::start()
     }
 
-    fn answer(&mut self, number: usize, pos: &Position, request: &Request) -> anyhow::Result<Reply> {
+    fn answer(
+        &mut self,
+        number: usize,
+        pos: &Position,
+        request: &Request,
+        _progress: &mut dyn FnMut(&str),
+    ) -> anyhow::Result<Reply> {
         self.set_limits(request);
         let found = if request.time_limit.is_some() && !self.judge.uses_table() {
             self.judge.solver().try_value(pos).map(|v| (v, None))

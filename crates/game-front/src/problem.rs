@@ -271,11 +271,19 @@ pub trait Problem: Sized + 'static {
     /// The case `--empty` answers: the start position.
     fn empty_case(&self) -> Self::Case;
 
-    /// Answers `case` as `request` asks (under its time limit, by its algorithm).
+    /// Answers `case` as `request` asks (under its time limit, by its algorithm); a long
+    /// solve may tell `progress` what it is doing, one line at a time (the front end shows
+    /// the latest on a terminal and clears it when the case is answered).
     ///
     /// # Errors
     /// A case the solver refuses (too large for the memory, a bad position).
-    fn answer(&mut self, number: usize, case: &Self::Case, request: &Request) -> anyhow::Result<Reply>;
+    fn answer(
+        &mut self,
+        number: usize,
+        case: &Self::Case,
+        request: &Request,
+        progress: &mut dyn FnMut(&str),
+    ) -> anyhow::Result<Reply>;
 
     /// The root driver's job for `case`, when `request` asks for one (`--checkpoint`,
     /// `--store`, or a problem's own choice) and the case needs a search; `None` answers it by
@@ -295,8 +303,8 @@ pub trait Problem: Sized + 'static {
         request: &Request,
         done: LongDone<LongMove<Self>>,
     ) -> anyhow::Result<Reply> {
-        let _ = (case, done);
-        self.answer(number, case, request)
+        let _ = done;
+        self.answer(number, case, request, &mut |_| {})
     }
 }
 

@@ -95,8 +95,8 @@ macro_rules! registry {
 // One line per game: its front, then its judge subcommands.
 registry!(
     triangle_war::TriangleWarFront => [triangle_war::TriangleWarProblem],
-    young_chess::YoungChessFront => [],
-    tic_tac_toe::TicTacToeFront => [],
+    young_chess::YoungChessFront => [young_chess::YoungChessProblem],
+    tic_tac_toe::TicTacToeFront => [tic_tac_toe::WinningMoveProblem, tic_tac_toe::BoardEvalProblem],
     connect_four::ConnectFourFront => [connect_four::ConnectFourProblem],
     dots_and_boxes::DotsAndBoxesFront => [dots_and_boxes::DotsAndBoxesProblem],
 );

@@ -160,7 +160,23 @@ pub fn run<P: Problem>(matches: &ArgMatches, out: &mut dyn Write) -> Result<()> 
                     };
                     problem.long_reply(number, &case, &request, done)?
                 }
-                _ => problem.answer(number, &case, &request)?,
+                _ => {
+                    let mut spinner = None;
+                    let mut progress = |message: &str| {
+                        if request.terminal {
+                            spinner
+                                .get_or_insert_with(|| {
+                                    crate::common::progress_spinner().expect("stderr is a terminal")
+                                })
+                                .set_message(message.to_string());
+                        }
+                    };
+                    let reply = problem.answer(number, &case, &request, &mut progress);
+                    if let Some(bar) = spinner {
+                        bar.finish_and_clear();
+                    }
+                    reply?
+                }
             };
             if let Some(stop) = print(&shared, number, &reply, out)? {
                 if let Reply::Unfinished { bounds, .. } = &reply {

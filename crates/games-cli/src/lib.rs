@@ -10,5 +10,3 @@ pub mod memory;
 pub mod play;
 pub mod report;
 pub mod serve;
-pub mod tic_tac_toe;
-pub mod young_chess;

@@ -5,7 +5,7 @@
 //! explanation of every answer. Errors are printed once on stderr as `games-cli: {err:#}` with
 //! exit status 2; answers printed before an error are kept. A closed stdout pipe is not an error.
 
-use games_cli::{common, judge, play, serve, tic_tac_toe, young_chess};
+use games_cli::{common, judge, play, serve};
 
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
@@ -22,12 +22,6 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// The Young-diagram game (LOJ 2471 "一双木棋"): Black's score minus White's.
-    YoungChess(young_chess::Args),
-    /// Find the Winning Move (UVa 10111): x's first forced-win move on 4x4 tic-tac-toe.
-    WinningMove(tic_tac_toe::WinningMoveArgs),
-    /// Board evaluation (CCF CSP 201803-4): the score of 3x3 tic-tac-toe boards.
-    BoardEval(tic_tac_toe::BoardEvalArgs),
     /// Play a game in the terminal against the perfect solver: `play GAME [OPTIONS]`.
     Play(play::Args),
     /// A web page with every game on a board and the solver's values: `serve [--port] [--bind]`.
@@ -82,9 +76,6 @@ fn run_command(matches: &clap::ArgMatches, out: &mut dyn Write) -> anyhow::Resul
         Err(e) => e.exit(),
     };
     match &cli.command {
-        Command::YoungChess(args) => young_chess::run(args, out),
-        Command::WinningMove(args) => tic_tac_toe::run_winning_move(args, out),
-        Command::BoardEval(args) => tic_tac_toe::run_board_eval(args, out),
         Command::Play(args) => play::run(args, out),
         Command::Serve(args) => serve::run(args, out),
     }

@@ -61,31 +61,11 @@ pub fn hugetlb_page_bytes(tunables: &str, meminfo: &str) -> Option<u64> {
     }
 }
 
-/// `b` bytes in the largest binary unit that keeps a number of at least 1 (`1.5 GiB`).
-pub fn human_bytes(b: u128) -> String {
-    const UNITS: [&str; 7] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
-    let mut x = b as f64;
-    let mut u = 0;
-    while x >= 1024.0 && u + 1 < UNITS.len() {
-        x /= 1024.0;
-        u += 1;
-    }
-    if u == 0 {
-        format!("{b} B")
-    } else {
-        format!("{x:.1} {}", UNITS[u])
-    }
-}
+pub use judge_text::human_bytes;
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn human_sizes() {
-        assert_eq!(human_bytes(512), "512 B");
-        assert_eq!(human_bytes(3 << 29), "1.5 GiB");
-    }
 
     #[test]
     fn free_reserved_pages_count_only_under_the_tunable() {

@@ -600,3 +600,29 @@ impl std::io::BufRead for ChunkedReader<'_> {
         self.data = &self.data[n..];
     }
 }
+
+/// `b` bytes in the largest binary unit that keeps a number of at least 1 (`1.5 GiB`).
+#[must_use]
+pub fn human_bytes(b: u128) -> String {
+    const UNITS: [&str; 7] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+    let mut x = b as f64;
+    let mut u = 0;
+    while x >= 1024.0 && u + 1 < UNITS.len() {
+        x /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{b} B")
+    } else {
+        format!("{x:.1} {}", UNITS[u])
+    }
+}
+
+#[cfg(test)]
+mod human_bytes_tests {
+    #[test]
+    fn human_sizes() {
+        assert_eq!(super::human_bytes(512), "512 B");
+        assert_eq!(super::human_bytes(3 << 29), "1.5 GiB");
+    }
+}

@@ -7,6 +7,7 @@ mod geometry;
 mod maker_breaker;
 mod parse;
 mod position;
+mod problem;
 mod solve;
 mod symmetry;
 
@@ -20,4 +21,5 @@ pub use parse::{
     ParseError, ParseErrorKind, UvaCases,
 };
 pub use position::{Cell, Mark, PlayError, Position, PositionError, Setup};
+pub use problem::{BoardEvalProblem, WinningMoveProblem};
 pub use solve::{default_tt_bits, BoardEval, FindProgress, Question, WinningMove};

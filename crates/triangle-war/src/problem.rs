@@ -145,7 +145,13 @@ Example:
         Position::start()
     }
 
-    fn answer(&mut self, number: usize, pos: &Position, request: &Request) -> anyhow::Result<Reply> {
+    fn answer(
+        &mut self,
+        number: usize,
+        pos: &Position,
+        request: &Request,
+        _progress: &mut dyn FnMut(&str),
+    ) -> anyhow::Result<Reply> {
         if request.analyze {
             let analysis = self.judge.analyze(pos);
             let answer = line(number, Outcome::from_margin(analysis.value));

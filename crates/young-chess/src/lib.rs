@@ -6,6 +6,7 @@ mod front;
 mod game;
 mod memo;
 mod parse;
+mod problem;
 mod scored;
 mod staircase;
 
@@ -14,6 +15,7 @@ pub use front::{player_name, YoungChessFront, VALUE_NOTE};
 pub use game::{Board, BoardError, YoungGame, MAX_SIDE_SUM, MAX_VALUE};
 pub use memo::Memo;
 pub use parse::{parse, parse_cell_text, parse_from, MoveError, ParseError, ParseErrorKind};
+pub use problem::YoungChessProblem;
 pub use scored::{ScoredGame, ScoredPosition, TooManyCells, SCORED_MAX_CELLS};
 pub use staircase::{Cell, Staircase};
 
