@@ -229,7 +229,7 @@ Example:
         let exact_all = request.analyze && self.every_move_at_root(pos);
         let engine = self.judge.solver().engine();
         self.long_start = Some((engine.stats(), request.time_limit.map(|t| Instant::now() + t)));
-        Some(LongJob { solvable: &self.front, root: pos.clone(), engine, pos: pos.clone(), exact_all })
+        Some(LongJob { solvable: &self.front, root: *pos, engine, pos: *pos, exact_all })
     }
 
     fn long_reply(

@@ -10,7 +10,7 @@ mod solvable;
 pub use params::{check_int, parse_size, ParamError, ParamSpec, Params};
 pub use problem::{
     read_lines, Explained, Features, LongDone, LongJob, LongMove, Numbered, OptionSpec, Problem,
-    ProblemOptions, Reply, Request, Tables, VisitProblem,
+    ProblemOptions, Reply, Request, Tables, ValueCheck, VisitProblem,
 };
 pub use report::CaseReport;
 pub use session::Session;

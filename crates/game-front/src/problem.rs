@@ -14,6 +14,9 @@ use search_core::{Game, RootResult, Stats, Value};
 use crate::report::CaseReport;
 use crate::Solvable;
 
+/// A check of an option's value: `Err` with what was expected.
+pub type ValueCheck = fn(&str) -> Result<(), String>;
+
 /// One option of a problem beyond the shared ones (input, output, table, long solves,
 /// algorithm): a flag when `value_name` is `None`, else an option taking one value.
 #[derive(Clone, Copy, Debug)]
@@ -28,7 +31,7 @@ pub struct OptionSpec {
     pub default: Option<&'static str>,
     /// A check of the value's syntax, whose error the front end reports as an invalid value
     /// of the option; `None` accepts any text.
-    pub check: Option<fn(&str) -> Result<(), String>>,
+    pub check: Option<ValueCheck>,
 }
 
 impl OptionSpec {
@@ -45,7 +48,7 @@ impl OptionSpec {
         value_name: &'static str,
         help: &'static str,
         default: Option<&'static str>,
-        check: fn(&str) -> Result<(), String>,
+        check: ValueCheck,
     ) -> Self {
         OptionSpec { name, value_name: Some(value_name), help, default, check: Some(check) }
     }

@@ -80,54 +80,18 @@ fn algorithm_parser() -> impl clap::builder::TypedValueParser<Value = search_cor
 }
 
 impl AlgorithmArgs {
-    /// The value of `pos` for its side to move by the chosen algorithm (which must be set),
-    /// printing the statistics of case `case` on stderr with `--stats`.
-    pub fn value<G: search_core::Game + Clone>(
-        &self,
-        case: usize,
-        game: &G,
-        pos: &G::Position,
-        tt_bits: u32,
-    ) -> search_core::Value {
-        let mut total = search_core::Stats::default();
-        let v = self.value_quiet(game, pos, tt_bits, &mut total);
-        self.report(case, v, &total);
-        v
-    }
-
-    /// The value of `pos` by the chosen algorithm, adding its statistics to `total`.
-    pub fn value_quiet<G: search_core::Game + Clone>(
-        &self,
-        game: &G,
-        pos: &G::Position,
-        tt_bits: u32,
-        total: &mut search_core::Stats,
-    ) -> search_core::Value {
-        let (v, stats) = search_core::reference::solve_with(self.algorithm(), game, pos, tt_bits);
-        total.nodes += stats.nodes;
-        total.tt_probes += stats.tt_probes;
-        total.tt_hits += stats.tt_hits;
-        total.cutoffs += stats.cutoffs;
-        total.elapsed += stats.elapsed;
-        v
-    }
-
     /// With `--stats`, prints `stats: case N, ALGORITHM: value V, …` on stderr.
     pub fn report(&self, case: usize, value: search_core::Value, stats: &search_core::Stats) {
-        if self.stats {
+        if let (true, Some(algorithm)) = (self.stats, self.algorithm) {
             let micros = stats.elapsed.as_micros();
             eprintln!(
                 "stats: case {case}, {}: value {value}, {} nodes, {} TT hits, {} cutoffs, {micros} us",
-                self.algorithm().name(),
+                algorithm.name(),
                 stats.nodes,
                 stats.tt_hits,
                 stats.cutoffs
             );
         }
-    }
-
-    fn algorithm(&self) -> search_core::reference::Algorithm {
-        self.algorithm.expect("an algorithm was chosen")
     }
 }
 
@@ -196,42 +160,4 @@ impl TableArgs {
         let available = crate::memory::mem_available().map(|b| u64::try_from(b).unwrap_or(u64::MAX));
         Ok(Some(search_core::Engine::<G>::tt_bits_for_mib(mib, self.threads(), available)?))
     }
-}
-
-/// Answers one position per line of `reader` (blank lines skipped) with `answer(number, text,
-/// unfinished)`, each answered before the next is read so that the answers before a bad line
-/// stay printed; `--checkpoint` and `--store` (`long.one_case()`) take one position per run.
-/// Then the run's end: `Ok` when no position was stopped, else
-/// [`long_solve::unfinished_error`] over the lines that `answer` (or the caller before, e.g.
-/// for `--empty`) added to `unfinished`.
-///
-/// # Errors
-/// The first error of reading, of `answer`, a second position under `one_case`, or the
-/// unfinished lines.
-pub fn answer_lines(
-    long: &long_solve::LongSolveArgs,
-    reader: Option<Box<dyn io::BufRead>>,
-    mut unfinished: Vec<(usize, long_solve::Stop)>,
-    mut answer: impl FnMut(usize, &str, &mut Vec<(usize, long_solve::Stop)>) -> anyhow::Result<()>,
-) -> anyhow::Result<()> {
-    if let Some(reader) = reader {
-        let mut lines = judge_text::LineReader::new(reader);
-        let mut answered = 0;
-        while let Some(line) = lines.next_line()? {
-            if line.is_blank() {
-                continue;
-            }
-            let number = line.number;
-            answered += 1;
-            anyhow::ensure!(
-                answered == 1 || !long.one_case(),
-                "line {number}: --checkpoint and --store take one position per run"
-            );
-            answer(number, line.text, &mut unfinished)?;
-        }
-    }
-    if unfinished.is_empty() {
-        return Ok(());
-    }
-    Err(long_solve::unfinished_error("line", &unfinished))
 }

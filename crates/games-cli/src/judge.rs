@@ -3,12 +3,13 @@
 //! offer), [`run`] reads the input, hands each case to the problem or to the long-solve root
 //! driver, and prints each [`Reply`] as the judge's line, its JSON line or its explanation.
 
-use std::io::{IsTerminal, Write};
+use std::io::{self, IsTerminal, Write};
 
 use anyhow::Result;
 use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
 use game_front::{LongDone, Numbered, Problem, ProblemOptions, Reply, Request, Tables};
 use long_solve::Stop;
+use serde::Serialize;
 
 use crate::common::{AlgorithmArgs, Format, InputArgs, OutputArgs, TableArgs};
 
@@ -218,7 +219,7 @@ fn print(shared: &Shared, number: usize, reply: &Reply, out: &mut dyn Write) -> 
             match explained {
                 None => match (json, output.format) {
                     (Some(json), Format::Json) => writeln!(out, "{json}")?,
-                    _ => crate::report::write_answer(output, out, number, to_move, *value, answer)?,
+                    _ => write_answer(output, out, number, to_move, *value, answer)?,
                 },
                 Some(explained) => match output.format {
                     Format::Json => {
@@ -241,6 +242,43 @@ fn print(shared: &Shared, number: usize, reply: &Reply, out: &mut dyn Write) -> 
                 Format::Judge => writeln!(out, "{text}")?,
             }
             Ok(Some(if *by_node_budget { Stop::NodeBudget } else { Stop::TimeLimit }))
+        }
+    }
+}
+
+/// One case answered without an analysis: the keys of a `--format json` line without
+/// `--analyze`, in order. It costs what the judge's answer costs: no move values, no principal
+/// variation.
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+struct ValueReport<'a> {
+    /// 1-based case number.
+    pub case: usize,
+    /// Who is to move: `"A"`/`"B"`, `"Black"`/`"White"`, `"x"`/`"o"`, `"X"`/`"O"`.
+    pub to_move: &'a str,
+    /// Final result under perfect play, first player's side (as [`game_front::CaseReport::value`]); absent
+    /// where the judge's answer does not give it (a Find the Winning Move case with no winning
+    /// move: a draw or a loss).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<i64>,
+    /// The judge's answer text for this case.
+    pub answer: &'a str,
+}
+
+/// Writes one case answered without an analysis as `output` asks: the judge's `answer` line,
+/// or with `--format json` its [`ValueReport`] line.
+fn write_answer(
+    output: &OutputArgs,
+    out: &mut dyn Write,
+    case: usize,
+    to_move: &str,
+    value: Option<i64>,
+    answer: &str,
+) -> io::Result<()> {
+    match output.format {
+        Format::Judge => writeln!(out, "{answer}"),
+        Format::Json => {
+            serde_json::to_writer(&mut *out, &ValueReport { case, to_move, value, answer })?;
+            writeln!(out)
         }
     }
 }

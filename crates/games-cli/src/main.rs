@@ -52,10 +52,13 @@ impl game_front::VisitProblem for RunProblem<'_> {
 }
 
 fn main() -> ExitCode {
-    let mut command = Cli::command();
-    for problem in game_registry::PROBLEMS {
+    // The judge subcommands first, in the registry's order, then `play` and `serve`.
+    let mut command = Cli::command()
+        .mut_subcommand("play", |c| c.display_order(usize::MAX - 1))
+        .mut_subcommand("serve", |c| c.display_order(usize::MAX));
+    for (order, problem) in game_registry::PROBLEMS.iter().enumerate() {
         if let Some(sub) = game_registry::visit_problem(problem.command, MakeCommand) {
-            command = command.subcommand(sub);
+            command = command.subcommand(sub.display_order(order));
         }
     }
     let matches = command.get_matches();

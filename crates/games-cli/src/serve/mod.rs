@@ -54,7 +54,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use tokio::sync::Semaphore;
 
-use crate::report::CaseReport;
+use game_front::CaseReport;
 
 /// Largest request body accepted, in bytes (larger bodies get 413).
 pub const BODY_LIMIT: usize = 64 * 1024;
