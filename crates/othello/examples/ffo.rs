@@ -1,0 +1,65 @@
+//! Solves every position of an FFO file (OBF lines) and prints, per position, its line, the
+//! value for the side to move, whether it matches the file's best listed score, the nodes
+//! (the engine's and the endgame code's) and the time; then the totals.
+//!
+//! `cargo run --release -p othello --example ffo -- FILE [MAX_EMPTIES] [TT_BITS] [THREADS]`
+
+use std::time::Instant;
+
+use othello::{engine, format_score, parse_move_scores, parse_obf_line, Geometry};
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let Some(path) = args.next() else {
+        eprintln!("usage: ffo FILE [MAX_EMPTIES] [TT_BITS] [THREADS]");
+        std::process::exit(2);
+    };
+    let max_empties: u32 = args.next().and_then(|a| a.parse().ok()).unwrap_or(64);
+    let tt_bits: u32 = args.next().and_then(|a| a.parse().ok()).unwrap_or(othello::DEFAULT_TT_BITS);
+    let threads: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(1);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("{path}: {e}");
+            std::process::exit(1);
+        }
+    };
+    let g = Geometry::standard();
+    let mut solver = engine(g, tt_bits, threads);
+    let (mut total_nodes, mut total_time, mut solved, mut agree) = (0u64, 0.0f64, 0, 0);
+    println!("line empties value listed nodes seconds nodes/s");
+    for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        let pos = match parse_obf_line(g, line) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("{path}: line {}: {e}", i + 1);
+                continue;
+            }
+        };
+        if pos.empty().count() > max_empties {
+            continue;
+        }
+        let listed = parse_move_scores(g, line).ok().and_then(|s| s.first().map(|&(_, v)| v));
+        let before = solver.stats().nodes + solver.game().endgame_nodes();
+        let start = Instant::now();
+        let value = solver.solve(&pos);
+        let seconds = start.elapsed().as_secs_f64();
+        let nodes = solver.stats().nodes + solver.game().endgame_nodes() - before;
+        solved += 1;
+        agree += usize::from(listed == Some(value));
+        total_nodes += nodes;
+        total_time += seconds;
+        println!(
+            "{} {} {} {} {nodes} {seconds:.3} {:.0}",
+            i + 1,
+            pos.empty().count(),
+            format_score(value),
+            listed.map_or("-".to_string(), format_score),
+            nodes as f64 / seconds.max(1e-9)
+        );
+    }
+    println!(
+        "{solved} positions, {agree} equal to the file's best score, {total_nodes} nodes, {total_time:.2} s, {:.0} nodes/s",
+        total_nodes as f64 / total_time.max(1e-9)
+    );
+}
