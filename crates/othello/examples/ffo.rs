@@ -2,11 +2,13 @@
 //! value for the side to move, whether it matches the file's best listed score, the nodes
 //! (the engine's and the endgame code's) and the time; then the totals.
 //!
-//! `cargo run --release -p othello --example ffo -- FILE [MAX_EMPTIES] [TT_BITS] [THREADS]`
+//! `cargo run --release -p othello --example ffo -- FILE [MAX_EMPTIES] [TT_BITS] [THREADS]
+//! [ENDGAME_EMPTIES] [STABILITY_EMPTIES]`
 
 use std::time::Instant;
 
-use othello::{engine, format_score, parse_move_scores, parse_obf_line, Geometry};
+use othello::{format_score, parse_move_scores, parse_obf_line, search_options, Geometry, Othello};
+use search_core::Engine;
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -17,6 +19,8 @@ fn main() {
     let max_empties: u32 = args.next().and_then(|a| a.parse().ok()).unwrap_or(64);
     let tt_bits: u32 = args.next().and_then(|a| a.parse().ok()).unwrap_or(othello::DEFAULT_TT_BITS);
     let threads: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(1);
+    let endgame: u32 = args.next().and_then(|a| a.parse().ok()).unwrap_or(othello::ENDGAME_EMPTIES);
+    let stability: u32 = args.next().and_then(|a| a.parse().ok()).unwrap_or(othello::STABILITY_EMPTIES);
     let text = match std::fs::read_to_string(&path) {
         Ok(t) => t,
         Err(e) => {
@@ -25,7 +29,19 @@ fn main() {
         }
     };
     let g = Geometry::standard();
-    let mut solver = engine(g, tt_bits, threads);
+    let game = Othello::with_thresholds(g, endgame, stability);
+    let mut options = search_options(tt_bits, threads);
+    if let Some(a) = args.next() {
+        options.enhanced_transposition_cutoff = (a == "etc").then_some(0);
+    }
+    if let Some(a) = args.next() {
+        options.driver = match a.as_str() {
+            "mtdf" => search_core::Driver::Mtdf { guess: 0 },
+            "bisect" => search_core::Driver::BisectionTowardZero,
+            _ => search_core::Driver::FullWindow,
+        };
+    }
+    let mut solver = Engine::with_options(game, options);
     let (mut total_nodes, mut total_time, mut solved, mut agree) = (0u64, 0.0f64, 0, 0);
     println!("line empties value listed nodes seconds nodes/s");
     for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
@@ -41,16 +57,18 @@ fn main() {
         }
         let listed = parse_move_scores(g, line).ok().and_then(|s| s.first().map(|&(_, v)| v));
         let before = solver.stats().nodes + solver.game().endgame_nodes();
+        let before_endgame = solver.game().endgame_nodes();
         let start = Instant::now();
         let value = solver.solve(&pos);
         let seconds = start.elapsed().as_secs_f64();
         let nodes = solver.stats().nodes + solver.game().endgame_nodes() - before;
+        let endgame_nodes = solver.game().endgame_nodes() - before_endgame;
         solved += 1;
         agree += usize::from(listed == Some(value));
         total_nodes += nodes;
         total_time += seconds;
         println!(
-            "{} {} {} {} {nodes} {seconds:.3} {:.0}",
+            "{} {} {} {} {nodes} ({endgame_nodes} endgame) {seconds:.3} {:.0}",
             i + 1,
             pos.empty().count(),
             format_score(value),

@@ -37,6 +37,69 @@ fn last_square(g: &Geometry, p: u64, o: u64, sq: u8, nodes: &mut u64) -> Value {
     final_score(p, o, squares)
 }
 
+/// From this many empties on, [`search`] orders moves by the opponent's mobility after them
+/// (fewest replies first), then parity; below, by parity alone (cheaper than counting).
+const SORT_EMPTIES: u32 = 6;
+
+/// [`search`] at a node with at least [`SORT_EMPTIES`] empties: the moves played first, then
+/// searched by fewest replies, ties to squares of odd quadrants.
+fn search_sorted(
+    g: &Geometry,
+    p: u64,
+    o: u64,
+    mut alpha: Value,
+    beta: Value,
+    passed: bool,
+    nodes: &mut u64,
+) -> Value {
+    let empty = g.board().0 & !(p | o);
+    let mut odd = 0;
+    for &q in g.quadrant_words() {
+        if (empty & q).count_ones() & 1 == 1 {
+            odd |= q;
+        }
+    }
+    // (key, child's player, child's opponent); at most 32 legal squares on any board.
+    let mut children = [(0u32, 0u64, 0u64); 32];
+    let mut count = 0;
+    let mut rest = g.moves(p, o);
+    while rest != 0 {
+        let sq = rest.trailing_zeros() as u8;
+        rest &= rest - 1;
+        let bit = 1u64 << sq;
+        let f = g.flips(p, o, sq);
+        let (cp, co) = (o ^ f, p | f | bit);
+        let key = g.moves(cp, co).count_ones() * 2 + u32::from(odd & bit == 0);
+        if count < children.len() {
+            children[count] = (key, cp, co);
+            count += 1;
+        }
+    }
+    if count == 0 {
+        return if passed {
+            final_score(p, o, g.squares())
+        } else {
+            -search(g, o, p, -beta, -alpha, true, nodes)
+        };
+    }
+    let children = &mut children[..count];
+    children.sort_unstable_by_key(|c| c.0);
+    let mut best = -search_core::INFINITY;
+    for &(_, cp, co) in children.iter() {
+        let v = -search(g, cp, co, -beta, -alpha, false, nodes);
+        if v > best {
+            best = v;
+            if v > alpha {
+                alpha = v;
+                if alpha >= beta {
+                    return best;
+                }
+            }
+        }
+    }
+    best
+}
+
 /// Negamax with alpha-beta over the side to move's discs `p` and the opponent's `o`; `passed`:
 /// the opponent has just passed (so no move here ends the game).
 fn search(
@@ -52,6 +115,9 @@ fn search(
     let empty = g.board().0 & !(p | o);
     if empty & (empty.wrapping_sub(1)) == 0 && empty != 0 && !passed {
         return last_square(g, p, o, empty.trailing_zeros() as u8, nodes);
+    }
+    if empty.count_ones() >= SORT_EMPTIES {
+        return search_sorted(g, p, o, alpha, beta, passed, nodes);
     }
     let mut odd = 0;
     for &q in g.quadrant_words() {

@@ -4,6 +4,7 @@
 //! key is the two bitboards; [`Game::value_bounds`] gives stability bounds, and the exact
 //! value of positions with at most [`ENDGAME_EMPTIES`] empties from [`crate::solve_endgame`].
 
+use std::cell::Cell;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use search_core::{Engine, Game, Player, SearchOptions, Value};
@@ -13,12 +14,48 @@ use crate::{Geometry, Move, Position};
 
 /// Positions with at most this many empties are valued by [`crate::solve_endgame`] inside
 /// [`Game::value_bounds`] (bounds that meet are the value: the engine searches no further).
-pub const ENDGAME_EMPTIES: u32 = 6;
+pub const ENDGAME_EMPTIES: u32 = 7;
 
 /// Positions with at most this many empties (and more than [`ENDGAME_EMPTIES`]) get
 /// stability bounds: with `s` stable discs of the opponent, the side to move scores at most
 /// `n² - 2 s` (and at least `2 s' - n²` with `s'` of its own).
 pub const STABILITY_EMPTIES: u32 = 24;
+
+/// A node's window as [`Game::order_in_window`] saw it, before its moves are searched: every
+/// child's search then has a window inside `(-beta, -alpha)` (alpha only rises while the
+/// node's moves are searched, beta stays), which [`Game::value_bounds`] of the child uses as
+/// the window of the endgame code and to skip stability where it cannot cut.
+#[derive(Clone, Copy)]
+struct Window {
+    player: u64,
+    opponent: u64,
+    alpha: Value,
+    beta: Value,
+}
+
+thread_local! {
+    /// Per number of empties, the window of the last node with that many empties whose moves
+    /// this thread searched. Only a hint: the bounds computed from it are proven whatever it
+    /// is (a stale or foreign window costs time, never a value).
+    static WINDOWS: [Cell<Window>; 65] = const {
+        [const { Cell::new(Window { player: 0, opponent: 0, alpha: 0, beta: 0 }) }; 65]
+    };
+}
+
+/// The window of `pos`'s search, if the last node that saved its window with one more empty
+/// is `pos`'s parent (a disc more, the parent mover's discs kept).
+#[inline]
+fn window_of(pos: &Position, empties: u32) -> Option<(Value, Value)> {
+    if empties >= 64 {
+        return None;
+    }
+    let w = WINDOWS.with(|w| w[empties as usize + 1].get());
+    let (p, o) = (pos.player().0, pos.opponent().0);
+    let child = o & w.player == w.player
+        && p & !w.opponent == 0
+        && (p | o).count_ones() == (w.player | w.opponent).count_ones() + 1;
+    child.then_some((-w.beta, -w.alpha))
+}
 
 /// The default TT size of [`engine`]: 2^22 entries.
 pub const DEFAULT_TT_BITS: u32 = 22;
@@ -72,8 +109,8 @@ impl Othello {
     }
 }
 
-/// The search options of an Othello engine: PVS, a TT of `2^tt_bits` entries, `threads`
-/// threads, enhanced transposition cutoff at every node with more than one move (the engine
+/// The search options of an Othello engine: MTD(f) from 0 (null-window searches only), PVS, a
+/// TT of `2^tt_bits` entries, `threads` threads, enhanced transposition cutoff at every node with more than one move (the engine
 /// only reaches nodes with more than [`ENDGAME_EMPTIES`] empties: below, the endgame code
 /// values them).
 #[must_use]
@@ -83,6 +120,7 @@ pub fn search_options(tt_bits: u32, threads: usize) -> SearchOptions {
         threads: threads.max(1),
         enhanced_transposition_cutoff: Some(0),
         etc_min_moves: 0,
+        driver: search_core::Driver::Mtdf { guess: 0 },
         ..SearchOptions::DEFAULT
     }
 }
@@ -140,20 +178,48 @@ impl Game for Othello {
     fn value_bounds(&self, pos: &Position) -> (Value, Value) {
         let g = self.geometry;
         let empties = pos.empty().count();
-        if empties <= self.endgame_empties {
-            let mut nodes = 0;
-            let v = crate::solve_endgame(pos, -search_core::INFINITY, search_core::INFINITY, &mut nodes);
-            self.endgame_nodes.fetch_add(nodes, Ordering::Relaxed);
-            return (v, v);
-        }
         let all = Value::from(g.squares());
+        let window = window_of(pos, empties);
+        if empties <= self.endgame_empties {
+            // Fail-soft within the window the search will have (the full one if unknown):
+            // an upper bound at or below it, a lower bound at or above it, exact inside.
+            let (alpha, beta) = window.unwrap_or((-all - 1, all + 1));
+            let mut nodes = 0;
+            let v = crate::solve_endgame(pos, alpha, beta, &mut nodes);
+            self.endgame_nodes.fetch_add(nodes, Ordering::Relaxed);
+            return if v <= alpha {
+                (-all, v)
+            } else if v >= beta {
+                (v, all)
+            } else {
+                (v, v)
+            };
+        }
         if empties > self.stability_empties {
             return (-all, all);
         }
+        // Stable discs can cut only where the window is far enough to one side; the window
+        // (when known) says which side, the full count is paid only there.
         let (p, o) = (pos.player().0, pos.opponent().0);
-        let mine = Value::from(g.stable(p, o).count_ones());
-        let theirs = Value::from(g.stable(o, p).count_ones());
-        (2 * mine - all, all - 2 * theirs)
+        let (alpha, beta) = window.unwrap_or((-all, all));
+        let hi = if alpha > 0 { all - 2 * Value::from(g.stable(o, p).count_ones()) } else { all };
+        let lo = if beta < 0 { 2 * Value::from(g.stable(p, o).count_ones()) - all } else { -all };
+        (lo, hi)
+    }
+
+    /// Saves the node's window for its children's [`Game::value_bounds`] (see [`Window`]);
+    /// the order is [`Game::order_moves`]'.
+    fn order_in_window(
+        &self,
+        pos: &Position,
+        _moves: &mut [Move],
+        _memo: &[u64],
+        (alpha, beta): (Value, Value),
+        _bounds: (Value, Value),
+    ) {
+        let empties = pos.empty().count() as usize;
+        let w = Window { player: pos.player().0, opponent: pos.opponent().0, alpha, beta };
+        WINDOWS.with(|ws| ws[empties].set(w));
     }
 
     /// Fewest replies first (the opponent's mobility after the move), then squares of

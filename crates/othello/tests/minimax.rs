@@ -108,6 +108,17 @@ fn the_engine_agrees_with_plain_minimax_on_random_8x8_endgames() {
         }
         let mut nodes = 0;
         assert_eq!(othello::solve_endgame(&pos, -100, 100, &mut nodes), want, "{pos:?}");
+        // Fail-soft in any window: an upper bound at or below it, a lower bound at or above.
+        let alpha = rng.gen_range(-20..20);
+        let beta = alpha + rng.gen_range(1..6);
+        let v = othello::solve_endgame(&pos, alpha, beta, &mut nodes);
+        if v <= alpha {
+            assert!(want <= v, "{pos:?} ({alpha}, {beta}): {v}");
+        } else if v >= beta {
+            assert!(want >= v, "{pos:?} ({alpha}, {beta}): {v}");
+        } else {
+            assert_eq!(v, want, "{pos:?} ({alpha}, {beta})");
+        }
         passes += usize::from(pos.must_pass());
     }
     assert!(passes > 0, "no position with a forced pass was drawn");

@@ -1,0 +1,59 @@
+//! The FFO endgame test positions (`../shared/othello/fforum-*.obf` beside the workspace):
+//! every position of FFO 1-19 (14 to 16 empties) solved, its value and every listed move's
+//! score checked; the best scores of the FFO 20-39 positions with at most 16 empties.
+//!
+//! The files come from the FFO suite as published in Edax's repository; a missing folder
+//! fails these tests (it does not skip them).
+
+use std::path::PathBuf;
+
+use othello::{engine, parse_move_scores, parse_obf_line, Geometry};
+
+/// The text of one FFO file, or a failure saying where it was looked for.
+fn ffo_file(name: &str) -> String {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/othello");
+    let path = dir.join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!("the FFO test file {} is needed by this test and cannot be read: {e}", path.display())
+    })
+}
+
+#[test]
+fn ffo_1_to_19_every_listed_move_score() {
+    let g = Geometry::standard();
+    let text = ffo_file("fforum-1-19.obf");
+    let mut solver = engine(g, 20, 1);
+    let mut positions = 0;
+    for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        let pos = parse_obf_line(g, line).unwrap_or_else(|e| panic!("line {}: {e}", i + 1));
+        let listed = parse_move_scores(g, line).unwrap();
+        assert!(!listed.is_empty(), "line {}: no listed move", i + 1);
+        let values = solver.move_values(&pos);
+        let best = values.iter().map(|&(_, v)| v).max().unwrap();
+        assert_eq!(best, listed[0].1, "line {}: the best score", i + 1);
+        for &(mv, score) in &listed {
+            let ours = values.iter().find(|&&(m, _)| m == mv).map(|&(_, v)| v);
+            assert_eq!(ours, Some(score), "line {}: move {mv}", i + 1);
+        }
+        positions += 1;
+    }
+    assert_eq!(positions, 19);
+}
+
+#[test]
+fn ffo_20_to_39_best_scores_up_to_16_empties() {
+    let g = Geometry::standard();
+    let text = ffo_file("fforum-20-39.obf");
+    let mut solver = engine(g, 20, 1);
+    let mut positions = 0;
+    for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        let pos = parse_obf_line(g, line).unwrap_or_else(|e| panic!("line {}: {e}", i + 1));
+        if pos.empty().count() > 16 {
+            continue;
+        }
+        let listed = parse_move_scores(g, line).unwrap();
+        assert_eq!(solver.solve(&pos), listed[0].1, "line {}", i + 1);
+        positions += 1;
+    }
+    assert!(positions >= 2, "{positions} positions with at most 16 empties");
+}
