@@ -69,7 +69,9 @@ fn search_sorted(
         let bit = 1u64 << sq;
         let f = g.flips(p, o, sq);
         let (cp, co) = (o ^ f, p | f | bit);
-        let key = g.moves(cp, co).count_ones() * 2 + u32::from(odd & bit == 0);
+        let replies = g.moves(cp, co);
+        let key =
+            (replies.count_ones() + (replies & g.corners().0).count_ones()) * 2 + u32::from(odd & bit == 0);
         if count < children.len() {
             children[count] = (key, cp, co);
             count += 1;

@@ -244,7 +244,8 @@ impl Game for Othello {
                 let Move::Play(sq) = mv else { return (0, mv) };
                 let bit = 1u64 << sq.0;
                 let f = g.flips(p, o, sq.0);
-                let replies = g.moves(o ^ f, p | f | bit).count_ones();
+                let reply_squares = g.moves(o ^ f, p | f | bit);
+                let replies = reply_squares.count_ones() + (reply_squares & corners).count_ones();
                 let parity = u32::from(odd & bit == 0);
                 let corner = u32::from(corners & bit == 0);
                 (replies * 4 + parity * 2 + corner, mv)
@@ -253,6 +254,43 @@ impl Game for Othello {
         keyed.sort_by_key(|&(k, _)| k);
         for (slot, (_, mv)) in moves.iter_mut().zip(keyed) {
             *slot = mv;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+
+    use super::*;
+
+    /// Discs counted stable keep their colour in random continuations to the end.
+    #[test]
+    fn stable_discs_never_turn() {
+        let mut rng = SmallRng::seed_from_u64(1);
+        for size in [4, 6, 8] {
+            let g = Geometry::new(size).unwrap();
+            for _ in 0..300 {
+                let mut pos = Position::start(g);
+                let stop = rng.gen_range(0..g.squares());
+                while pos.empty().count() > stop && !pos.is_over() {
+                    let moves = pos.legal_moves();
+                    pos = pos.play(moves[rng.gen_range(0..moves.len())]);
+                }
+                let black = pos.discs(Player::First).0;
+                let white = pos.discs(Player::Second).0;
+                let (sb, sw) = (g.stable(black, white), g.stable(white, black));
+                for _ in 0..5 {
+                    let mut p = pos;
+                    while !p.is_over() {
+                        let moves = p.legal_moves();
+                        p = p.play(moves[rng.gen_range(0..moves.len())]);
+                        assert_eq!(p.discs(Player::First).0 & sb, sb, "{pos:?}");
+                        assert_eq!(p.discs(Player::Second).0 & sw, sw, "{pos:?}");
+                    }
+                }
+            }
         }
     }
 }

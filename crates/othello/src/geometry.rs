@@ -236,8 +236,8 @@ impl Geometry {
         let mut s = 0u64;
         loop {
             let mut next = candidates;
-            for a in 0..4 {
-                next &= fixed[a] | self.shift(s, 2 * a) | self.shift(s, 2 * a + 1);
+            for (a, &f) in fixed.iter().enumerate() {
+                next &= f | self.shift(s, 2 * a) | self.shift(s, 2 * a + 1);
             }
             if next == s {
                 return s;
