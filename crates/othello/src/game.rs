@@ -57,6 +57,11 @@ fn window_of(pos: &Position, empties: u32) -> Option<(Value, Value)> {
     child.then_some((-w.beta, -w.alpha))
 }
 
+/// From this many empties on, [`Game::order_moves`] adds a two-ply look-ahead to its key (the
+/// least, over the replies, of the mover's mobility minus the opponent's after them, weighed
+/// 16 times a reply of the opponent's).
+pub const SHALLOW_EMPTIES: u32 = 14;
+
 /// The default TT size of [`engine`]: 2^22 entries.
 pub const DEFAULT_TT_BITS: u32 = 22;
 
@@ -207,8 +212,10 @@ impl Game for Othello {
         (lo, hi)
     }
 
-    /// Saves the node's window for its children's [`Game::value_bounds`] (see [`Window`]);
-    /// the order is [`Game::order_moves`]'.
+    /// Saves the node's window (this thread's, per number of empties) for its children's
+    /// [`Game::value_bounds`]: every child's search has a window inside `(-beta, -alpha)`,
+    /// in which the endgame code then searches. A hint only: the bounds computed from it are
+    /// proven whatever window it gives. The order is [`Game::order_moves`]'.
     fn order_in_window(
         &self,
         pos: &Position,
@@ -222,8 +229,9 @@ impl Game for Othello {
         WINDOWS.with(|ws| ws[empties].set(w));
     }
 
-    /// Fewest replies first (the opponent's mobility after the move), then squares of
-    /// quadrants with an odd number of empties, then corners.
+    /// Fewest replies first (the opponent's mobility after the move, corners counted twice),
+    /// then squares of quadrants with an odd number of empties, then corners; from
+    /// [`SHALLOW_EMPTIES`] empties on, a two-ply look-ahead weighs in.
     fn order_moves(&self, pos: &Position, moves: &mut [Move]) {
         if moves.len() < 2 {
             return;
@@ -238,17 +246,40 @@ impl Game for Othello {
             }
         }
         let corners = g.corners().0;
-        let mut keyed: Vec<(u32, Move)> = moves
+        let mobility = |m: u64| (m.count_ones() + (m & corners).count_ones()) as i32;
+        let deep = empty.count_ones() >= SHALLOW_EMPTIES;
+        let mut keyed: Vec<(i32, Move)> = moves
             .iter()
             .map(|&mv| {
                 let Move::Play(sq) = mv else { return (0, mv) };
                 let bit = 1u64 << sq.0;
                 let f = g.flips(p, o, sq.0);
-                let reply_squares = g.moves(o ^ f, p | f | bit);
-                let replies = reply_squares.count_ones() + (reply_squares & corners).count_ones();
-                let parity = u32::from(odd & bit == 0);
-                let corner = u32::from(corners & bit == 0);
-                (replies * 4 + parity * 2 + corner, mv)
+                let (cp, co) = (o ^ f, p | f | bit);
+                let reply_squares = g.moves(cp, co);
+                let replies = mobility(reply_squares);
+                let parity = i32::from(odd & bit == 0);
+                let corner = i32::from(corners & bit == 0);
+                let fast = replies * 4 + parity * 2 + corner;
+                if !deep {
+                    return (fast, mv);
+                }
+                // Two plies: the worst, over the replies, of the mover's mobility minus the
+                // opponent's after them (higher is better, so it is negated in the key, which
+                // it dominates: 64 against 4 a reply).
+                let mut worst = i32::MAX;
+                let mut rest = reply_squares;
+                while rest != 0 {
+                    let r = rest.trailing_zeros() as u8;
+                    rest &= rest - 1;
+                    let rf = g.flips(cp, co, r);
+                    let (gp, go) = (co ^ rf, cp | rf | 1 << r);
+                    let e = mobility(g.moves(gp, go)) - mobility(g.moves(go, gp));
+                    worst = worst.min(e);
+                }
+                if worst == i32::MAX {
+                    worst = mobility(g.moves(co, cp)) + 8;
+                }
+                (-worst * 64 + fast, mv)
             })
             .collect();
         keyed.sort_by_key(|&(k, _)| k);
