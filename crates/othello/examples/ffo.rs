@@ -3,7 +3,10 @@
 //! (the engine's and the endgame code's) and the time; then the totals.
 //!
 //! `cargo run --release -p othello --example ffo -- FILE [MAX_EMPTIES] [TT_BITS] [THREADS]
-//! [ENDGAME_EMPTIES] [STABILITY_EMPTIES]`
+//! [ENDGAME_EMPTIES] [STABILITY_EMPTIES] [etc|none] [mtdf|fw|bisect]`: positions with more
+//! than `MAX_EMPTIES` empties are skipped (default: none); the defaults of the others are
+//! the crate's ([`othello::search_options`]); `none` turns enhanced transposition cutoff
+//! off, `fw` searches with one full window (PVS), `bisect` bisects towards 0.
 
 use std::time::Instant;
 
@@ -13,7 +16,9 @@ use search_core::Engine;
 fn main() {
     let mut args = std::env::args().skip(1);
     let Some(path) = args.next() else {
-        eprintln!("usage: ffo FILE [MAX_EMPTIES] [TT_BITS] [THREADS]");
+        eprintln!(
+            "usage: ffo FILE [MAX_EMPTIES] [TT_BITS] [THREADS] [ENDGAME_EMPTIES] [STABILITY_EMPTIES] [etc|none] [mtdf|fw|bisect]"
+        );
         std::process::exit(2);
     };
     let max_empties: u32 = args.next().and_then(|a| a.parse().ok()).unwrap_or(64);

@@ -59,8 +59,8 @@ fn search_sorted(
             odd |= q;
         }
     }
-    // (key, child's player, child's opponent); at most 32 legal squares on any board.
-    let mut children = [(0u32, 0u64, 0u64); 32];
+    // (key, child's player, child's opponent), one per legal square (at most 64).
+    let mut children = [(0u32, 0u64, 0u64); 64];
     let mut count = 0;
     let mut rest = g.moves(p, o);
     while rest != 0 {
@@ -72,10 +72,8 @@ fn search_sorted(
         let replies = g.moves(cp, co);
         let key =
             (replies.count_ones() + (replies & g.corners().0).count_ones()) * 2 + u32::from(odd & bit == 0);
-        if count < children.len() {
-            children[count] = (key, cp, co);
-            count += 1;
-        }
+        children[count] = (key, cp, co);
+        count += 1;
     }
     if count == 0 {
         return if passed {

@@ -14,7 +14,7 @@ use crate::{Geometry, Move, Position};
 
 /// Positions with at most this many empties are valued by [`crate::solve_endgame`] inside
 /// [`Game::value_bounds`] (bounds that meet are the value: the engine searches no further).
-pub const ENDGAME_EMPTIES: u32 = 7;
+pub const ENDGAME_EMPTIES: u32 = 8;
 
 /// Positions with at most this many empties (and more than [`ENDGAME_EMPTIES`]) get
 /// stability bounds: with `s` stable discs of the opponent, the side to move scores at most
@@ -248,42 +248,46 @@ impl Game for Othello {
         let corners = g.corners().0;
         let mobility = |m: u64| (m.count_ones() + (m & corners).count_ones()) as i32;
         let deep = empty.count_ones() >= SHALLOW_EMPTIES;
-        let mut keyed: Vec<(i32, Move)> = moves
-            .iter()
-            .map(|&mv| {
-                let Move::Play(sq) = mv else { return (0, mv) };
-                let bit = 1u64 << sq.0;
-                let f = g.flips(p, o, sq.0);
-                let (cp, co) = (o ^ f, p | f | bit);
-                let reply_squares = g.moves(cp, co);
-                let replies = mobility(reply_squares);
-                let parity = i32::from(odd & bit == 0);
-                let corner = i32::from(corners & bit == 0);
-                let fast = replies * 4 + parity * 2 + corner;
-                if !deep {
-                    return (fast, mv);
-                }
-                // Two plies: the worst, over the replies, of the mover's mobility minus the
-                // opponent's after them (higher is better, so it is negated in the key, which
-                // it dominates: 64 against 4 a reply).
-                let mut worst = i32::MAX;
-                let mut rest = reply_squares;
-                while rest != 0 {
-                    let r = rest.trailing_zeros() as u8;
-                    rest &= rest - 1;
-                    let rf = g.flips(cp, co, r);
-                    let (gp, go) = (co ^ rf, cp | rf | 1 << r);
-                    let e = mobility(g.moves(gp, go)) - mobility(g.moves(go, gp));
-                    worst = worst.min(e);
-                }
-                if worst == i32::MAX {
-                    worst = mobility(g.moves(co, cp)) + 8;
-                }
-                (-worst * 64 + fast, mv)
-            })
-            .collect();
+        let mut keyed = [(0i32, Move::Pass); 64];
+        let keys = moves.iter().map(|&mv| {
+            let Move::Play(sq) = mv else { return (0, mv) };
+            let bit = 1u64 << sq.0;
+            let f = g.flips(p, o, sq.0);
+            let (cp, co) = (o ^ f, p | f | bit);
+            let reply_squares = g.moves(cp, co);
+            let replies = mobility(reply_squares);
+            let parity = i32::from(odd & bit == 0);
+            let corner = i32::from(corners & bit == 0);
+            let fast = replies * 4 + parity * 2 + corner;
+            if !deep {
+                return (fast, mv);
+            }
+            // Two plies: the worst, over the replies, of the mover's mobility minus the
+            // opponent's after them (higher is better, so it is negated in the key, which
+            // it dominates: 64 against 4 a reply).
+            let mut worst = i32::MAX;
+            let mut rest = reply_squares;
+            while rest != 0 {
+                let r = rest.trailing_zeros() as u8;
+                rest &= rest - 1;
+                let rf = g.flips(cp, co, r);
+                let (gp, go) = (co ^ rf, cp | rf | 1 << r);
+                let e = mobility(g.moves(gp, go)) - mobility(g.moves(go, gp));
+                worst = worst.min(e);
+            }
+            if worst == i32::MAX {
+                worst = mobility(g.moves(co, cp)) + 8;
+            }
+            (-worst * 64 + fast, mv)
+        });
+        let mut count = 0;
+        for k in keys {
+            keyed[count] = k;
+            count += 1;
+        }
+        let keyed = &mut keyed[..count];
         keyed.sort_by_key(|&(k, _)| k);
-        for (slot, (_, mv)) in moves.iter_mut().zip(keyed) {
+        for (slot, &(_, mv)) in moves.iter_mut().zip(keyed.iter()) {
             *slot = mv;
         }
     }
