@@ -97,6 +97,9 @@ fn the_engine_agrees_with_plain_minimax_on_random_8x8_endgames() {
     // (the engine's negamax alone, down to the last move), on the same positions.
     let mut fast = engine(g, 16, 1);
     let mut bare = Engine::with_options(Othello::with_thresholds(g, 0, 0), othello::search_options(16, 1));
+    // Two threads (lazy SMP over the shared TT), each with its own saved windows.
+    let mut two = engine(g, 16, 2);
+    two.set_solo_nodes(0);
     let mut passes = 0;
     for i in 0..300 {
         let empties = 1 + i % 10;
@@ -105,6 +108,9 @@ fn the_engine_agrees_with_plain_minimax_on_random_8x8_endgames() {
         assert_eq!(fast.solve(&pos), want, "{pos:?}");
         if i % 3 == 0 {
             assert_eq!(bare.solve(&pos), want, "{pos:?}");
+        }
+        if i % 5 == 4 {
+            assert_eq!(two.solve(&pos), want, "{pos:?}");
         }
         let mut nodes = 0;
         assert_eq!(othello::solve_endgame(&pos, -100, 100, &mut nodes), want, "{pos:?}");
