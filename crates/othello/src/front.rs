@@ -69,19 +69,12 @@ fn score_text(pos: &Position) -> String {
     let (b, w) = (pos.discs(Player::First).count(), pos.discs(Player::Second).count());
     let empty = game_front::count(pos.empty().count() as usize, "empty square", "empty squares");
     if pos.is_over() {
-        let result = game_front::margin_words(pos.setup_score(), "Black", "White");
+        let result = game_front::margin_words(pos.to_move().sign() * pos.final_score(), "Black", "White");
         format!("Black {b}, White {w}, {empty}: game over, {result}")
     } else if pos.must_pass() {
         format!("Black {b}, White {w}, {empty}; {} must pass", colour_name(pos.to_move()))
     } else {
         format!("Black {b}, White {w}, {empty}")
-    }
-}
-
-impl Position {
-    /// The final score from Black's side (a finished game's).
-    fn setup_score(&self) -> Value {
-        self.to_move().sign() * self.final_score()
     }
 }
 

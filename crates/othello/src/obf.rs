@@ -228,6 +228,13 @@ pub fn obf_line(pos: &Position) -> String {
     s
 }
 
+/// A position shown as its OBF line.
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Position({})", obf_line(self))
+    }
+}
+
 /// `X` for Black, `O` for White.
 #[must_use]
 pub fn side_char(p: Player) -> char {

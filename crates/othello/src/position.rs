@@ -127,19 +127,14 @@ pub enum PlayError {
 }
 
 /// A validated Othello position: the discs of the side to move and of its opponent on an
-/// n x n board, and which colour is to move. Small and `Copy` (copy-make).
+/// n x n board, and which colour is to move. Small and `Copy` (copy-make). Shown by `Debug`
+/// as its OBF line.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Position {
     geometry: &'static Geometry,
     player: u64,
     opponent: u64,
     to_move: Player,
-}
-
-impl fmt::Debug for Position {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Position({})", crate::obf_line(self))
-    }
 }
 
 impl TryFrom<Setup> for Position {
