@@ -16,18 +16,22 @@ impl Bitboard {
     /// No square.
     pub const EMPTY: Bitboard = Bitboard(0);
 
-    /// The set of the one square `sq`.
+    /// The set of the one square `sq` (empty for an index above 63, which is no square).
     #[must_use]
     #[inline]
     pub const fn from_square(sq: Square) -> Bitboard {
-        Bitboard(1 << sq.0)
+        if sq.0 < 64 {
+            Bitboard(1 << sq.0)
+        } else {
+            Bitboard(0)
+        }
     }
 
-    /// Whether `sq` is in the set.
+    /// Whether `sq` is in the set (never for an index above 63).
     #[must_use]
     #[inline]
     pub const fn contains(self, sq: Square) -> bool {
-        self.0 >> sq.0 & 1 != 0
+        sq.0 < 64 && self.0 >> sq.0 & 1 != 0
     }
 
     /// The number of squares in the set.
@@ -200,5 +204,7 @@ mod tests {
         }
         let set = Bitboard(0b1010_0000_0001);
         assert_eq!(set.map(|s| s.0).collect::<Vec<_>>(), vec![0, 9, 11]);
+        assert!(!Bitboard(u64::MAX).contains(Square(200)));
+        assert!(Bitboard::from_square(Square(64)).is_empty());
     }
 }

@@ -142,7 +142,7 @@ impl Geometry {
     #[must_use]
     #[inline]
     pub fn contains(&self, sq: Square) -> bool {
-        self.board >> sq.0 & 1 != 0
+        Bitboard(self.board).contains(sq)
     }
 
     /// The four corners.

@@ -57,6 +57,7 @@ fn bad_texts_are_refused_with_their_place() {
     let front = OthelloFront::with_geometry(Geometry::new(4).unwrap());
     let start = front.start();
     assert_eq!(front.parse_move(&start, "e1"), Err("e1 is off the board".to_string()));
+    assert!(start.try_play(Move::Play(othello::Square(200))).is_err());
     assert!(front.parse_move(&start, "zz").unwrap_err().contains("expected a square a1 to d4 or PASS"));
     assert_eq!(front.parse_setup("\n").unwrap().start, start);
     let err = front.parse_setup("\n-----OX--XO----- X\n-----OX--XO----- O\n").err().unwrap();
