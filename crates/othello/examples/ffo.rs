@@ -3,10 +3,11 @@
 //! (the engine's and the endgame code's) and the time; then the totals.
 //!
 //! `cargo run --release -p othello --example ffo -- FILE [MAX_EMPTIES] [TT_BITS] [THREADS]
-//! [ENDGAME_EMPTIES] [STABILITY_EMPTIES] [etc|none] [mtdf|fw|bisect]`: positions with more
+//! [ENDGAME_EMPTIES] [STABILITY_EMPTIES] [etc|none] [mtdf|fw|bisect] [moves]`: positions with more
 //! than `MAX_EMPTIES` empties are skipped (default: none); the defaults of the others are
 //! the crate's ([`othello::search_options`]); `none` turns enhanced transposition cutoff
-//! off, `fw` searches with one full window (PVS), `bisect` bisects towards 0.
+//! off, `fw` searches with one full window (PVS), `bisect` bisects towards 0; `moves` also
+//! solves the child of every listed move and compares its score with the file's.
 
 use std::time::Instant;
 
@@ -17,7 +18,7 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let Some(path) = args.next() else {
         eprintln!(
-            "usage: ffo FILE [MAX_EMPTIES] [TT_BITS] [THREADS] [ENDGAME_EMPTIES] [STABILITY_EMPTIES] [etc|none] [mtdf|fw|bisect]"
+            "usage: ffo FILE [MAX_EMPTIES] [TT_BITS] [THREADS] [ENDGAME_EMPTIES] [STABILITY_EMPTIES] [etc|none] [mtdf|fw|bisect] [moves]"
         );
         std::process::exit(2);
     };
@@ -46,7 +47,10 @@ fn main() {
             _ => search_core::Driver::FullWindow,
         };
     }
+    // `moves`: every listed move's score is checked too (one solve of each child).
+    let check_moves = args.next().is_some_and(|a| a == "moves");
     let mut solver = Engine::with_options(game, options);
+    let mut listed_moves = (0, 0);
     let (mut total_nodes, mut total_time, mut solved, mut agree) = (0u64, 0.0f64, 0, 0);
     println!("line empties value listed nodes seconds nodes/s");
     for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
@@ -70,6 +74,26 @@ fn main() {
         let endgame_nodes = solver.game().endgame_nodes() - before_endgame;
         solved += 1;
         agree += usize::from(listed == Some(value));
+        if check_moves {
+            for (mv, score) in parse_move_scores(g, line).unwrap_or_default() {
+                let Ok(child) = pos.try_play(mv) else {
+                    println!("line {}: listed move {mv} is not legal", i + 1);
+                    continue;
+                };
+                let ours = -solver.solve(&child);
+                listed_moves.0 += 1;
+                if ours == score {
+                    listed_moves.1 += 1;
+                } else {
+                    println!(
+                        "line {}: move {mv} listed {}, solved {}",
+                        i + 1,
+                        format_score(score),
+                        format_score(ours)
+                    );
+                }
+            }
+        }
         total_nodes += nodes;
         total_time += seconds;
         println!(
@@ -80,6 +104,9 @@ fn main() {
             listed.map_or("-".to_string(), format_score),
             nodes as f64 / seconds.max(1e-9)
         );
+    }
+    if check_moves {
+        println!("{} listed move scores, {} equal to ours", listed_moves.0, listed_moves.1);
     }
     println!(
         "{solved} positions, {agree} equal to the file's best score, {total_nodes} nodes, {total_time:.2} s, {:.0} nodes/s",
