@@ -38,6 +38,14 @@ fn ffo_1_to_19_every_listed_move_score() {
         positions += 1;
     }
     assert_eq!(positions, 19);
+    // The whole-text reader sees the same positions, and the answer lines read back.
+    let cases: Vec<_> = othello::parse_obf(g, &text).map(Result::unwrap).collect();
+    assert_eq!(cases.len(), 19);
+    for case in cases {
+        let answer = othello::answer_line(&case.position, -2);
+        assert!(answer.ends_with(" -2"), "{answer}");
+        assert_eq!(parse_obf_line(g, &answer[..66]).unwrap(), case.position);
+    }
 }
 
 #[test]
