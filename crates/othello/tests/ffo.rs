@@ -1,6 +1,7 @@
 //! The FFO endgame test positions (`../shared/othello/fforum-*.obf` beside the workspace):
 //! every position of FFO 1-19 (14 to 16 empties) solved, its value and every listed move's
-//! score checked; the best scores of the FFO 20-39 positions with at most 19 empties.
+//! score checked; the best scores of the FFO 20-39 positions with at most 19 empties; the
+//! one listed move score found wrong (FFO 31, G1), settled by two other searches.
 //!
 //! The files come from the FFO suite as published in Edax's repository; a missing folder
 //! fails these tests (it does not skip them).
@@ -64,4 +65,24 @@ fn ffo_20_to_39_best_scores_up_to_19_empties() {
         positions += 1;
     }
     assert_eq!(positions, 6, "{positions} positions with at most 19 empties");
+}
+
+/// FFO 31 (line 12 of `fforum-20-39.obf`) lists G1 at -30; the engine finds -32, and so do
+/// the TT-free endgame search below (full window, its own move loop) and the engine without
+/// its endgame code, stability bounds or ETC: the listed value is the file's error (its best
+/// score, G6 at -2, and its other moves agree with ours).
+#[test]
+fn ffo_31_g1_is_worth_minus_32_not_the_listed_minus_30() {
+    let g = Geometry::standard();
+    let text = ffo_file("fforum-20-39.obf");
+    let line = text.lines().nth(11).expect("line 12");
+    let pos = parse_obf_line(g, line).unwrap();
+    let g1 = othello::Move::parse("G1").unwrap();
+    let listed = parse_move_scores(g, line).unwrap();
+    assert!(listed.contains(&(g1, -30)), "{line}");
+    let child = pos.try_play(g1).unwrap();
+    let mut nodes = 0;
+    assert_eq!(-othello::solve_endgame(&child, -65, 65, &mut nodes), -32);
+    let mut solver = engine(g, 20, 1);
+    assert_eq!(-solver.solve(&child), -32);
 }
