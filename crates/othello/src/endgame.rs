@@ -1,0 +1,160 @@
+//! The last few empties: a dedicated negamax over raw bitboards, with no TT, no move list and
+//! no engine overhead, ordered by parity (squares of quadrants with an odd number of empties
+//! first). [`solve_endgame`] is exact for any number of empties; [`crate::Othello`] calls it
+//! for the positions with at most [`crate::ENDGAME_EMPTIES`] empties, where it is faster than
+//! the engine's search.
+
+use search_core::Value;
+
+use crate::position::final_score;
+use crate::{Geometry, Position};
+
+/// The exact score of `pos` for its side to move (final disc difference, empty squares to the
+/// winner), fail-soft within `(alpha, beta)`: a result at most `alpha` is an upper bound, one
+/// at least `beta` a lower bound, one in between exact. `nodes` counts the positions visited.
+///
+/// Meant for few empties (it keeps no TT: its tree grows as the factorial of the empties).
+#[must_use]
+pub fn solve_endgame(pos: &Position, alpha: Value, beta: Value, nodes: &mut u64) -> Value {
+    let g = pos.geometry();
+    search(g, pos.player().0, pos.opponent().0, alpha, beta, false, nodes)
+}
+
+/// The one-empty case: the square `sq` played by whoever can, or the board as it stands.
+#[inline]
+fn last_square(g: &Geometry, p: u64, o: u64, sq: u8, nodes: &mut u64) -> Value {
+    let squares = g.squares();
+    let f = g.flips(p, o, sq);
+    if f != 0 {
+        *nodes += 1;
+        return final_score(p | f | 1 << sq, o ^ f, squares);
+    }
+    let f = g.flips(o, p, sq);
+    if f != 0 {
+        *nodes += 1;
+        return -final_score(o | f | 1 << sq, p ^ f, squares);
+    }
+    final_score(p, o, squares)
+}
+
+/// From this many empties on, [`search`] orders moves by the opponent's mobility after them
+/// (fewest replies first), then parity; below, by parity alone (cheaper than counting).
+const SORT_EMPTIES: u32 = 6;
+
+/// [`search`] at a node with at least [`SORT_EMPTIES`] empties: the moves played first, then
+/// searched by fewest replies, ties to squares of odd quadrants.
+fn search_sorted(
+    g: &Geometry,
+    p: u64,
+    o: u64,
+    mut alpha: Value,
+    beta: Value,
+    passed: bool,
+    nodes: &mut u64,
+) -> Value {
+    let empty = g.board().0 & !(p | o);
+    let mut odd = 0;
+    for &q in g.quadrant_words() {
+        if (empty & q).count_ones() & 1 == 1 {
+            odd |= q;
+        }
+    }
+    // (key, child's player, child's opponent), one per legal square (at most 64).
+    let mut children = [(0u32, 0u64, 0u64); 64];
+    let mut count = 0;
+    let mut rest = g.moves(p, o);
+    while rest != 0 {
+        let sq = rest.trailing_zeros() as u8;
+        rest &= rest - 1;
+        let bit = 1u64 << sq;
+        let f = g.flips(p, o, sq);
+        let (cp, co) = (o ^ f, p | f | bit);
+        let replies = g.moves(cp, co);
+        let key =
+            (replies.count_ones() + (replies & g.corners().0).count_ones()) * 2 + u32::from(odd & bit == 0);
+        children[count] = (key, cp, co);
+        count += 1;
+    }
+    if count == 0 {
+        return if passed {
+            final_score(p, o, g.squares())
+        } else {
+            -search(g, o, p, -beta, -alpha, true, nodes)
+        };
+    }
+    let children = &mut children[..count];
+    children.sort_unstable_by_key(|c| c.0);
+    let mut best = -search_core::INFINITY;
+    for &(_, cp, co) in children.iter() {
+        let v = -search(g, cp, co, -beta, -alpha, false, nodes);
+        if v > best {
+            best = v;
+            if v > alpha {
+                alpha = v;
+                if alpha >= beta {
+                    return best;
+                }
+            }
+        }
+    }
+    best
+}
+
+/// Negamax with alpha-beta over the side to move's discs `p` and the opponent's `o`; `passed`:
+/// the opponent has just passed (so no move here ends the game).
+fn search(
+    g: &Geometry,
+    p: u64,
+    o: u64,
+    mut alpha: Value,
+    beta: Value,
+    passed: bool,
+    nodes: &mut u64,
+) -> Value {
+    *nodes += 1;
+    let empty = g.board().0 & !(p | o);
+    if empty & (empty.wrapping_sub(1)) == 0 && empty != 0 && !passed {
+        return last_square(g, p, o, empty.trailing_zeros() as u8, nodes);
+    }
+    if empty.count_ones() >= SORT_EMPTIES {
+        return search_sorted(g, p, o, alpha, beta, passed, nodes);
+    }
+    let mut odd = 0;
+    for &q in g.quadrant_words() {
+        if (empty & q).count_ones() & 1 == 1 {
+            odd |= q;
+        }
+    }
+    let mut best = -search_core::INFINITY;
+    let mut moved = false;
+    for set in [empty & odd, empty & !odd] {
+        let mut rest = set;
+        while rest != 0 {
+            let sq = rest.trailing_zeros() as u8;
+            rest &= rest - 1;
+            let f = g.flips(p, o, sq);
+            if f == 0 {
+                continue;
+            }
+            moved = true;
+            let v = -search(g, o ^ f, p | f | 1 << sq, -beta, -alpha, false, nodes);
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        return best;
+                    }
+                }
+            }
+        }
+    }
+    if moved {
+        best
+    } else if passed {
+        // Neither side can move: the game is over.
+        final_score(p, o, g.squares())
+    } else {
+        -search(g, o, p, -beta, -alpha, true, nodes)
+    }
+}

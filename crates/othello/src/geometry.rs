@@ -1,0 +1,295 @@
+//! [`Geometry`]: an n x n board (n even, 4 to 8) embedded in the 8x8 bitboard layout: its
+//! squares, the masks that keep each direction's shift on the board, its lines (for full-line
+//! stability) and its quadrants (for parity), all computed at compile time.
+
+use crate::{Bitboard, Square};
+
+/// The eight directions as `(column step, row step)`: east, west, south, north, south-east,
+/// north-west, north-east, south-west. Directions `2 k` and `2 k + 1` are opposite (one
+/// axis: horizontal, vertical, diagonal, anti-diagonal).
+const DIRECTIONS: [(i32, i32); 8] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (1, -1), (-1, 1)];
+
+/// The shift of a bitboard that moves every square one step in each of [`DIRECTIONS`].
+const SHIFTS: [i32; 8] = [1, -1, 8, -8, 9, -9, -7, 7];
+
+/// The smallest board side.
+pub const MIN_SIZE: usize = 4;
+/// The largest board side.
+pub const MAX_SIZE: usize = 8;
+
+/// Why a board side is refused ([`Geometry::new`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("expected an even board side from 4 to 8, found {0}")]
+pub struct SizeError(pub usize);
+
+/// An n x n Othello board, n even from 4 to 8, in the 8x8 layout of [`Bitboard`] (the board
+/// is the top-left n x n corner). Obtained by [`Geometry::new`] as a `&'static` table, so that
+/// positions carry it as a pointer.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct Geometry {
+    size: usize,
+    board: u64,
+    /// Per direction, the squares whose neighbour one step back is on the board: a shift
+    /// masked by it moves squares of the board onto squares of the board only.
+    dest: [u64; 8],
+    /// Per direction, the squares of the board whose neighbour in that direction is off it.
+    edge: [u64; 8],
+    /// Per axis, its lines (zero masks pad the shorter lists).
+    lines: [[u64; 15]; 4],
+    quadrants: [u64; 4],
+    corners: u64,
+}
+
+/// Bit of square `(c, r)` of the 8x8 layout.
+const fn bit(c: i32, r: i32) -> u64 {
+    1u64 << (r * 8 + c)
+}
+
+/// Whether `(c, r)` is on the board of side `n`.
+const fn on(n: i32, c: i32, r: i32) -> bool {
+    c >= 0 && c < n && r >= 0 && r < n
+}
+
+impl Geometry {
+    const fn build(size: usize) -> Geometry {
+        let n = size as i32;
+        let mut board = 0;
+        let mut dest = [0u64; 8];
+        let mut edge = [0u64; 8];
+        let mut quadrants = [0u64; 4];
+        let mut r = 0;
+        while r < n {
+            let mut c = 0;
+            while c < n {
+                board |= bit(c, r);
+                let q = (if c < n / 2 { 0 } else { 1 }) + (if r < n / 2 { 0 } else { 2 });
+                quadrants[q] |= bit(c, r);
+                let mut d = 0;
+                while d < 8 {
+                    let (dc, dr) = DIRECTIONS[d];
+                    if on(n, c - dc, r - dr) {
+                        dest[d] |= bit(c, r);
+                    }
+                    if !on(n, c + dc, r + dr) {
+                        edge[d] |= bit(c, r);
+                    }
+                    d += 1;
+                }
+                c += 1;
+            }
+            r += 1;
+        }
+        // Lines of each axis: rows, columns, diagonals (c - r constant), anti-diagonals
+        // (c + r constant).
+        let mut lines = [[0u64; 15]; 4];
+        let mut r = 0;
+        while r < n {
+            let mut c = 0;
+            while c < n {
+                lines[0][r as usize] |= bit(c, r);
+                lines[1][c as usize] |= bit(c, r);
+                lines[2][(c - r + n - 1) as usize] |= bit(c, r);
+                lines[3][(c + r) as usize] |= bit(c, r);
+                c += 1;
+            }
+            r += 1;
+        }
+        let corners = bit(0, 0) | bit(n - 1, 0) | bit(0, n - 1) | bit(n - 1, n - 1);
+        Geometry { size, board, dest, edge, lines, quadrants, corners }
+    }
+
+    /// The board of side `size`.
+    ///
+    /// # Errors
+    /// [`SizeError`] unless `size` is 4, 6 or 8.
+    pub fn new(size: usize) -> Result<&'static Geometry, SizeError> {
+        match size {
+            4 => Ok(&GEOMETRIES[0]),
+            6 => Ok(&GEOMETRIES[1]),
+            8 => Ok(&GEOMETRIES[2]),
+            _ => Err(SizeError(size)),
+        }
+    }
+
+    /// The standard 8x8 board.
+    #[must_use]
+    pub fn standard() -> &'static Geometry {
+        &GEOMETRIES[2]
+    }
+
+    /// The side n of the board.
+    #[must_use]
+    #[inline]
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// The number of squares, n².
+    #[must_use]
+    #[inline]
+    pub fn squares(&self) -> u32 {
+        (self.size * self.size) as u32
+    }
+
+    /// Every square of the board.
+    #[must_use]
+    #[inline]
+    pub fn board(&self) -> Bitboard {
+        Bitboard(self.board)
+    }
+
+    /// Whether `sq` (a square of the 8x8 layout) is on this board.
+    #[must_use]
+    #[inline]
+    pub fn contains(&self, sq: Square) -> bool {
+        Bitboard(self.board).contains(sq)
+    }
+
+    /// The four corners.
+    #[must_use]
+    #[inline]
+    pub fn corners(&self) -> Bitboard {
+        Bitboard(self.corners)
+    }
+
+    /// The four n/2 x n/2 quadrants (top-left, top-right, bottom-left, bottom-right): the
+    /// regions whose empty squares' parity orders moves.
+    #[must_use]
+    pub fn quadrants(&self) -> [Bitboard; 4] {
+        self.quadrants.map(Bitboard)
+    }
+
+    /// The quadrant masks as raw words.
+    #[inline]
+    pub(crate) fn quadrant_words(&self) -> &[u64; 4] {
+        &self.quadrants
+    }
+
+    /// The four centre squares: on the standard start, d4 and e5 White, d5 and e4 Black.
+    #[must_use]
+    pub fn centre(&self) -> Bitboard {
+        let h = self.size as i32 / 2;
+        Bitboard(bit(h - 1, h - 1) | bit(h, h) | bit(h - 1, h) | bit(h, h - 1))
+    }
+
+    /// `b` moved one step in direction `d` (0 to 7), squares leaving the board dropped.
+    #[inline]
+    pub(crate) fn shift(&self, b: u64, d: usize) -> u64 {
+        let s = SHIFTS[d];
+        let moved = if s > 0 { b << s } else { b >> -s };
+        moved & self.dest[d]
+    }
+
+    /// The squares where the side with discs `p` can play against `o`: empty squares from
+    /// which a line of `o`'s discs ends in one of `p`'s, in some direction.
+    #[inline]
+    pub(crate) fn moves(&self, p: u64, o: u64) -> u64 {
+        let empty = self.board & !(p | o);
+        let mut m = 0;
+        for d in 0..8 {
+            let mut x = self.shift(p, d) & o;
+            // A line of opponent discs is at most n - 2 long.
+            for _ in 0..5 {
+                x |= self.shift(x, d) & o;
+            }
+            m |= self.shift(x, d) & empty;
+        }
+        m
+    }
+
+    /// The discs of `o` that a disc of `p` played on the empty square `sq` turns over (empty
+    /// if the move is not legal).
+    #[inline]
+    pub(crate) fn flips(&self, p: u64, o: u64, sq: u8) -> u64 {
+        let start = 1u64 << sq;
+        let mut flipped = 0;
+        for d in 0..8 {
+            let mut x = self.shift(start, d);
+            let mut line = 0;
+            while x & o != 0 {
+                line |= x;
+                x = self.shift(x, d);
+            }
+            if x & p != 0 {
+                flipped |= line;
+            }
+        }
+        flipped
+    }
+
+    /// The discs of `p` that can never be turned over, whatever is played (a subset of the
+    /// stable discs): those that, on each of the four axes, lie on a full line or next to
+    /// the board's edge or to such a disc of `p`. Found as a fixed point from no disc.
+    pub(crate) fn stable(&self, p: u64, o: u64) -> u64 {
+        let filled = p | o;
+        let mut full = [0u64; 4];
+        for (axis, lines) in self.lines.iter().enumerate() {
+            for &line in lines {
+                if filled & line == line {
+                    full[axis] |= line;
+                }
+            }
+        }
+        // Axis by axis, what holds whatever the stable set is.
+        let fixed: [u64; 4] = std::array::from_fn(|a| full[a] | self.edge[2 * a] | self.edge[2 * a + 1]);
+        let candidates = p & self.board;
+        let mut s = 0u64;
+        loop {
+            let mut next = candidates;
+            for (a, &f) in fixed.iter().enumerate() {
+                next &= f | self.shift(s, 2 * a) | self.shift(s, 2 * a + 1);
+            }
+            if next == s {
+                return s;
+            }
+            s = next;
+        }
+    }
+}
+
+/// The three boards, 4x4, 6x6 and 8x8.
+static GEOMETRIES: [Geometry; 3] = [Geometry::build(4), Geometry::build(6), Geometry::build(8)];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One step of `(c, r)` in direction `d`, if it stays on the board of side `n`.
+    fn step(n: i32, c: i32, r: i32, d: usize) -> Option<(i32, i32)> {
+        let (dc, dr) = DIRECTIONS[d];
+        let (c, r) = (c + dc, r + dr);
+        (c >= 0 && c < n && r >= 0 && r < n).then_some((c, r))
+    }
+
+    #[test]
+    fn shifts_move_each_square_one_step_on_every_board() {
+        for size in [4, 6, 8] {
+            let g = Geometry::new(size).unwrap();
+            let n = size as i32;
+            assert_eq!(g.board().count(), g.squares());
+            for r in 0..n {
+                for c in 0..n {
+                    for d in 0..8 {
+                        let want = step(n, c, r, d).map_or(0, |(c, r)| bit(c, r));
+                        assert_eq!(g.shift(bit(c, r), d), want, "size {size} ({c}, {r}) dir {d}");
+                        assert_eq!(g.edge[d] & bit(c, r) != 0, want == 0);
+                    }
+                }
+            }
+        }
+        assert!(Geometry::new(5).is_err());
+        assert!(Geometry::new(10).is_err());
+        assert_eq!(Geometry::new(2), Err(SizeError(2)));
+    }
+
+    #[test]
+    fn lines_cover_each_axis_once() {
+        for size in [4, 6, 8] {
+            let g = Geometry::new(size).unwrap();
+            for lines in &g.lines {
+                assert_eq!(lines.iter().fold(0, |a, &l| a | l), g.board);
+                assert_eq!(lines.iter().map(|l| l.count_ones()).sum::<u32>(), g.squares());
+            }
+        }
+    }
+}

@@ -1,0 +1,25 @@
+#![doc = include_str!("../README.md")]
+//!
+//! The crate root: the modules (bitboards, board geometry, positions and rules, OBF lines,
+//! the endgame code, the game, the front) and what they export.
+
+mod bitboard;
+mod endgame;
+mod front;
+mod game;
+mod geometry;
+mod obf;
+mod position;
+
+pub use bitboard::{Bitboard, Square};
+pub use endgame::solve_endgame;
+pub use front::{parse_size, OthelloFront};
+pub use game::{
+    engine, search_options, Othello, DEFAULT_TT_BITS, ENDGAME_EMPTIES, SHALLOW_EMPTIES, STABILITY_EMPTIES,
+};
+pub use geometry::{Geometry, SizeError, MAX_SIZE, MIN_SIZE};
+pub use obf::{
+    answer_line, format_score, obf_line, parse_move_scores, parse_obf, parse_obf_line, side_char, ObfCase,
+    ObfError,
+};
+pub use position::{colour_name, Move, PlayError, Position, Setup, SetupError};
