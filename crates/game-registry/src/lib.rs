@@ -99,6 +99,7 @@ registry!(
     tic_tac_toe::TicTacToeFront => [tic_tac_toe::WinningMoveProblem, tic_tac_toe::BoardEvalProblem],
     connect_four::ConnectFourFront => [connect_four::ConnectFourProblem],
     dots_and_boxes::DotsAndBoxesFront => [dots_and_boxes::DotsAndBoxesProblem],
+    othello::OthelloFront => [othello::OthelloProblem],
 );
 
 /// The game named `name`, if registered.

@@ -76,6 +76,19 @@ pub struct Othello {
     endgame_nodes: AtomicU64,
 }
 
+/// A copy of the game with its own endgame counter, starting from this one's count (the
+/// engine's threads and the long-solve driver clone the game).
+impl Clone for Othello {
+    fn clone(&self) -> Self {
+        Othello {
+            geometry: self.geometry,
+            endgame_empties: self.endgame_empties,
+            stability_empties: self.stability_empties,
+            endgame_nodes: AtomicU64::new(self.endgame_nodes.load(Ordering::Relaxed)),
+        }
+    }
+}
+
 impl Othello {
     /// The game on `geometry`'s board, with the dedicated endgame code at
     /// [`ENDGAME_EMPTIES`] and stability bounds up to [`STABILITY_EMPTIES`].

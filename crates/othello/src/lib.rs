@@ -10,6 +10,7 @@ mod game;
 mod geometry;
 mod obf;
 mod position;
+mod problem;
 
 pub use bitboard::{Bitboard, Square};
 pub use endgame::solve_endgame;
@@ -23,3 +24,4 @@ pub use obf::{
     ObfError,
 };
 pub use position::{colour_name, Move, PlayError, Position, Setup, SetupError};
+pub use problem::OthelloProblem;

@@ -56,7 +56,9 @@ impl ObfError {
         }
     }
 
-    fn with_line(mut self, n: usize) -> ObfError {
+    /// The same error at line `n` (1-based) of a longer text.
+    #[must_use]
+    pub fn with_line(mut self, n: usize) -> ObfError {
         match &mut self {
             ObfError::Syntax { line, .. } | ObfError::Setup { line, .. } => *line = n,
         }
