@@ -230,7 +230,10 @@ fn the_games_and_the_page_are_served() {
     assert_eq!(status, 200);
     let games: Value = serde_json::from_str(&body).unwrap();
     let names: Vec<&str> = games.as_array().unwrap().iter().map(|g| g["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["triangle-war", "young-chess", "tic-tac-toe", "connect-four", "dots-and-boxes"]);
+    // Every registered game, in the registry's order.
+    let registered: Vec<&str> = game_registry::GAMES.iter().map(|g| g.name).collect();
+    assert_eq!(names, registered);
+    assert!(names.contains(&"triangle-war") && names.contains(&"dots-and-boxes"));
     assert!(games[0]["help"].as_str().unwrap().contains("--side"));
     for path in ["/", "/app.js", "/app.css"] {
         let (status, body) = request(&server, "GET", path, b"");
