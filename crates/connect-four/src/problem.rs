@@ -10,10 +10,10 @@
 //! one position move by move at the root with the long-solve driver.
 
 use game_front::{
-    CaseReport, Explained, Features, Front, LongDone, LongJob, Numbered, OptionSpec, Problem, ProblemOptions,
-    Reply, Request, Tables,
+    Explained, Features, LongDone, LongJob, Numbered, OptionSpec, Problem, ProblemOptions, Reply, Request,
+    Tables,
 };
-use search_core::{Analysis, Game, Interrupted, Limits};
+use search_core::{Analysis, Game, Interrupted};
 
 use crate::{
     parse_position_line, parse_size, score_range, Column, ConnectFour, ConnectFourFront, Geometry, Position,
@@ -33,10 +33,7 @@ fn check_size(text: &str) -> Result<(), String> {
 
 impl ConnectFourProblem {
     fn set_limits(&mut self, request: &Request) {
-        if let Some(time) = request.time_limit {
-            self.solver.set_limits(Limits { time: Some(time), ..Limits::default() });
-            self.solver.engine().restart_clock();
-        }
+        request.start_time_limit(self.solver.engine());
     }
 
     /// The reply once the score is known (or the bounds proven when a limit stopped it).
@@ -64,15 +61,9 @@ impl ConnectFourProblem {
                 let x_to_move = pos.moves_played() % 2 == 0;
                 let (to_move, value) = if x_to_move { ("X", score) } else { ("O", -score) };
                 let answer = format!("{moves} {score}");
-                let explained = analysis.map(|analysis: Analysis<Column>| {
-                    let front = ConnectFourFront::with_geometry(*pos.geometry());
-                    Box::new(Explained {
-                        report: CaseReport::new(&front, number, answer.clone(), &analysis),
-                        board: front.draw(pos),
-                        score: front.score_text(pos),
-                        note: front.value_note(),
-                    })
-                });
+                let front = ConnectFourFront::with_geometry(*pos.geometry());
+                let explained =
+                    analysis.map(|a: Analysis<Column>| Explained::of(&front, number, &answer, pos, &a));
                 Reply::Answer {
                     answer,
                     to_move: to_move.to_string(),

@@ -11,10 +11,10 @@
 use std::time::Instant;
 
 use game_front::{
-    CaseReport, Explained, Features, Front, LongDone, LongJob, Numbered, OptionSpec, Problem, ProblemOptions,
-    Reply, Request, Tables,
+    Explained, Features, LongDone, LongJob, Numbered, OptionSpec, Problem, ProblemOptions, Reply, Request,
+    Tables,
 };
-use search_core::{Analysis, Engine, Interrupted, Limits, Stats};
+use search_core::{Analysis, Engine, Interrupted, Stats};
 
 use crate::{
     dbn_string, open_boxes, parse_dbn_line, parse_size, DotsAndBoxes, DotsAndBoxesFront, Geometry, Judge,
@@ -49,11 +49,7 @@ fn check_size(text: &str) -> Result<(), String> {
 
 impl DotsAndBoxesProblem {
     fn set_limits(&mut self, request: &Request) {
-        if let Some(time) = request.time_limit {
-            let solver = self.judge.solver();
-            solver.set_limits(Limits { time: Some(time), ..Limits::default() });
-            solver.engine().restart_clock();
-        }
+        request.start_time_limit(self.judge.solver().engine());
     }
 
     /// Whether the pruning rules keep every legal move of `pos` at the root (always on the empty
@@ -88,14 +84,7 @@ impl DotsAndBoxesProblem {
             // The side to move of the DBN string is called A: the value is A's.
             Ok((value, analysis)) => {
                 let answer = format!("{dbn} {value}");
-                let explained = analysis.map(|analysis| {
-                    Box::new(Explained {
-                        report: CaseReport::new(&self.front, number, answer.clone(), &analysis),
-                        board: self.front.draw(pos),
-                        score: self.front.score_text(pos),
-                        note: self.front.value_note(),
-                    })
-                });
+                let explained = analysis.map(|a| Explained::of(&self.front, number, &answer, pos, &a));
                 Reply::Answer {
                     answer,
                     to_move: "A".to_string(),

@@ -140,6 +140,17 @@ pub struct Request {
     pub memory_available: Option<u128>,
 }
 
+impl Request {
+    /// Starts `engine`'s clock under the time limit, if one is given (per case: call it before
+    /// each case's searches); without one, nothing changes.
+    pub fn start_time_limit<G: Game>(&self, engine: &mut search_core::Engine<G>) {
+        if let Some(time) = self.time_limit {
+            engine.set_limits(search_core::Limits { time: Some(time), ..search_core::Limits::default() });
+            engine.restart_clock();
+        }
+    }
+}
+
 /// One case as read: its number (as the judge counts: line, game or case number) and what it
 /// sets up.
 #[derive(Clone, Debug)]
@@ -161,6 +172,26 @@ pub struct Explained {
     pub score: String,
     /// What the value means.
     pub note: &'static str,
+}
+
+impl Explained {
+    /// The explanation of case `number` at `pos` with the judge's `answer` and `analysis`, in
+    /// `front`'s notation, drawing and words.
+    #[must_use]
+    pub fn of<F: crate::Front>(
+        front: &F,
+        number: usize,
+        answer: &str,
+        pos: &crate::Pos<F>,
+        analysis: &search_core::Analysis<crate::Move<F>>,
+    ) -> Box<Explained> {
+        Box::new(Explained {
+            report: CaseReport::new(front, number, answer.to_string(), analysis),
+            board: front.draw(pos),
+            score: front.score_text(pos),
+            note: front.value_note(),
+        })
+    }
 }
 
 /// What a problem answers for one case.

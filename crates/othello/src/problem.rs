@@ -11,10 +11,10 @@
 use std::time::Instant;
 
 use game_front::{
-    CaseReport, Explained, Features, Front, LongDone, LongJob, Numbered, OptionSpec, Problem, ProblemOptions,
-    Reply, Request, Tables,
+    Explained, Features, Front, LongDone, LongJob, Numbered, OptionSpec, Problem, ProblemOptions, Reply,
+    Request, Tables,
 };
-use search_core::{Analysis, Engine, Game, Interrupted, Limits, Stats, Value};
+use search_core::{Analysis, Engine, Game, Interrupted, Stats, Value};
 
 use crate::{
     answer_line, format_score, obf_line, parse_obf_line, parse_size, Geometry, Move, Othello, OthelloFront,
@@ -36,10 +36,7 @@ fn check_size(text: &str) -> Result<(), String> {
 
 impl OthelloProblem {
     fn set_limits(&mut self, request: &Request) {
-        if let Some(time) = request.time_limit {
-            self.engine.set_limits(Limits { time: Some(time), ..Limits::default() });
-            self.engine.restart_clock();
-        }
+        request.start_time_limit(&mut self.engine);
     }
 
     /// The reply once the score for the side to move is known, with the analysis when
@@ -56,14 +53,7 @@ impl OthelloProblem {
         match found {
             Ok((score, analysis)) => {
                 let answer = answer_line(pos, score);
-                let explained = analysis.map(|analysis| {
-                    Box::new(Explained {
-                        report: CaseReport::new(&self.front, number, answer.clone(), &analysis),
-                        board: self.front.draw(pos),
-                        score: self.front.score_text(pos),
-                        note: self.front.value_note(),
-                    })
-                });
+                let explained = analysis.map(|a| Explained::of(&self.front, number, &answer, pos, &a));
                 let to_move = self.front.player_name(pos.to_move()).to_string();
                 Reply::Answer { answer, to_move, value: Some(sign * score), explained, algorithm, json: None }
             }

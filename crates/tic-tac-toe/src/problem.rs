@@ -5,7 +5,7 @@
 use std::time::Instant;
 
 use game_front::{
-    CaseReport, Explained, Features, Front, LongDone, LongJob, NoLongSolve, Numbered, OptionSpec, Problem,
+    Explained, Features, Front, LongDone, LongJob, NoLongSolve, Numbered, OptionSpec, Problem,
     ProblemOptions, Reply, Request, Tables,
 };
 use search_core::{Analysis, Engine, Game, SearchOptions, Stats, Value};
@@ -30,14 +30,11 @@ fn reply(
     note: &'static str,
     algorithm: Option<(Value, Stats)>,
 ) -> Reply {
+    let front = TicTacToeFront::with_geometry(pos.geometry());
     let explained = analysis.map(|analysis| {
-        let front = TicTacToeFront::with_geometry(pos.geometry());
-        Box::new(Explained {
-            report: CaseReport::new(&front, number, answer.clone(), &analysis),
-            board: front.draw(pos),
-            score: front.score_text(pos),
-            note,
-        })
+        let mut explained = Explained::of(&front, number, &answer, pos, &analysis);
+        explained.note = note;
+        explained
     });
     Reply::Answer { answer, to_move: pos.to_move().to_string(), value, explained, algorithm, json: None }
 }

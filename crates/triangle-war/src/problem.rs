@@ -9,8 +9,8 @@
 use std::time::Instant;
 
 use game_front::{
-    CaseReport, Explained, Features, Front, LongDone, LongJob, Numbered, OptionSpec, Problem, ProblemOptions,
-    Reply, Request, Tables,
+    Explained, Features, Front, LongDone, LongJob, Numbered, OptionSpec, Problem, ProblemOptions, Reply,
+    Request, Tables,
 };
 use search_core::{Analysis, Engine, Game, SearchOptions, Stats};
 
@@ -57,12 +57,7 @@ impl TriangleWarProblem {
         pos: &Position,
         analysis: &Analysis<u8>,
     ) -> Box<Explained> {
-        Box::new(Explained {
-            report: CaseReport::new(&self.front, number, answer.to_string(), analysis),
-            board: self.front.draw(pos),
-            score: self.front.score_text(pos),
-            note: self.front.value_note(),
-        })
+        Explained::of(&self.front, number, answer, pos, analysis)
     }
 }
 
