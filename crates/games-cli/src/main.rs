@@ -5,7 +5,7 @@
 //! explanation of every answer. Errors are printed once on stderr as `games-cli: {err:#}` with
 //! exit status 2; answers printed before an error are kept. A closed stdout pipe is not an error.
 
-use games_cli::{common, judge, play, serve};
+use games_cli::{common, judge, play};
 
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
@@ -25,7 +25,7 @@ enum Command {
     /// Play a game in the terminal against the perfect solver: `play GAME [OPTIONS]`.
     Play(play::Args),
     /// A web page with every game on a board and the solver's values: `serve [--port] [--bind]`.
-    Serve(serve::Args),
+    Serve(web_server::Args),
 }
 
 /// Builds the subcommand of each registered problem.
@@ -80,7 +80,7 @@ fn run_command(matches: &clap::ArgMatches, out: &mut dyn Write) -> anyhow::Resul
     };
     match &cli.command {
         Command::Play(args) => play::run(args, out),
-        Command::Serve(args) => serve::run(args, out),
+        Command::Serve(args) => web_server::run(args, out),
     }
 }
 

@@ -1,4 +1,4 @@
-//! `games-cli serve`: a small HTTP server with one page (embedded, works offline) and a stateless
+//! The web server of `games-cli serve`: a small HTTP server with one page (embedded, works offline) and a stateless
 //! JSON API over every [`Front`]:
 //!
 //! - `GET /api/games`: the games (name, title, an options example, the options' help);
@@ -511,15 +511,15 @@ async fn api_games() -> Json<Value> {
 }
 
 async fn page() -> Html<&'static str> {
-    Html(include_str!("../../web/index.html"))
+    Html(include_str!("../web/index.html"))
 }
 
 async fn script() -> impl IntoResponse {
-    ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], include_str!("../../web/app.js"))
+    ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], include_str!("../web/app.js"))
 }
 
 async fn style() -> impl IntoResponse {
-    ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], include_str!("../../web/app.css"))
+    ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], include_str!("../web/app.css"))
 }
 
 /// The server's routes: `/`, `/app.js`, `/app.css`, `GET /api/games`, `POST /api/analyze`
