@@ -66,7 +66,7 @@ pub struct Args {
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
     let (rows, cols) = args.size;
     let geometry = Geometry::new(rows, cols).map_err(|e| anyhow!("--size {rows}x{cols}: {e}"))?;
-    let tt_bits = match args.table.tt_bits::<DotsAndBoxes>()? {
+    let tt_bits = match args.table.tt_bits_with::<DotsAndBoxes>(&dots_and_boxes::search_options(0, 1))? {
         // The empty board or a checkpointed solve of a large board: one search of about 10^9
         // nodes, worth a large table (touching it costs about a second).
         None if geometry.line_count() > LARGE_BOARD_LINES && (args.empty || args.long.one_case()) => {
@@ -76,7 +76,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
     };
     let mut judge = Judge::new(geometry.clone(), tt_bits).with_threads(args.table.threads());
     if !judge.uses_table() {
-        let bytes = search_core::Engine::<DotsAndBoxes>::tt_bytes(judge.tt_bits(), args.table.threads());
+        let options = dots_and_boxes::search_options(judge.tt_bits(), args.table.threads());
+        let bytes = search_core::Engine::<DotsAndBoxes>::table_bytes(&options);
         crate::huge_pages::reexec_for_table(bytes);
     }
     let mut unfinished = Vec::new();
@@ -109,7 +110,10 @@ const LARGE_BOARD_TT_MIB: u64 = 1024;
 fn large_board_tt_bits(threads: usize) -> Option<u32> {
     let available = crate::memory::mem_available()?;
     (available >= u128::from(2 * LARGE_BOARD_TT_MIB) << 20)
-        .then(|| search_core::Engine::<DotsAndBoxes>::tt_bits_for_mib(LARGE_BOARD_TT_MIB, threads, None).ok())
+        .then(|| {
+            let options = dots_and_boxes::search_options(0, threads);
+            search_core::Engine::<DotsAndBoxes>::table_bits_for_mib(LARGE_BOARD_TT_MIB, &options, None).ok()
+        })
         .flatten()
 }
 

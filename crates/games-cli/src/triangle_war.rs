@@ -61,16 +61,15 @@ pub struct Args {
 /// Runs `triangle-war`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
     let front = TriangleWarFront::with_geometry(Geometry::new(args.side)?);
-    let tt_bits = args.table.tt_bits::<TriangleWar>()?;
+    let tt_bits = args.table.tt_bits_with::<TriangleWar>(&triangle_war::SEARCH_OPTIONS)?;
     let threads = args.table.threads();
     let mut judge =
         Judge::new(front.geometry().clone(), tt_bits).with_threads(threads).with_rules(args.rules);
     let searched = front.geometry().segments().len() > triangle_war::TABLE_MAX_SEGMENTS;
     if searched {
-        crate::huge_pages::reexec_for_table(search_core::Engine::<TriangleWar>::tt_bytes(
-            judge.tt_bits(),
-            threads,
-        ));
+        let options =
+            search_core::SearchOptions { tt_bits: judge.tt_bits(), threads, ..triangle_war::SEARCH_OPTIONS };
+        crate::huge_pages::reexec_for_table(search_core::Engine::<TriangleWar>::table_bytes(&options));
     }
     let long = args.long.is_set()
         || (searched && std::io::stderr().is_terminal() && args.algorithm.algorithm.is_none());
@@ -186,7 +185,7 @@ fn long_solve(
         tt_bits,
         principal_variation_search: true,
         prefetch_children: true,
-        ..SearchOptions::DEFAULT
+        ..triangle_war::SEARCH_OPTIONS
     };
     let mut solver = triangle_war::Solver::with_options(geometry.clone(), args.rules, options)
         .with_threads(threads, options);
