@@ -65,7 +65,7 @@ pub(crate) struct NoHooks;
 impl<G: Game> Hooks<G> for NoHooks {
     const FUSED: bool = false;
     const LATE: bool = false;
-    #[inline]
+    #[inline(always)]
     fn terminal_or_moves(
         game: &G,
         pos: &G::Position,
@@ -79,23 +79,23 @@ impl<G: Game> Hooks<G> for NoHooks {
         game.order_moves(pos, moves);
         None
     }
-    #[inline]
+    #[inline(always)]
     fn quick_terminal_value(game: &G, pos: &G::Position) -> Option<Value> {
         game.terminal_value(pos)
     }
-    #[inline]
+    #[inline(always)]
     fn early_value_bounds(game: &G, pos: &G::Position) -> (Value, Value) {
         game.value_bounds(pos)
     }
-    #[inline]
+    #[inline(always)]
     fn expanded_value_bounds(_: &G, _: &G::Position, early: (Value, Value)) -> (Value, Value) {
         early
     }
-    #[inline]
+    #[inline(always)]
     fn play_memo(game: &G, pos: &G::Position, mv: G::Move, _: &[u64]) -> (G::Position, Value) {
         game.play(pos, mv)
     }
-    #[inline]
+    #[inline(always)]
     fn order_in_window(
         _: &G,
         _: &G::Position,
@@ -113,7 +113,7 @@ pub(crate) struct GameHooks;
 impl<G: Expansion> Hooks<G> for GameHooks {
     const FUSED: bool = G::EXPANDS_WITH_TERMINAL_TEST;
     const LATE: bool = G::EXPANDS_WITH_TERMINAL_TEST && G::PROBES_BEFORE_EXPANSION;
-    #[inline]
+    #[inline(always)]
     fn terminal_or_moves(
         game: &G,
         pos: &G::Position,
@@ -122,23 +122,23 @@ impl<G: Expansion> Hooks<G> for GameHooks {
     ) -> Option<Value> {
         game.terminal_or_moves(pos, moves, memo)
     }
-    #[inline]
+    #[inline(always)]
     fn quick_terminal_value(game: &G, pos: &G::Position) -> Option<Value> {
         game.quick_terminal_value(pos)
     }
-    #[inline]
+    #[inline(always)]
     fn early_value_bounds(game: &G, pos: &G::Position) -> (Value, Value) {
         game.early_value_bounds(pos)
     }
-    #[inline]
+    #[inline(always)]
     fn expanded_value_bounds(game: &G, pos: &G::Position, early: (Value, Value)) -> (Value, Value) {
         game.expanded_value_bounds(pos, early)
     }
-    #[inline]
+    #[inline(always)]
     fn play_memo(game: &G, pos: &G::Position, mv: G::Move, memo: &[u64]) -> (G::Position, Value) {
         game.play_memo(pos, mv, memo)
     }
-    #[inline]
+    #[inline(always)]
     fn order_in_window(
         game: &G,
         pos: &G::Position,
