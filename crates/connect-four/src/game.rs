@@ -14,14 +14,14 @@
 //!   node and no TT probe (L1_R3 first 6: 15.5M -> 12.0M nodes). The next player to move may
 //!   then be the same one, which the engine handles as a move that keeps the turn.
 //! - The terminal test, move generation and ordering are one call at each node
-//!   ([`search_core::Game::terminal_or_moves`]): the win-in-two test computes the winning spots
-//!   after every move, which the ordering counts and [`search_core::Game::play_memo`] reuses
+//!   ([`search_core::Expansion::terminal_or_moves`]): the win-in-two test computes the winning spots
+//!   after every move, which the ordering counts and [`search_core::Expansion::play_memo`] reuses
 //!   for the child, so they are computed once per move instead of three times.
 //! - Move ordering: the centre columns first, then stably by the number of winning spots the
 //!   move leaves its player (threats; not counting those just above an opponent's spot), one
 //!   fewer for a stone just below one's own winning spot; before all of them the moves that
 //!   make a new threat the opponent must block at once. Where the window hunts a quick win
-//!   (`alpha` at least 5), [`search_core::Game::order_in_window`] puts first a stone under
+//!   (`alpha` at least 5), [`search_core::Expansion::order_in_window`] puts first a stone under
 //!   one's own threat after which, the forced block played, the mover wins with its next or
 //!   next-but-one stone ([`ConnectFour::resolved`]): the ordering otherwise puts such stones
 //!   last (Test_L1_R1 first 100: 195,471 -> 148,913 nodes).
@@ -38,7 +38,7 @@
 //!   position bounds the mover's score from below ([`search_core::Game::value_bounds`] is where
 //!   the engine prunes with them, before the TT probe).
 
-use search_core::{Game, Player, Symmetry, Value};
+use search_core::{Expansion, Game, Player, SearchVisitor, Symmetry, Value};
 
 use crate::{Board, Column, Geometry};
 
@@ -46,7 +46,7 @@ use crate::{Board, Column, Geometry};
 /// than any count of threats, so such moves come first.
 const FORCING_BONUS: u32 = 32;
 
-/// The least `alpha` at which [`Game::order_in_window`] looks for quick wins behind stones
+/// The least `alpha` at which [`Expansion::order_in_window`] looks for quick wins behind stones
 /// under one's own threat.
 const QUICK_WIN_FLOOR: Value = 5;
 
@@ -276,7 +276,7 @@ impl ConnectFour {
     /// ordering puts last) whose value is known at once and beats `alpha`: after such a stone,
     /// the opponent's block and the forced replies played, [`ConnectFour::resolved`] of the
     /// position (a win with the next or next-but-one stone after the block) is the move's
-    /// exact value. `memo` as [`Game::terminal_or_moves`] left it (or empty). Out of line:
+    /// exact value. `memo` as [`Expansion::terminal_or_moves`] left it (or empty). Out of line:
     /// rarely called, and inline it changes how the search's hot path is compiled.
     #[inline(never)]
     fn quick_win_first(&self, pos: &Board, moves: &mut [Column], memo: &[u64], alpha: Value) {
@@ -343,6 +343,96 @@ impl Game for ConnectFour {
         self.resolved(pos)
     }
 
+    #[inline]
+    fn generate_moves(&self, pos: &Board, moves: &mut Vec<Column>) {
+        let nl = self.non_losing(pos);
+        for &c in &self.order {
+            if nl & self.geom.column_mask(c as usize) != 0 {
+                moves.push(Column(c));
+            }
+        }
+    }
+
+    #[inline]
+    fn play(&self, pos: &Board, mv: Column) -> (Board, Value) {
+        (self.settle(pos.play(&self.geom, mv.index())), 0)
+    }
+
+    #[inline]
+    fn key(&self, pos: &Board) -> u64 {
+        let code = pos.code();
+        code.min(self.geom.mirror(code))
+    }
+
+    /// [`Game::key`], and symmetry 1 (the left-right mirror) when the key is the mirror
+    /// image's code, so that the TT's best move is stored and read in the key's orientation.
+    #[inline]
+    fn canonical_key(&self, pos: &Board) -> (u64, Symmetry) {
+        let code = pos.code();
+        let mirrored = self.geom.mirror(code);
+        if mirrored < code {
+            (mirrored, Symmetry::Map(1))
+        } else {
+            (code, Symmetry::IDENTITY)
+        }
+    }
+
+    #[inline]
+    fn move_to_canonical(&self, mv: Column, symmetry: u8) -> Column {
+        if symmetry == 0 {
+            mv
+        } else {
+            Column(self.geom.width() as u8 - 1 - mv.0)
+        }
+    }
+
+    #[inline]
+    fn move_from_canonical(&self, mv: Column, symmetry: u8) -> Column {
+        self.move_to_canonical(mv, symmetry)
+    }
+
+    #[inline]
+    fn value_bounds(&self, pos: &Board) -> (Value, Value) {
+        // For a position that is not terminal ([`ConnectFour::resolved`]): the opponent does
+        // not win with its next stone, so at the earliest with its second (n + 3 stones before
+        // it); the mover wins neither with its next stone nor with its second, so at the
+        // earliest with its third (n + 4 stones before it).
+        // Claimeven: an upper bound when an even number of cells is empty, a lower bound from
+        // the mover's moves otherwise. Test_L1_R3, first 20, TT 2^16,
+        // one run: 303.2M nodes 65.4 s without, 256.0M 62.8 s with the upper bound, 235.8M
+        // 59.0 s with both.
+        self.bounds_below(pos, self.win_now(pos.moves() + 4))
+    }
+
+    #[inline]
+    fn order_moves(&self, pos: &Board, moves: &mut [Column]) {
+        // Insertion sort by score, most threats first, stable; the scores in a small array
+        // beside the moves (a board has at most 32 columns).
+        let mut scores = [0u8; 64];
+        for i in 0..moves.len() {
+            let m = moves[i];
+            let cell = pos.landing_cell(&self.geom, m.index());
+            let spots = self.geom.winning_spots(pos.current() | cell, pos.mask() | cell);
+            let forced = self.geom.playable(pos.mask() | cell) & spots;
+            let t = self.order_score(pos.my_spots(), pos.their_spots() << 1, cell, spots, forced) as u8;
+            let mut j = i;
+            while j > 0 && scores[j - 1] < t {
+                moves[j] = moves[j - 1];
+                scores[j] = scores[j - 1];
+                j -= 1;
+            }
+            moves[j] = m;
+            scores[j] = t;
+        }
+    }
+    /// The search uses the hooks of [`Expansion`] (the moves made with the terminal test).
+    fn visit_search<V: SearchVisitor<Self>>(visitor: V) -> V::Output {
+        visitor.expanded()
+    }
+}
+/// Connect Four's search hooks: the moves made with the terminal test, the winning spots after
+/// each move kept as the node's memo, the quick wins looked for where the window asks.
+impl Expansion for ConnectFour {
     const EXPANDS_WITH_TERMINAL_TEST: bool = true;
 
     /// [`ConnectFour::resolved`], and the moves of a position it does not resolve, ordered as
@@ -417,7 +507,7 @@ impl Game for ConnectFour {
 
     /// The cheap part of [`ConnectFour::resolved`]: a win at once, every move losing at once, a
     /// draw by the cells left; not the win with the next-but-one stone (a pass over the moves,
-    /// left to [`Game::terminal_or_moves`] after the TT probe).
+    /// left to [`Expansion::terminal_or_moves`] after the TT probe).
     #[inline]
     fn quick_terminal_value(&self, b: &Board) -> Option<Value> {
         if b.my_spots() & self.geom.playable(b.mask()) != 0 {
@@ -445,21 +535,6 @@ impl Game for ConnectFour {
         (lo, hi.min(self.win_now(pos.moves() + 4)))
     }
 
-    #[inline]
-    fn generate_moves(&self, pos: &Board, moves: &mut Vec<Column>) {
-        let nl = self.non_losing(pos);
-        for &c in &self.order {
-            if nl & self.geom.column_mask(c as usize) != 0 {
-                moves.push(Column(c));
-            }
-        }
-    }
-
-    #[inline]
-    fn play(&self, pos: &Board, mv: Column) -> (Board, Value) {
-        (self.settle(pos.play(&self.geom, mv.index())), 0)
-    }
-
     /// [`Game::play`] with the winning spots after the move that `terminal_or_moves` left in
     /// `memo` (not computed again).
     #[inline]
@@ -468,52 +543,6 @@ impl Game for ConnectFour {
         let spots = memo[mv.index()];
         debug_assert_eq!(spots, self.geom.winning_spots(pos.current() | cell, pos.mask() | cell));
         (self.settle(pos.play_cell_with_spots(cell, spots)), 0)
-    }
-
-    #[inline]
-    fn key(&self, pos: &Board) -> u64 {
-        let code = pos.code();
-        code.min(self.geom.mirror(code))
-    }
-
-    /// [`Game::key`], and symmetry 1 (the left-right mirror) when the key is the mirror
-    /// image's code, so that the TT's best move is stored and read in the key's orientation.
-    #[inline]
-    fn canonical_key(&self, pos: &Board) -> (u64, Symmetry) {
-        let code = pos.code();
-        let mirrored = self.geom.mirror(code);
-        if mirrored < code {
-            (mirrored, Symmetry::Map(1))
-        } else {
-            (code, Symmetry::IDENTITY)
-        }
-    }
-
-    #[inline]
-    fn move_to_canonical(&self, mv: Column, symmetry: u8) -> Column {
-        if symmetry == 0 {
-            mv
-        } else {
-            Column(self.geom.width() as u8 - 1 - mv.0)
-        }
-    }
-
-    #[inline]
-    fn move_from_canonical(&self, mv: Column, symmetry: u8) -> Column {
-        self.move_to_canonical(mv, symmetry)
-    }
-
-    #[inline]
-    fn value_bounds(&self, pos: &Board) -> (Value, Value) {
-        // For a position that is not terminal ([`ConnectFour::resolved`]): the opponent does
-        // not win with its next stone, so at the earliest with its second (n + 3 stones before
-        // it); the mover wins neither with its next stone nor with its second, so at the
-        // earliest with its third (n + 4 stones before it).
-        // Claimeven: an upper bound when an even number of cells is empty, a lower bound from
-        // the mover's moves otherwise. Test_L1_R3, first 20, TT 2^16,
-        // one run: 303.2M nodes 65.4 s without, 256.0M 62.8 s with the upper bound, 235.8M
-        // 59.0 s with both.
-        self.bounds_below(pos, self.win_now(pos.moves() + 4))
     }
 
     /// Where the window's `alpha` is at least `QUICK_WIN_FLOOR`, 5 (the search hunts a quick
@@ -530,28 +559,6 @@ impl Game for ConnectFour {
     ) {
         if alpha >= QUICK_WIN_FLOOR {
             self.quick_win_first(pos, moves, memo, alpha);
-        }
-    }
-
-    #[inline]
-    fn order_moves(&self, pos: &Board, moves: &mut [Column]) {
-        // Insertion sort by score, most threats first, stable; the scores in a small array
-        // beside the moves (a board has at most 32 columns).
-        let mut scores = [0u8; 64];
-        for i in 0..moves.len() {
-            let m = moves[i];
-            let cell = pos.landing_cell(&self.geom, m.index());
-            let spots = self.geom.winning_spots(pos.current() | cell, pos.mask() | cell);
-            let forced = self.geom.playable(pos.mask() | cell) & spots;
-            let t = self.order_score(pos.my_spots(), pos.their_spots() << 1, cell, spots, forced) as u8;
-            let mut j = i;
-            while j > 0 && scores[j - 1] < t {
-                moves[j] = moves[j - 1];
-                scores[j] = scores[j - 1];
-                j -= 1;
-            }
-            moves[j] = m;
-            scores[j] = t;
         }
     }
 }

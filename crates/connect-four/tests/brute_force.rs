@@ -6,6 +6,7 @@ use std::collections::HashMap;
 
 use connect_four::{Geometry, Position, Solver, WinDrawLoss};
 use rand::{Rng, SeedableRng};
+use search_core::Expansion;
 
 /// A naive grid: `cells[c][r]` is 0 (empty), 1 (first player) or 2 (second player).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]

@@ -1,6 +1,6 @@
 //! Dots-and-boxes as a search-core [`Game`], and a [`Solver`] for batches.
 
-use search_core::{Analysis, Engine, Game, Player, SearchOptions, Stats, Symmetry, Value};
+use search_core::{Analysis, Engine, Game, OneThreadTable, Player, SearchOptions, Stats, Symmetry, Value};
 
 use strings_and_coins::Rules;
 
@@ -298,8 +298,6 @@ impl Game for DotsAndBoxes {
         (u128::from(key), Symmetry::Map(symmetry))
     }
 
-    const TT_KEEPS_BOTH_BOUNDS: bool = true;
-
     /// [`Rules::key_scheme`]: the keys' version and the rules that change them.
     fn key_scheme(&self) -> String {
         // "codes7": the split key's components code, 7 bits a component, right above the lines
@@ -440,7 +438,10 @@ pub const DEFER_PLIES: usize = 8;
 /// The engine options of dots-and-boxes' solvers: a TT of `2^tt_bits` entries, `threads`
 /// search threads, ETC at the nodes with at least [`ETC_MIN_MOVES`] moves, the children's TT
 /// buckets prefetched a move ahead ([`SearchOptions::prefetch_children`]), deferral of busy
-/// moves below [`DEFER_PLIES`], the rest [`SearchOptions::DEFAULT`].
+/// moves below [`DEFER_PLIES`], one thread keeping both bounds of a position in its TT
+/// ([`OneThreadTable::BothBounds`]: positions are searched again with other windows and both
+/// results are useful; [`engine`] gives large boards the shared table), the rest
+/// [`SearchOptions::DEFAULT`].
 #[must_use]
 pub fn search_options(tt_bits: u32, threads: usize) -> SearchOptions {
     SearchOptions {
@@ -450,6 +451,7 @@ pub fn search_options(tt_bits: u32, threads: usize) -> SearchOptions {
         etc_min_moves: ETC_MIN_MOVES,
         prefetch_children: true,
         defer_plies: DEFER_PLIES,
+        one_thread_table: OneThreadTable::BothBounds,
         ..SearchOptions::DEFAULT
     }
 }

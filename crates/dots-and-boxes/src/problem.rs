@@ -119,7 +119,10 @@ impl DotsAndBoxesProblem {
 /// available is at least twice that, else `None` (the library's default, 512 MiB).
 fn large_board_tt_bits(threads: usize, available: Option<u128>) -> Option<u32> {
     (available? >= u128::from(2 * LARGE_BOARD_TT_MIB) << 20)
-        .then(|| Engine::<DotsAndBoxes>::tt_bits_for_mib(LARGE_BOARD_TT_MIB, threads, None).ok())
+        .then(|| {
+            let options = crate::search_options(0, threads);
+            Engine::<DotsAndBoxes>::table_bits_for_mib(LARGE_BOARD_TT_MIB, &options, None).ok()
+        })
         .flatten()
 }
 
@@ -174,9 +177,15 @@ Example:
         })
     }
 
+    fn table_options() -> search_core::SearchOptions {
+        crate::search_options(0, 1)
+    }
+
     fn table_bytes(&self) -> Option<u64> {
         let threads = self.threads;
-        (!self.judge.uses_table()).then(|| Engine::<DotsAndBoxes>::tt_bytes(self.judge.tt_bits(), threads))
+        (!self.judge.uses_table()).then(|| {
+            Engine::<DotsAndBoxes>::table_bytes(&crate::search_options(self.judge.tt_bits(), threads))
+        })
     }
 
     fn read<'a>(

@@ -73,6 +73,13 @@ pub trait Front: Sized + Send + 'static {
             Some(_) => self.solver(Some(0)),
         };
         let options = settings.apply(engine.options(), Engine::<Self::G>::tt_bits_within);
+        // The budget sized for the table these options build (their one-thread table).
+        let options = match settings.tt_bytes {
+            Some(bytes) => {
+                SearchOptions { tt_bits: Engine::<Self::G>::table_bits_within(bytes, &options), ..options }
+            }
+            None => options,
+        };
         if options == engine.options() {
             engine
         } else {

@@ -288,6 +288,12 @@ pub trait Problem: Sized + 'static {
     /// Options that do not make a board (e.g. `--size 9x7: ...`), the table too large.
     fn new(options: &ProblemOptions, request: &Request) -> Result<Self, String>;
 
+    /// The search options whose table `--tt-mib` sizes (their one-thread table and entry
+    /// size). Default: [`search_core::SearchOptions::DEFAULT`].
+    fn table_options() -> search_core::SearchOptions {
+        search_core::SearchOptions::DEFAULT
+    }
+
     /// The bytes of the search table this problem's solves allocate, when large enough for the
     /// front end to prefer huge pages (it may restart itself to get them); `None` otherwise.
     fn table_bytes(&self) -> Option<u64> {

@@ -156,8 +156,20 @@ impl TableArgs {
     /// # Errors
     /// `--tt-mib` too small, or larger than the memory available.
     pub fn tt_bits<G: search_core::Game>(&self) -> anyhow::Result<Option<u32>> {
+        self.tt_bits_with::<G>(&search_core::SearchOptions::DEFAULT)
+    }
+
+    /// [`TableArgs::tt_bits`] for the table `options` build (their one-thread table).
+    ///
+    /// # Errors
+    /// As [`TableArgs::tt_bits`].
+    pub fn tt_bits_with<G: search_core::Game>(
+        &self,
+        options: &search_core::SearchOptions,
+    ) -> anyhow::Result<Option<u32>> {
         let Some(mib) = self.tt_mib else { return Ok(self.tt_bits) };
         let available = crate::memory::mem_available().map(|b| u64::try_from(b).unwrap_or(u64::MAX));
-        Ok(Some(search_core::Engine::<G>::tt_bits_for_mib(mib, self.threads(), available)?))
+        let options = search_core::SearchOptions { threads: self.threads(), ..*options };
+        Ok(Some(search_core::Engine::<G>::table_bits_for_mib(mib, &options, available)?))
     }
 }

@@ -102,7 +102,7 @@ pub fn run<P: Problem>(matches: &ArgMatches, out: &mut dyn Write) -> Result<()> 
         }
         Tables::Full => {
             let table = TableArgs::from_arg_matches(matches)?;
-            (table.threads(), table.tt_bits::<P::Search>()?)
+            (table.threads(), table.tt_bits_with::<P::Search>(&P::table_options())?)
         }
     };
     let mut values = Vec::new();

@@ -7,7 +7,7 @@
 use std::cell::Cell;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use search_core::{Engine, Game, Player, SearchOptions, Value};
+use search_core::{Engine, Expansion, Game, Player, SearchOptions, SearchVisitor, Value};
 
 use crate::position::final_score;
 use crate::{Geometry, Move, Position};
@@ -227,23 +227,6 @@ impl Game for Othello {
         (lo, hi)
     }
 
-    /// Saves the node's window (this thread's, per number of empties) for its children's
-    /// [`Game::value_bounds`]: every child's search has a window inside `(-beta, -alpha)`,
-    /// in which the endgame code then searches. A hint only: the bounds computed from it are
-    /// proven whatever window it gives. The order is [`Game::order_moves`]'.
-    fn order_in_window(
-        &self,
-        pos: &Position,
-        _moves: &mut [Move],
-        _memo: &[u64],
-        (alpha, beta): (Value, Value),
-        _bounds: (Value, Value),
-    ) {
-        let empties = pos.empty().count() as usize;
-        let w = Window { player: pos.player().0, opponent: pos.opponent().0, alpha, beta };
-        WINDOWS.with(|ws| ws[empties].set(w));
-    }
-
     /// Fewest replies first (the opponent's mobility after the move, corners counted twice),
     /// then squares of quadrants with an odd number of empties, then corners; from
     /// [`SHALLOW_EMPTIES`] empties on, a two-ply look-ahead weighs in.
@@ -305,6 +288,32 @@ impl Game for Othello {
         for (slot, &(_, mv)) in moves.iter_mut().zip(keyed.iter()) {
             *slot = mv;
         }
+    }
+
+    /// The search reaches [`Expansion::order_in_window`], which saves each node's window.
+    fn visit_search<V: SearchVisitor<Self>>(visitor: V) -> V::Output {
+        visitor.expanded()
+    }
+}
+
+/// Othello's one search hook: the window seen at each node, kept for the endgame code of its
+/// children ([`Game::value_bounds`]).
+impl Expansion for Othello {
+    /// Saves the node's window (this thread's, per number of empties) for its children's
+    /// [`Game::value_bounds`]: every child's search has a window inside `(-beta, -alpha)`,
+    /// in which the endgame code then searches. A hint only: the bounds computed from it are
+    /// proven whatever window it gives. The order is [`Game::order_moves`]'.
+    fn order_in_window(
+        &self,
+        pos: &Position,
+        _moves: &mut [Move],
+        _memo: &[u64],
+        (alpha, beta): (Value, Value),
+        _bounds: (Value, Value),
+    ) {
+        let empties = pos.empty().count() as usize;
+        let w = Window { player: pos.player().0, opponent: pos.opponent().0, alpha, beta };
+        WINDOWS.with(|ws| ws[empties].set(w));
     }
 }
 

@@ -122,9 +122,12 @@ Example:
         })
     }
 
+    fn table_options() -> search_core::SearchOptions {
+        crate::search_options(0, 1)
+    }
+
     fn table_bytes(&self) -> Option<u64> {
-        let options = self.engine.options();
-        Some(Engine::<Othello>::tt_bytes(options.tt_bits, options.threads))
+        Some(Engine::<Othello>::table_bytes(&self.engine.options()))
     }
 
     fn read<'a>(

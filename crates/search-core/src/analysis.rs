@@ -1,6 +1,6 @@
 //! [`Analysis`]: the value of every move, the position's value and the principal variation.
 
-use crate::engine::unlimited;
+use crate::options::unlimited;
 use crate::{Engine, Game, Interrupted, Player, Stats, Value};
 
 /// The exact value of one legal move, from the first player's side, as the final result of the

@@ -1,4 +1,6 @@
-//! The [`Game`] trait, the [`Player`] enum and the [`Value`] type.
+//! The [`Game`] trait, the hooks of a game that expands a node with its terminal test
+//! ([`Expansion`], reached through [`Game::visit_search`] and a [`SearchVisitor`]), the
+//! [`Player`] enum, the [`Value`] type and the TT key types ([`TtKey`]).
 
 use std::fmt::Debug;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -133,15 +135,6 @@ pub trait Game: Sync {
         (-INFINITY, INFINITY)
     }
 
-    /// Whether one search thread keeps both bounds of a position in its TT (a
-    /// [`crate::BoundsTable`], J. K. Barker and R. E. Korf's TT) instead of the one bound of
-    /// its last result (a [`crate::TranspositionTable`]; with [`crate::Engine::with_packed_tt`]
-    /// or several threads the packed and shared tables hold one bound either way). Worth it
-    /// where a position is often searched again with another window and both results are
-    /// useful (dots-and-boxes, Triangle War); the merge costs a little at every store.
-    /// Default: false.
-    const TT_KEEPS_BOTH_BOUNDS: bool = false;
-
     /// What a TT key of this game names: a version of [`Game::key`] and the settings that change
     /// it (e.g. rules that fold symmetric positions into one key). A TT snapshot (see
     /// [`crate::tt_snapshot_to_text`]) is saved with it and refused under another scheme, whose
@@ -163,7 +156,44 @@ pub trait Game: Sync {
     /// remembered best move, when there is one, is tried before all of them. Default: keep order.
     fn order_moves(&self, _pos: &Self::Position, _moves: &mut [Self::Move]) {}
 
-    /// Whether the engine's search asks [`Game::terminal_or_moves`] for a node's terminal value
+    /// Points already banked before `pos`, from the first player's side (e.g. A's triangles minus
+    /// B's). Only used when reporting values ([`crate::Analysis`]); never by the search. Default 0.
+    fn banked(&self, _pos: &Self::Position) -> Value {
+        0
+    }
+
+    /// How the engine's search reaches this game's [`Expansion`] hooks: a game that implements
+    /// [`Expansion`] returns `visitor.expanded()`; the default, `visitor.plain()`, searches
+    /// without hooks. Called once per search, so that the search is compiled for the hooks.
+    fn visit_search<V: SearchVisitor<Self>>(visitor: V) -> V::Output
+    where
+        Self: Sized,
+    {
+        visitor.plain()
+    }
+}
+
+/// What the engine runs on a game, as [`Game::visit_search`] picks it: the search without
+/// hooks ([`SearchVisitor::plain`]) or with the game's [`Expansion`]
+/// ([`SearchVisitor::expanded`]). Implemented by the engine; a game only calls one of the two.
+pub trait SearchVisitor<G: Game> {
+    /// What the visit returns.
+    type Output;
+    /// The search of a game without hooks.
+    fn plain(self) -> Self::Output;
+    /// The search of a game with its [`Expansion`] hooks.
+    fn expanded(self) -> Self::Output
+    where
+        G: Expansion;
+}
+
+/// The search hooks of a game whose terminal test computes what ordering and play need
+/// (Connect Four): the moves made with the terminal test, a memo of words per node, the TT
+/// probed before the expansion, and a reordering that sees the window. A game without them
+/// implements [`Game`] alone; a game with them implements this trait (every item has a
+/// default) and returns `visitor.expanded()` from [`Game::visit_search`].
+pub trait Expansion: Game {
+    /// Whether the engine's search asks [`Expansion::terminal_or_moves`] for a node's terminal value
     /// and its ordered moves in one call, instead of [`Game::terminal_value`] first and
     /// [`Game::generate_moves`] and [`Game::order_moves`] after the bounds and the TT probe.
     /// Worth it for games whose terminal test computes most of what ordering needs (Connect
@@ -176,8 +206,8 @@ pub trait Game: Sync {
     /// [`Game::generate_moves`] then [`Game::order_moves`] would. The game may also leave in
     /// `memo` (a buffer of the search's for this node, in whatever state the game left it at
     /// an earlier node of the same depth) what it computed for the moves, which
-    /// [`Game::play_memo`] then reads back when the search plays them. The search calls it when
-    /// [`Game::EXPANDS_WITH_TERMINAL_TEST`] is true. Default: those three calls, no memo.
+    /// [`Expansion::play_memo`] then reads back when the search plays them. The search calls it when
+    /// [`Expansion::EXPANDS_WITH_TERMINAL_TEST`] is true. Default: those three calls, no memo.
     fn terminal_or_moves(
         &self,
         pos: &Self::Position,
@@ -192,39 +222,39 @@ pub trait Game: Sync {
         None
     }
 
-    /// Whether the search, for a game with [`Game::EXPANDS_WITH_TERMINAL_TEST`], probes the TT
-    /// before [`Game::terminal_or_moves`]: first [`Game::quick_terminal_value`] and the bounds
-    /// of [`Game::early_value_bounds`], then the TT probe, and only at the nodes these do not
+    /// Whether the search, for a game with [`Expansion::EXPANDS_WITH_TERMINAL_TEST`], probes the TT
+    /// before [`Expansion::terminal_or_moves`]: first [`Expansion::quick_terminal_value`] and the bounds
+    /// of [`Expansion::early_value_bounds`], then the TT probe, and only at the nodes these do not
     /// end the moves with the rest of the terminal test, then the bounds of
-    /// [`Game::expanded_value_bounds`]. Worth it where the expansion is the costly part of a
+    /// [`Expansion::expanded_value_bounds`]. Worth it where the expansion is the costly part of a
     /// node and the bounds and the TT end many nodes (Connect Four). Default: false.
     const PROBES_BEFORE_EXPANSION: bool = false;
 
-    /// With [`Game::PROBES_BEFORE_EXPANSION`]: `Some` value for a position a cheap part of the
+    /// With [`Expansion::PROBES_BEFORE_EXPANSION`]: `Some` value for a position a cheap part of the
     /// terminal test settles (the value [`Game::terminal_value`] gives), `None` when the rest
-    /// of the test ([`Game::terminal_or_moves`]) is still to come. Default: the whole test.
+    /// of the test ([`Expansion::terminal_or_moves`]) is still to come. Default: the whole test.
     fn quick_terminal_value(&self, pos: &Self::Position) -> Option<Value> {
         self.terminal_value(pos)
     }
 
-    /// With [`Game::PROBES_BEFORE_EXPANSION`]: bounds on the value of a position
-    /// [`Game::quick_terminal_value`] does not settle that hold whether or not the rest of the
+    /// With [`Expansion::PROBES_BEFORE_EXPANSION`]: bounds on the value of a position
+    /// [`Expansion::quick_terminal_value`] does not settle that hold whether or not the rest of the
     /// terminal test would settle it. Default: [`Game::value_bounds`].
     fn early_value_bounds(&self, pos: &Self::Position) -> (Value, Value) {
         self.value_bounds(pos)
     }
 
-    /// With [`Game::PROBES_BEFORE_EXPANSION`]: the bounds `early` (from
-    /// [`Game::early_value_bounds`]), tightened by what holds once [`Game::terminal_or_moves`]
+    /// With [`Expansion::PROBES_BEFORE_EXPANSION`]: the bounds `early` (from
+    /// [`Expansion::early_value_bounds`]), tightened by what holds once [`Expansion::terminal_or_moves`]
     /// found `pos` not terminal (no wider than [`Game::value_bounds`] would be). Default:
     /// `early`.
     fn expanded_value_bounds(&self, _pos: &Self::Position, early: (Value, Value)) -> (Value, Value) {
         early
     }
 
-    /// [`Game::play`] of `mv`, one of the moves that [`Game::terminal_or_moves`] wrote for `pos`,
+    /// [`Game::play`] of `mv`, one of the moves that [`Expansion::terminal_or_moves`] wrote for `pos`,
     /// with the `memo` it left: the search plays a node's moves through this when
-    /// [`Game::EXPANDS_WITH_TERMINAL_TEST`] is true. Must return what `play` does. Default:
+    /// [`Expansion::EXPANDS_WITH_TERMINAL_TEST`] is true. Must return what `play` does. Default:
     /// `play`.
     fn play_memo(&self, pos: &Self::Position, mv: Self::Move, _memo: &[u64]) -> (Self::Position, Value) {
         self.play(pos, mv)
@@ -234,8 +264,8 @@ pub trait Game: Sync {
     /// the terminal test, the bounds and the TT probe have not ended it), with its moves in
     /// the order they will be searched (the TT's best move first, if any), the window
     /// `(alpha, beta)` the node searches with and the bounds `(lo, hi)` the game and the TT
-    /// gave it; `memo` is what [`Game::terminal_or_moves`] left for the moves (empty for a game
-    /// without [`Game::EXPANDS_WITH_TERMINAL_TEST`]). A game may reorder `moves` (e.g. look
+    /// gave it; `memo` is what [`Expansion::terminal_or_moves`] left for the moves (empty for a game
+    /// without [`Expansion::EXPANDS_WITH_TERMINAL_TEST`]). A game may reorder `moves` (e.g. look
     /// harder for a quick win only where the window asks for one). Ordering only: the value is
     /// the same whatever it does. Default: keep order.
     fn order_in_window(
@@ -246,12 +276,6 @@ pub trait Game: Sync {
         _window: (Value, Value),
         _bounds: (Value, Value),
     ) {
-    }
-
-    /// Points already banked before `pos`, from the first player's side (e.g. A's triangles minus
-    /// B's). Only used when reporting values ([`crate::Analysis`]); never by the search. Default 0.
-    fn banked(&self, _pos: &Self::Position) -> Value {
-        0
     }
 }
 

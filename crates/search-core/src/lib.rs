@@ -9,12 +9,13 @@
 //!
 //! The one [`Engine`] then computes exact values by negamax with an alpha-beta window, a
 //! transposition table (TT) that stores exact / lower / upper bounds, a move-ordering hook, and
-//! statistics, on [`SearchOptions::threads`] threads (one: a [`TranspositionTable`], a
-//! [`BoundsTable`] holding both bounds of a position for games with
-//! [`Game::TT_KEEPS_BOTH_BOUNDS`], or a [`PackedTable`] ([`Engine::with_packed_tt`]); more: lazy
-//! SMP over a lock-free [`SharedTable`]; the negamax is written once over the [`Table`] trait).
+//! statistics, on [`SearchOptions::threads`] threads (one: the table of
+//! [`SearchOptions::one_thread_table`], a [`TranspositionTable`], a [`BoundsTable`] holding
+//! both bounds of a position, a [`PackedTable`] or the [`SharedTable`]; more: lazy SMP over a
+//! lock-free [`SharedTable`]; the negamax is written once over the [`Table`] trait). A game
+//! whose terminal test computes what ordering and play need adds the hooks of [`Expansion`].
 //! The drivers are written once over it: the exact value by one full window, MTD(f) or
-//! bisection ([`Driver`]), clamped to a window ([`Engine::solve_within`], win / draw / loss),
+//! bisection ([`Driver`], their thresholds chosen by the one [`Threshold`] policy), clamped to a window ([`Engine::solve_within`], win / draw / loss),
 //! every move's value, the principal variation and [`Engine::analyze`], the root driver with
 //! checkpoints ([`Engine::solve_root`]); [`analyze_with`] gives the same explanation from any
 //! other source of exact values (a DP or retrograde table). Plain searches ignore [`Limits`];
@@ -85,23 +86,31 @@ mod atomic_tt;
 mod engine;
 mod entry;
 mod game;
+mod negamax;
 mod null_window;
+mod options;
+mod parallel;
 pub mod reference;
 mod root;
 mod sealed;
+mod table;
+mod threshold;
 mod tt;
 
 pub use analysis::{analyze_with, try_analyze_with, Analysis, MoveValue};
 pub use atomic_tt::{LineBucket, PairBucket, SharedBucket, SharedTable, MAX_LINE_MOVE_CODE};
-pub use engine::{
-    unlimited, Driver, Engine, Interrupted, Limits, SearchOptions, Stats, Table, TtSizeError,
+pub use engine::Engine;
+pub use entry::{Bound, PackedMove, TtEntry, MAX_MOVE_CODE};
+pub use game::{play_keeping, Expansion, Game, Player, SearchVisitor, Symmetry, TtKey, Value, INFINITY};
+pub use options::{
+    unlimited, Driver, Interrupted, Limits, OneThreadTable, SearchOptions, Stats, TtSizeError,
     DEFAULT_DEFER_PLIES, DEFAULT_SOLO_NODES,
 };
-pub use entry::{Bound, PackedMove, TtEntry, MAX_MOVE_CODE};
-pub use game::{play_keeping, Game, Player, Symmetry, TtKey, Value, INFINITY};
 pub use root::{
     root_checkpoint, tt_entries_from_text, tt_entries_to_text, tt_snapshot_from_text, tt_snapshot_to_text,
     Checkpoint, CheckpointError, Progress, RootMove, RootResult, MTD_REACH,
 };
 pub use sealed::{seal, unseal, SealedKind, SolveIdentity};
+pub use table::Table;
+pub use threshold::{narrow, Threshold};
 pub use tt::{BoundsTable, PackedTable, TranspositionTable, MAX_TT_BITS};

@@ -13,8 +13,10 @@
 //!   solvers (J. Tromp's Fhourstones; P. Pons, "Solving Connect 4: how to build a perfect AI",
 //!   2019).
 
-use crate::engine::unlimited;
-use crate::{Driver, Engine, Game, Interrupted, Value, INFINITY};
+use crate::engine::Engine;
+use crate::game::{Game, Value, INFINITY};
+use crate::options::{unlimited, Driver, Interrupted};
+use crate::threshold::{narrow, Threshold};
 
 /// A finite stand-in for an unknown bound, so that midpoints cannot overflow.
 const UNKNOWN: Value = INFINITY / 2;
@@ -95,51 +97,31 @@ impl<G: Game> Engine<G> {
                 let v = self.search_as(pos, window.0, window.1, limited)?;
                 Ok(v.clamp(lo, hi))
             }
-            Driver::Mtdf { .. } | Driver::MtdfMidpoint => {
-                let guess = match driver {
-                    Driver::Mtdf { guess } => guess,
-                    _ => lo + (hi - lo) / 2,
-                };
-                let mut g = guess.clamp(lo, hi);
-                while lo < hi {
-                    // Test "value > beta - 1": beta is g, unless g is already the proven lower
-                    // bound.
-                    let beta = if g == lo { g + 1 } else { g };
-                    g = self.search_as(pos, beta - 1, beta, limited)?;
-                    if g < beta {
-                        hi = g.max(lo);
-                    } else {
-                        lo = g.min(hi);
-                    }
-                }
-                Ok(lo)
-            }
             Driver::EndsThenBisection { budget } => self.ends_then_bisection(pos, lo, hi, budget, limited),
-            Driver::Bisection | Driver::BisectionTowardZero | Driver::ZeroThenBisection => {
+            _ => {
+                let policy = match driver {
+                    // MTD(f) from a guess asks "value >= guess?" first.
+                    Driver::Mtdf { guess } => Threshold::Mtd { first: guess.saturating_sub(1) },
+                    Driver::MtdfMidpoint => Threshold::Mtd { first: lo + (hi - lo) / 2 - 1 },
+                    Driver::Bisection => Threshold::Bisection,
+                    _ => Threshold::BisectionTowardZero,
+                };
                 if driver == Driver::ZeroThenBisection {
-                    // "value > 0?", then the test next to the bound it proved.
-                    let mut t = 0;
+                    // "value > 0?", then the test next to the bound it proved: two MTD(f)
+                    // steps from 0.
                     for _ in 0..2 {
                         if lo >= hi {
                             break;
                         }
-                        t = t.clamp(lo, hi - 1);
+                        let t = Threshold::Mtd { first: 0 }.next(lo, hi);
                         let r = self.search_as(pos, t, t + 1, limited)?;
-                        t = if narrow(r, t, &mut lo, &mut hi) { lo } else { hi - 1 };
+                        narrow(r, t, &mut lo, &mut hi);
                     }
                 }
                 while lo < hi {
-                    // The midpoint, rounded towards lo; the test is "value > mid".
-                    let mut mid = lo + (hi - lo) / 2;
-                    if driver != Driver::Bisection {
-                        if mid <= 0 && lo / 2 < mid {
-                            mid = lo / 2;
-                        } else if mid >= 0 && hi / 2 > mid {
-                            mid = hi / 2;
-                        }
-                    }
-                    let r = self.search_as(pos, mid, mid + 1, limited)?;
-                    narrow(r, mid, &mut lo, &mut hi);
+                    let t = policy.next(lo, hi);
+                    let r = self.search_as(pos, t, t + 1, limited)?;
+                    narrow(r, t, &mut lo, &mut hi);
                 }
                 Ok(lo)
             }
@@ -180,12 +162,7 @@ impl<G: Game> Engine<G> {
         let (mut plo, mut phi) = start_bounds(self.game(), pos);
         (plo, phi) = (plo.min(lo), phi.max(hi));
         while lo < hi {
-            let mut mid = plo + (phi - plo) / 2;
-            if mid <= 0 && plo / 2 < mid {
-                mid = plo / 2;
-            } else if mid >= 0 && phi / 2 > mid {
-                mid = phi / 2;
-            }
+            let mid = Threshold::BisectionTowardZero.next(plo, phi);
             if mid < lo {
                 plo = lo;
                 continue;
@@ -202,18 +179,6 @@ impl<G: Game> Engine<G> {
             }
         }
         Ok(lo)
-    }
-}
-
-/// Narrows `[lo, hi]` by `r`, the fail-soft result of the null-window test "value > t?": a
-/// lower bound when the test failed high (returned `true`), an upper bound otherwise.
-fn narrow(r: Value, t: Value, lo: &mut Value, hi: &mut Value) -> bool {
-    if r > t {
-        *lo = r.min(*hi);
-        true
-    } else {
-        *hi = r.max(*lo);
-        false
     }
 }
 

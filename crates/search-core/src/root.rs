@@ -15,6 +15,7 @@ use std::str::FromStr;
 use std::time::{Duration, Instant};
 
 use crate::sealed::{seal, unseal, SealedKind, SolveIdentity, HEADER_LINES};
+use crate::threshold::Threshold;
 use crate::{Analysis, Bound, Engine, Game, Interrupted, Limits, Stats, TtEntry, Value, INFINITY};
 
 /// Bounds proven on one root move's value, from the root's side to move.
@@ -492,8 +493,7 @@ impl<G: Game> Engine<G> {
                 }
                 // MTD(f)'s step from 0 while it stays next to 0 (values of the margin games sit
                 // there), bisection of what is left beyond (Connect Four's quick wins).
-                let step = 0.clamp(lo, hi - 1);
-                let t = if step.abs() <= MTD_REACH { step } else { lo + (hi - 1 - lo) / 2 };
+                let t = Threshold::MtdThenBisection { reach: MTD_REACH }.next(lo, hi);
                 let mut undecided: Vec<usize> =
                     (0..n).filter(|&i| cp.moves[i].lo <= t && cp.moves[i].hi > t).collect();
                 undecided.sort_by_key(|&i| (std::cmp::Reverse(cp.moves[i].lo), rank(cp.moves[i].mv)));

@@ -124,7 +124,7 @@ impl<K: TtKey, M: Copy> TranspositionTable<K, M> {
     }
 }
 
-/// The one-thread table of games with [`crate::Game::TT_KEEPS_BOTH_BOUNDS`]: the buckets and
+/// The one-thread table of [`crate::OneThreadTable::BothBounds`]: the buckets and
 /// replacement of [`TranspositionTable`], but each entry keeps both bounds of its position (J. K. Barker and R. E. Korf, "Solving
 /// Dots-And-Boxes", AAAI 2012): a store for a key already in the table narrows the stored
 /// interval instead of replacing it, so that a fail-low after a fail-high (as PVS's null

@@ -3,7 +3,7 @@
 
 use rand::{rngs::SmallRng, Rng, SeedableRng};
 use search_core::reference::minimax;
-use search_core::{analyze_with, Engine, Game, Player, SearchOptions, Value};
+use search_core::{analyze_with, Engine, Expansion, Game, Player, SearchOptions, SearchVisitor, Value};
 
 /// A random game tree: positions are `(depth, id)`, ids folded into a small key space so that
 /// many lines transpose; moves bank small gains; some moves keep the turn.
@@ -790,7 +790,7 @@ fn interrupted_analyses_return_an_error_with_true_bounds() {
     assert!(stopped > 0, "no search was stopped");
 }
 
-/// The trees of [`RandomTree`] with a window-aware ordering ([`Game::order_in_window`]) that
+/// The trees of [`RandomTree`] with a window-aware ordering ([`Expansion::order_in_window`]) that
 /// moves a different move first depending on the window and the bounds, and checks what the
 /// engine passes it: a window inside the node's bounds widened by one, bounds in order, no memo
 /// (the game does not expand with its terminal test), at least two moves.
@@ -825,6 +825,15 @@ impl Game for WindowOrdered {
     fn order_moves(&self, pos: &Pos, moves: &mut [u8]) {
         self.tree.order_moves(pos, moves);
     }
+    fn banked(&self, pos: &Pos) -> Value {
+        pos.banked
+    }
+    fn visit_search<V: SearchVisitor<Self>>(visitor: V) -> V::Output {
+        visitor.expanded()
+    }
+}
+
+impl Expansion for WindowOrdered {
     fn order_in_window(
         &self,
         _pos: &Pos,
@@ -838,9 +847,6 @@ impl Game for WindowOrdered {
         self.calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let i = (alpha + 3 * beta + lo).rem_euclid(moves.len() as Value) as usize;
         moves[..=i].rotate_right(1);
-    }
-    fn banked(&self, pos: &Pos) -> Value {
-        pos.banked
     }
 }
 

@@ -4,7 +4,7 @@ pub mod record;
 
 use std::collections::{BinaryHeap, HashMap, HashSet};
 
-use search_core::{Game, Value, INFINITY};
+use search_core::{Game, Threshold, Value, INFINITY};
 
 pub use record::Record;
 
@@ -23,17 +23,21 @@ pub enum Driver {
 
 impl Driver {
     /// The threshold of the next question on a value known to lie in `[lo, hi]`, `lo < hi`:
-    /// always `lo <= t < hi`, so that either answer narrows the bounds.
+    /// always `lo <= t < hi`, so that either answer narrows the bounds ([`Threshold::next`] of
+    /// [`Driver::policy`]).
     #[must_use]
     pub fn threshold(self, lo: Value, hi: Value) -> Value {
-        debug_assert!(lo < hi);
-        let t = match self {
-            Driver::Mtdf if lo <= 0 && 0 < hi => 0,
-            Driver::Mtdf if lo > 0 => lo,
-            Driver::Mtdf => hi - 1,
-            Driver::Bisection => lo + (hi - lo) / 2,
-        };
-        t.clamp(lo, hi - 1)
+        self.policy().next(lo, hi)
+    }
+
+    /// The engine's threshold policy this driver is: MTD(f) whose first test is "greater than
+    /// 0?", or bisection.
+    #[must_use]
+    pub fn policy(self) -> Threshold {
+        match self {
+            Driver::Mtdf => Threshold::Mtd { first: 0 },
+            Driver::Bisection => Threshold::Bisection,
+        }
     }
 }
 

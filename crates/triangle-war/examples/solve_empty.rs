@@ -38,7 +38,7 @@ fn main() {
         principal_variation_search: pvs,
         enhanced_transposition_cutoff: etc.map(|_| 0),
         etc_min_moves: etc.unwrap_or(0),
-        ..SearchOptions::DEFAULT
+        ..triangle_war::SEARCH_OPTIONS
     };
     let mut solver = Solver::with_options(geometry, rules, options)
         .with_threads(threads, options)

@@ -15,7 +15,11 @@ fn main() {
     let mib: u64 = args.get(1).map_or(256, |s| s.parse().expect("MiB"));
     let path = args.get(2).cloned().unwrap_or_else(|| format!("side{side}.checkpoint"));
     let seconds: Option<u64> = args.get(3).map(|s| s.parse().expect("seconds"));
-    let tt_bits = match search_core::Engine::<TriangleWar>::tt_bits_for_mib(mib, 1, None) {
+    let tt_bits = match search_core::Engine::<TriangleWar>::table_bits_for_mib(
+        mib,
+        &triangle_war::SEARCH_OPTIONS,
+        None,
+    ) {
         Ok(b) => b,
         Err(e) => {
             eprintln!("error: {e}");
@@ -26,7 +30,7 @@ fn main() {
     let mut solver = Solver::with_options(
         geometry,
         Rules::ALL,
-        SearchOptions { tt_bits, principal_variation_search: true, ..SearchOptions::DEFAULT },
+        SearchOptions { tt_bits, principal_variation_search: true, ..triangle_war::SEARCH_OPTIONS },
     );
     solver.engine().set_limits(Limits { time: seconds.map(Duration::from_secs), ..Limits::default() });
     let checkpoint =

@@ -49,7 +49,8 @@ impl Front for TriangleWarFront {
         let bits = Judge::new(self.geometry.clone(), None).tt_bits().min(max_tt_bits.unwrap_or(u32::MAX));
         // Sessions play one segment at a time: no forced captures folded into a move.
         let rules = crate::Rules { fold_forced: false, ..crate::Rules::ALL };
-        Engine::new(TriangleWar::with_rules(self.geometry.clone(), rules), bits)
+        let options = search_core::SearchOptions { tt_bits: bits, ..crate::SEARCH_OPTIONS };
+        Engine::with_options(TriangleWar::with_rules(self.geometry.clone(), rules), options)
     }
 
     fn start(&self) -> Position {

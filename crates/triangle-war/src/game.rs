@@ -1,6 +1,8 @@
 //! Triangle War as a search-core [`Game`], and a [`Solver`] for batches.
 
-use search_core::{Analysis, Engine, Game, Player, SearchOptions, Stats, Symmetry, Value, INFINITY};
+use search_core::{
+    Analysis, Engine, Game, OneThreadTable, Player, SearchOptions, Stats, Symmetry, Value, INFINITY,
+};
 
 use strings_and_coins::Rules;
 
@@ -163,8 +165,6 @@ impl Game for TriangleWar {
         (key.0, Symmetry::Map(symmetry))
     }
 
-    const TT_KEEPS_BOTH_BOUNDS: bool = true;
-
     /// [`Rules::key_scheme`]: the keys' version and the rules that change them.
     fn key_scheme(&self) -> String {
         self.rules.key_scheme()
@@ -244,6 +244,12 @@ impl Game for TriangleWar {
     }
 }
 
+/// The engine options Triangle War's solvers start from: one thread keeps both bounds of a
+/// position in its TT ([`OneThreadTable::BothBounds`]: positions are searched again with other
+/// windows and both results are useful), the rest [`SearchOptions::DEFAULT`].
+pub const SEARCH_OPTIONS: SearchOptions =
+    SearchOptions { one_thread_table: OneThreadTable::BothBounds, ..SearchOptions::DEFAULT };
+
 /// A Triangle War solver for one board: the search-core [`Engine`] with a TT that persists
 /// across positions, so a batch of games shares work, on one thread or several
 /// ([`Solver::with_threads`]; same values), and the questions a judge asks of it.
@@ -255,7 +261,12 @@ impl Solver {
     /// A solver for `geometry` with a TT of `2^tt_bits` entries (about 32 bytes each).
     #[must_use]
     pub fn new(geometry: Geometry, tt_bits: u32) -> Self {
-        Solver { engine: Engine::new(TriangleWar::new(geometry), tt_bits) }
+        Solver {
+            engine: Engine::with_options(
+                TriangleWar::new(geometry),
+                SearchOptions { tt_bits, ..SEARCH_OPTIONS },
+            ),
+        }
     }
 
     /// A solver for `geometry` with the pruning `rules` and the engine's `options` (threads
@@ -398,17 +409,22 @@ mod tests {
     fn tt_sizes_round_down_and_oversized_requests_are_refused() {
         // The engine sizes Triangle War's own table (two bounds per entry; shared on threads).
         use search_core::{Engine, TtSizeError};
+        let options = |threads| SearchOptions { threads, ..SEARCH_OPTIONS };
         for threads in [1, 2] {
-            let bits = Engine::<TriangleWar>::tt_bits_for_mib(1536, threads, None).unwrap();
-            let bytes = Engine::<TriangleWar>::tt_bytes(bits, threads);
+            let bits = Engine::<TriangleWar>::table_bits_for_mib(1536, &options(threads), None).unwrap();
+            let bytes =
+                Engine::<TriangleWar>::table_bytes(&SearchOptions { tt_bits: bits, ..options(threads) });
             assert!(bytes <= 1536 << 20 && 2 * bytes > 1536 << 20, "{threads} threads: {bytes} bytes");
         }
         assert!(
             search_core::BoundsTable::<u64, u8>::entry_bytes() as u64
-                == Engine::<TriangleWar>::tt_bytes(0, 1)
+                == Engine::<TriangleWar>::table_bytes(&SearchOptions { tt_bits: 0, ..options(1) })
         );
-        assert_eq!(Engine::<TriangleWar>::tt_bits_for_mib(0, 1, None), Err(TtSizeError::TooSmall { mib: 0 }));
-        match Engine::<TriangleWar>::tt_bits_for_mib(4096, 1, Some(1 << 30)) {
+        assert_eq!(
+            Engine::<TriangleWar>::table_bits_for_mib(0, &options(1), None),
+            Err(TtSizeError::TooSmall { mib: 0 })
+        );
+        match Engine::<TriangleWar>::table_bits_for_mib(4096, &options(1), Some(1 << 30)) {
             Err(TtSizeError::TooLarge { needed_bytes, .. }) => assert!(needed_bytes > 1 << 30),
             other => panic!("{other:?}"),
         }

@@ -121,7 +121,7 @@ impl Judge {
             let options = search_core::SearchOptions {
                 tt_bits: bits,
                 prefetch_children: true,
-                ..search_core::SearchOptions::DEFAULT
+                ..crate::SEARCH_OPTIONS
             };
             Solver::with_options(geometry.clone(), rules, options).with_threads(threads, options)
         })

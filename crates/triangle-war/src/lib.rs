@@ -13,7 +13,7 @@ mod rules_text;
 
 pub use diagram::diagram;
 pub use front::TriangleWarFront;
-pub use game::{Solver, TriangleWar};
+pub use game::{Solver, TriangleWar, SEARCH_OPTIONS};
 pub use geometry::{Geometry, GeometryError, Segment, MAX_SIDE};
 pub use judge::{Judge, DEFAULT_TT_BITS, TABLE_MAX_SEGMENTS};
 pub use parse::{

@@ -121,8 +121,14 @@ Example:
         Ok(problem)
     }
 
+    fn table_options() -> SearchOptions {
+        crate::SEARCH_OPTIONS
+    }
+
     fn table_bytes(&self) -> Option<u64> {
-        self.searched.then(|| Engine::<TriangleWar>::tt_bytes(self.judge.tt_bits(), self.threads))
+        let options =
+            SearchOptions { tt_bits: self.judge.tt_bits(), threads: self.threads, ..crate::SEARCH_OPTIONS };
+        self.searched.then(|| Engine::<TriangleWar>::table_bytes(&options))
     }
 
     fn read<'a>(
@@ -196,7 +202,7 @@ Example:
             tt_bits: self.judge.tt_bits(),
             principal_variation_search: true,
             prefetch_children: true,
-            ..SearchOptions::DEFAULT
+            ..crate::SEARCH_OPTIONS
         };
         let geometry = self.front.geometry().clone();
         let mut solver =

@@ -15,7 +15,7 @@ fn random_position(g: &Geometry, rng: &mut SmallRng, drawn: usize) -> Position {
 }
 
 fn parallel(g: &Geometry, threads: usize, tt_bits: u32) -> Solver {
-    let options = SearchOptions { tt_bits, principal_variation_search: true, ..SearchOptions::DEFAULT };
+    let options = SearchOptions { tt_bits, principal_variation_search: true, ..triangle_war::SEARCH_OPTIONS };
     let mut s = Solver::with_options(g.clone(), Rules::ALL, options).with_threads(threads, options);
     // Helpers from the first node: these searches are small.
     s.engine().set_solo_nodes(0);

@@ -89,7 +89,7 @@ fn solver(g: &Geometry, rules: Rules, pvs: bool) -> Solver {
     Solver::with_options(
         g.clone(),
         rules,
-        SearchOptions { tt_bits: 18, principal_variation_search: pvs, ..SearchOptions::DEFAULT },
+        SearchOptions { tt_bits: 18, principal_variation_search: pvs, ..triangle_war::SEARCH_OPTIONS },
     )
 }
 
@@ -445,7 +445,8 @@ fn interrupted_side4_solves_resume(threads: usize, seed: u64) {
     let g = Geometry::new(4).unwrap();
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut interrupted_rounds = 0;
-    let options = SearchOptions { tt_bits: 18, principal_variation_search: true, ..SearchOptions::DEFAULT };
+    let options =
+        SearchOptions { tt_bits: 18, principal_variation_search: true, ..triangle_war::SEARCH_OPTIONS };
     // Helpers start at once: these searches are small.
     let fresh = || {
         let mut s = Solver::with_options(g.clone(), Rules::ALL, options).with_threads(threads, options);

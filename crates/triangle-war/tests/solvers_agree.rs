@@ -143,7 +143,10 @@ fn engine_matches_minimax_under_narrow_windows() {
     for side in [2u8, 3] {
         let g = Geometry::new(side).unwrap();
         let game = TriangleWar::new(g.clone());
-        let mut engine = search_core::Engine::new(game.clone(), 12);
+        let mut engine = search_core::Engine::with_options(
+            game.clone(),
+            search_core::SearchOptions { tt_bits: 12, ..triangle_war::SEARCH_OPTIONS },
+        );
         let mut rng = SmallRng::seed_from_u64(u64::from(side));
         for _ in 0..150 {
             let drawn = g.segments().len().saturating_sub(rng.gen_range(1..=9));
