@@ -6,9 +6,9 @@ use std::time::{Duration, Instant};
 
 use game_front::{Front, Session, SolverSettings, Visit};
 use pyo3::create_exception;
-use pyo3::exceptions::{PyException, PyOverflowError, PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyException, PyMemoryError, PyOverflowError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyString, PyTuple};
 use search_core::{Analysis, Interrupted, Limits, PackedMove, Player, INFINITY};
 
 create_exception!(_native, SearchInterrupted, PyException, "A search stopped by its time limit; `args` = (message, lo, hi): the bounds proven on the value for the player to move.");
@@ -208,6 +208,41 @@ fn open(name: &str, params: &[(String, String)], setup: Option<String>) -> PyRes
         .map_err(PyValueError::new_err)
 }
 
+/// Opens `name` with `params` (and `setup`) and plays `history` after the setup's own moves
+/// (which `history` starts with): a copy of a state, or a pickled one.
+fn replay(
+    name: &str,
+    params: &[(String, String)],
+    setup: Option<String>,
+    history: &[u16],
+) -> PyResult<Box<dyn AnyState>> {
+    let mut state = open(name, params, setup)?;
+    let own = state.history();
+    if !history.starts_with(&own) {
+        return Err(PyValueError::new_err(format!(
+            "the history {history:?} does not start with the setup's own moves {own:?}"
+        )));
+    }
+    for &a in &history[own.len()..] {
+        state.apply(a).map_err(PyValueError::new_err)?;
+    }
+    Ok(state)
+}
+
+/// Text given to the module: a Python `str` that is valid Unicode (a lone surrogate raises
+/// `ValueError`, not `UnicodeEncodeError`); another type raises `TypeError`.
+struct Text(String);
+
+impl<'py> FromPyObject<'py> for Text {
+    fn extract_bound(ob: &Bound<'py, PyAny>) -> PyResult<Self> {
+        let s = ob.downcast::<PyString>()?;
+        match s.to_cow() {
+            Ok(text) => Ok(Text(text.to_string())),
+            Err(_) => Err(PyValueError::new_err("the text is not valid Unicode (it holds a lone surrogate)")),
+        }
+    }
+}
+
 /// A game: its name and board parameters (`load_game`).
 #[pyclass(module = "game_solvers", frozen)]
 struct Game {
@@ -239,8 +274,8 @@ impl Game {
 
     /// The position of one case of the game's judge input format (a DBN line, a move string,
     /// a UVa board, the Young-diagram game's value tables, ...).
-    fn new_state_from_text(&self, text: &str) -> PyResult<State> {
-        Ok(State::new(open(self.name, &self.params, Some(text.to_string()))?))
+    fn new_state_from_text(&self, text: Text) -> PyResult<State> {
+        Ok(State::new(open(self.name, &self.params, Some(text.0))?))
     }
 
     fn __repr__(&self) -> String {
@@ -261,18 +296,17 @@ impl State {
     }
 
     /// Runs `f` on the state. If another thread holds it (a solve in progress), waits with the
-    /// GIL released, so that the solving thread can still reach Python (Ctrl-C checks).
-    fn with<T>(&self, f: impl FnOnce(&mut dyn AnyState) -> T) -> T {
+    /// GIL released, so that the solving thread can still reach Python (Ctrl-C checks). A panic
+    /// in `f` (a bug) is a `RuntimeError`, never a panic reaching Python.
+    fn with<T>(&self, py: Python<'_>, f: impl FnOnce(&mut dyn AnyState) -> T) -> PyResult<T> {
         let mut guard = loop {
             match self.inner.try_lock() {
                 Ok(guard) => break guard,
                 Err(TryLockError::Poisoned(poisoned)) => break poisoned.into_inner(),
-                Err(TryLockError::WouldBlock) => {
-                    Python::with_gil(|py| py.allow_threads(|| drop(self.inner.lock())));
-                }
+                Err(TryLockError::WouldBlock) => py.allow_threads(|| drop(self.inner.lock())),
             }
         };
-        f(guard.as_mut())
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(guard.as_mut()))).map_err(|_| bug())
     }
 
     /// Solves on a thread of its own with the GIL released; the calling thread wakes every
@@ -280,17 +314,20 @@ impl State {
     /// raise the search's stop flag.
     fn explain(&self, py: Python<'_>, job: Job, options: &SolveOptions) -> PyResult<Explained> {
         let (settings, time) = options.check()?;
-        if self.with(|s| s.final_value().is_some()) {
-            return Err(PyValueError::new_err("the game is over: nothing to solve"));
-        }
         let stop = Arc::new(AtomicBool::new(false));
         let limits = Limits { stop: Some(Arc::clone(&stop)), time, max_nodes: None };
         let inner = &self.inner;
         std::thread::scope(|scope| {
             let (done, finished) = mpsc::channel::<()>();
             let worker = scope.spawn(move || {
+                // The state is held from the check to the end of the solve: another thread's
+                // move waits, so that the answer is about the position checked.
                 let mut guard = inner.lock().unwrap_or_else(PoisonError::into_inner);
-                let result = guard.explain(job, settings, limits);
+                let result = if guard.final_value().is_some() {
+                    None
+                } else {
+                    Some(guard.explain(job, settings, limits))
+                };
                 drop(guard);
                 // The receiver may be gone (the caller returned on a signal): nothing to tell.
                 let _ = done.send(());
@@ -315,8 +352,9 @@ impl State {
                 }
             }
             match py.allow_threads(|| worker.join()) {
-                Ok(Ok(explained)) => Ok(explained),
-                Ok(Err(Interrupted { lo, hi })) => {
+                Ok(None) => Err(PyValueError::new_err("the game is over: nothing to solve")),
+                Ok(Some(Ok(explained))) => Ok(explained),
+                Ok(Some(Err(Interrupted { lo, hi }))) => {
                     let known = |b: i64| (b.abs() < INFINITY / 2).then_some(b);
                     let (lo, hi) = (known(lo), known(hi));
                     let shown = |b: Option<i64>, none: &str| b.map_or(none.to_string(), |b| b.to_string());
@@ -330,10 +368,15 @@ impl State {
                         hi,
                     )))
                 }
-                Err(_) => Err(PyRuntimeError::new_err("the solver failed (a bug): please report it")),
+                Err(_) => Err(bug()),
             }
         })
     }
+}
+
+/// The error of a panic caught (a bug of the module or a solver).
+fn bug() -> PyErr {
+    PyRuntimeError::new_err("the solver failed (a bug): please report it")
 }
 
 /// How often a solving call wakes to check Python's signals.
@@ -341,9 +384,24 @@ const SIGNAL_CHECK: Duration = Duration::from_millis(50);
 
 /// The keyword arguments of the solving functions, as given.
 struct SolveOptions {
-    time_limit: Option<f64>,
+    time_limit: Option<Seconds>,
     threads: Option<Whole>,
     tt_mib: Option<Whole>,
+}
+
+/// A `time_limit`: a float (or an int) of seconds; one too large for a float reads as
+/// infinity, which the range check refuses with a `ValueError` (not an `OverflowError`).
+#[derive(Clone, Copy)]
+struct Seconds(f64);
+
+impl<'py> FromPyObject<'py> for Seconds {
+    fn extract_bound(ob: &Bound<'py, PyAny>) -> PyResult<Self> {
+        match ob.extract::<f64>() {
+            Ok(t) => Ok(Seconds(t)),
+            Err(e) if e.is_instance_of::<PyOverflowError>(ob.py()) => Ok(Seconds(f64::INFINITY)),
+            Err(e) => Err(e),
+        }
+    }
 }
 
 /// A whole-number keyword argument: its value, or its text when it does not fit in an `i64`
@@ -391,8 +449,8 @@ impl SolveOptions {
     fn check(&self) -> PyResult<(SolverSettings, Option<Duration>)> {
         let time = match self.time_limit {
             None => None,
-            Some(t) if t.is_finite() && t > 0.0 && t <= 1e9 => Some(Duration::from_secs_f64(t)),
-            Some(t) => {
+            Some(Seconds(t)) if t.is_finite() && t > 0.0 && t <= 1e9 => Some(Duration::from_secs_f64(t)),
+            Some(Seconds(t)) => {
                 return Err(PyValueError::new_err(format!(
                     "time_limit: expected seconds in (0, 1e9], found {t}"
                 )))
@@ -406,37 +464,59 @@ impl SolveOptions {
                 ))
             })? as usize),
         };
-        let most = memory_mib().unwrap_or(1 << 20);
+        let memory = Memory::read();
+        let total = memory.total_mib.unwrap_or(1 << 20);
         let tt_bytes = match &self.tt_mib {
             None => None,
-            Some(m) => Some((m.within(1, i64::try_from(most).unwrap_or(i64::MAX)).ok_or_else(|| {
-                PyValueError::new_err(format!(
-                    "tt_mib: expected a whole number of MiB from 1 to {most} (this machine's memory), found {m}"
-                ))
-            })? as u64)
-                << 20),
+            Some(m) => {
+                let mib = m.within(1, i64::try_from(total).unwrap_or(i64::MAX)).ok_or_else(|| {
+                    PyValueError::new_err(format!(
+                        "tt_mib: expected a whole number of MiB from 1 to {total} (this machine's memory), found {m}"
+                    ))
+                })? as u64;
+                // Checked before the table is made: a failed allocation would abort the process.
+                if let Some(available) = memory.available_mib.filter(|&a| mib > a) {
+                    return Err(PyMemoryError::new_err(format!(
+                        "tt_mib: {mib} MiB asked, {available} MiB of memory available now"
+                    )));
+                }
+                Some(mib << 20)
+            }
         };
         Ok((SolverSettings { threads, tt_bytes }, time))
     }
 }
 
-/// The machine's memory in MiB (Linux's `/proc/meminfo`), if known.
-fn memory_mib() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib >> 10)
+/// The machine's memory, total and available now, in MiB (Linux's `/proc/meminfo`), where known.
+struct Memory {
+    total_mib: Option<u64>,
+    available_mib: Option<u64>,
 }
 
-fn action_id(action: i64) -> PyResult<u16> {
-    u16::try_from(action).map_err(|_| PyValueError::new_err(format!("action {action} is not an action id")))
+impl Memory {
+    fn read() -> Self {
+        let text = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
+        let field = |name: &str| -> Option<u64> {
+            let line = text.lines().find(|l| l.starts_with(name))?;
+            let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+            Some(kib >> 10)
+        };
+        Memory { total_mib: field("MemTotal:"), available_mib: field("MemAvailable:") }
+    }
+}
+
+fn action_id(action: &Whole) -> PyResult<u16> {
+    action
+        .within(0, i64::from(u16::MAX))
+        .and_then(|a| u16::try_from(a).ok())
+        .ok_or_else(|| PyValueError::new_err(format!("action {action} is not an action id")))
 }
 
 #[pymethods]
 impl State {
     /// 0 or 1 for the player to move, -4 (OpenSpiel's terminal id) when the game is over.
-    fn current_player(&self) -> i64 {
-        self.with(|s| match s.to_move() {
+    fn current_player(&self, py: Python<'_>) -> PyResult<i64> {
+        self.with(py, |s| match s.to_move() {
             Some(Player::First) => 0,
             Some(Player::Second) => 1,
             None => TERMINAL_PLAYER,
@@ -444,24 +524,24 @@ impl State {
     }
 
     /// The legal actions, in move-generation order.
-    fn legal_actions(&self) -> Vec<u16> {
-        self.with(|s| s.legal_actions())
+    fn legal_actions(&self, py: Python<'_>) -> PyResult<Vec<u16>> {
+        self.with(py, |s| s.legal_actions())
     }
 
     /// Plays `action`; `ValueError` if it is not legal.
-    fn apply_action(&self, action: i64) -> PyResult<()> {
-        let action = action_id(action)?;
-        self.with(|s| s.apply(action)).map_err(PyValueError::new_err)
+    fn apply_action(&self, py: Python<'_>, action: Whole) -> PyResult<()> {
+        let action = action_id(&action)?;
+        self.with(py, |s| s.apply(action))?.map_err(PyValueError::new_err)
     }
 
     /// Plays a move typed in the game's notation (`4`, `1,1`, `2-5`); returns its action id.
-    fn apply_text(&self, text: &str) -> PyResult<u16> {
-        self.with(|s| s.apply_text(text)).map_err(PyValueError::new_err)
+    fn apply_text(&self, py: Python<'_>, text: Text) -> PyResult<u16> {
+        self.with(py, |s| s.apply_text(&text.0))?.map_err(PyValueError::new_err)
     }
 
     /// Takes back the last action; `ValueError` if none was played.
-    fn undo_action(&self) -> PyResult<()> {
-        if self.with(|s| s.undo()) {
+    fn undo_action(&self, py: Python<'_>) -> PyResult<()> {
+        if self.with(py, |s| s.undo())? {
             Ok(())
         } else {
             Err(PyValueError::new_err("no action to undo"))
@@ -469,54 +549,121 @@ impl State {
     }
 
     /// The actions played from the start (or the text's position).
-    fn history(&self) -> Vec<u16> {
-        self.with(|s| s.history())
+    fn history(&self, py: Python<'_>) -> PyResult<Vec<u16>> {
+        self.with(py, |s| s.history())
     }
 
     /// A copy (replayed from the start).
-    fn clone(&self) -> PyResult<State> {
+    fn clone(&self, py: Python<'_>) -> PyResult<State> {
         let (name, params, setup, history) =
-            self.with(|s| (s.name(), s.params().to_vec(), s.setup().map(str::to_string), s.history()));
-        let mut copy = open(name, &params, setup)?;
-        // The text's own moves are already played by `open`.
-        let skip = copy.history().len();
-        for &a in &history[skip..] {
-            copy.apply(a).map_err(PyValueError::new_err)?;
-        }
-        Ok(State::new(copy))
+            self.with(py, |s| (s.name(), s.params().to_vec(), s.setup().map(str::to_string), s.history()))?;
+        Ok(State::new(replay(name, &params, setup, &history)?))
     }
 
     /// Whether the game is over.
-    fn is_terminal(&self) -> bool {
-        self.with(|s| s.final_value().is_some())
+    fn is_terminal(&self, py: Python<'_>) -> PyResult<bool> {
+        self.with(py, |s| s.final_value().is_some())
     }
 
     /// The final result of each player (0 and 1) in the game's points, 0 for both before the
     /// end.
-    fn returns(&self) -> Vec<f64> {
-        let v = self.with(|s| s.final_value().unwrap_or(0)) as f64;
-        vec![v, -v]
+    fn returns(&self, py: Python<'_>) -> PyResult<Vec<f64>> {
+        let v = self.with(py, |s| s.final_value().unwrap_or(0))? as f64;
+        Ok(vec![v, -v])
     }
 
     /// An action in the game's notation.
-    fn action_to_string(&self, action: i64) -> PyResult<String> {
-        let action = action_id(action)?;
-        self.with(|s| s.action_text(action)).map_err(PyValueError::new_err)
+    fn action_to_string(&self, py: Python<'_>, action: Whole) -> PyResult<String> {
+        let action = action_id(&action)?;
+        self.with(py, |s| s.action_text(action))?.map_err(PyValueError::new_err)
     }
 
     /// The position as one case of the game's judge input format.
-    fn setup_text(&self) -> String {
-        self.with(|s| s.setup_text())
+    fn setup_text(&self, py: Python<'_>) -> PyResult<String> {
+        self.with(py, |s| s.setup_text())
     }
 
-    fn __str__(&self) -> String {
-        self.with(|s| s.draw())
+    fn __str__(&self, py: Python<'_>) -> PyResult<String> {
+        self.with(py, |s| s.draw())
     }
+
+    /// Pickling: the state is rebuilt by `game_solvers._state_from_pickle` from the game, the
+    /// judge text it was opened from and the action history, under a checksum.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let saved = self.with(py, |s| Saved {
+            name: s.name().to_string(),
+            params: s.params().to_vec(),
+            setup: s.setup().map(str::to_string),
+            history: s.history(),
+        })?;
+        let restore = py.import("game_solvers")?.getattr("_state_from_pickle")?;
+        let check = saved.checksum();
+        let args = (PICKLE_FORMAT, saved.name, saved.params, saved.setup, saved.history, check);
+        Ok((restore, PyTuple::new(py, [args.into_pyobject(py)?])?))
+    }
+}
+
+/// The format tag of a pickled state (the first item of its data).
+const PICKLE_FORMAT: &str = "game_solvers.State/1";
+
+/// What a pickled state holds.
+struct Saved {
+    name: String,
+    params: Vec<(String, String)>,
+    setup: Option<String>,
+    history: Vec<u16>,
+}
+
+impl Saved {
+    /// FNV-1a (64 bits) of the fields, each length-prefixed: detects a damaged pickle (not a
+    /// forged one).
+    fn checksum(&self) -> u64 {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut eat = |bytes: &[u8]| {
+            for &b in (bytes.len() as u64).to_le_bytes().iter().chain(bytes) {
+                h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+            }
+        };
+        eat(PICKLE_FORMAT.as_bytes());
+        eat(self.name.as_bytes());
+        for (k, v) in &self.params {
+            eat(k.as_bytes());
+            eat(v.as_bytes());
+        }
+        match &self.setup {
+            Some(text) => eat(format!("+{text}").as_bytes()),
+            None => eat(b"-"),
+        }
+        let actions: Vec<u8> = self.history.iter().flat_map(|a| a.to_le_bytes()).collect();
+        eat(&actions);
+        h
+    }
+}
+
+/// The state of a pickle's data (`State.__reduce__`'s): `ValueError` for anything that is not
+/// such data, damaged (the checksum) or not a game of this module.
+#[pyfunction]
+fn _state_from_pickle(data: &Bound<'_, PyAny>) -> PyResult<State> {
+    let damaged = |why: String| PyValueError::new_err(format!("not a game_solvers state pickle: {why}"));
+    type Data = (String, String, Vec<(String, String)>, Option<String>, Vec<u16>, u64);
+    let (format, name, params, setup, history, check): Data =
+        data.extract().map_err(|e| damaged(e.to_string()))?;
+    if format != PICKLE_FORMAT {
+        return Err(damaged(format!("format {format:?}, expected {PICKLE_FORMAT:?}")));
+    }
+    let saved = Saved { name, params, setup, history };
+    if saved.checksum() != check {
+        return Err(damaged("the checksum does not match (the data is damaged)".to_string()));
+    }
+    let state = replay(&saved.name, &saved.params, saved.setup, &saved.history)
+        .map_err(|e| damaged(e.to_string()))?;
+    Ok(State::new(state))
 }
 
 /// Opens a game by name with board parameters: `name` or `name(key=value,...)`.
 #[pyfunction]
-fn load_game(spec: &str) -> PyResult<Game> {
+fn load_game(spec: Text) -> PyResult<Game> {
+    let spec = spec.0.as_str();
     let (name, params) =
         game_registry::parse_game_string(spec).map_err(|e| PyValueError::new_err(e.to_string()))?;
     // Checked now, so that a bad parameter fails here and not at the first state.
@@ -536,7 +683,7 @@ fn registered_names() -> Vec<&'static str> {
 fn value(
     py: Python<'_>,
     state: &State,
-    time_limit: Option<f64>,
+    time_limit: Option<Seconds>,
     threads: Option<Whole>,
     tt_mib: Option<Whole>,
 ) -> PyResult<i64> {
@@ -549,7 +696,7 @@ fn value(
 fn move_values<'py>(
     py: Python<'py>,
     state: &State,
-    time_limit: Option<f64>,
+    time_limit: Option<Seconds>,
     threads: Option<Whole>,
     tt_mib: Option<Whole>,
 ) -> PyResult<Bound<'py, PyDict>> {
@@ -567,12 +714,12 @@ fn move_values<'py>(
 fn best_action(
     py: Python<'_>,
     state: &State,
-    time_limit: Option<f64>,
+    time_limit: Option<Seconds>,
     threads: Option<Whole>,
     tt_mib: Option<Whole>,
 ) -> PyResult<u16> {
     let explained = state.explain(py, Job::Analysis, &SolveOptions { time_limit, threads, tt_mib })?;
-    Ok(explained.moves[0].0)
+    explained.moves.first().map(|m| m.0).ok_or_else(bug)
 }
 
 /// A principal variation: actions to the end of the game under perfect play.
@@ -581,7 +728,7 @@ fn best_action(
 fn principal_variation(
     py: Python<'_>,
     state: &State,
-    time_limit: Option<f64>,
+    time_limit: Option<Seconds>,
     threads: Option<Whole>,
     tt_mib: Option<Whole>,
 ) -> PyResult<Vec<u16>> {
@@ -595,7 +742,7 @@ fn principal_variation(
 fn analyze<'py>(
     py: Python<'py>,
     state: &State,
-    time_limit: Option<f64>,
+    time_limit: Option<Seconds>,
     threads: Option<Whole>,
     tt_mib: Option<Whole>,
 ) -> PyResult<Bound<'py, PyDict>> {
@@ -632,5 +779,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(best_action, m)?)?;
     m.add_function(wrap_pyfunction!(principal_variation, m)?)?;
     m.add_function(wrap_pyfunction!(analyze, m)?)?;
+    m.add_function(wrap_pyfunction!(_state_from_pickle, m)?)?;
     Ok(())
 }

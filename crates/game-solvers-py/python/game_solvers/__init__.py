@@ -10,6 +10,7 @@ Games come from the Rust registry of this project (``registered_names()``)::
     print(gs.analyze(state)["pv"])   # a principal variation as action ids
 """
 
+from . import _native
 from ._native import (
     Game,
     SearchInterrupted,
@@ -22,6 +23,13 @@ from ._native import (
     registered_names,
     value,
 )
+
+
+
+def _state_from_pickle(data):
+    """The state a pickle holds (State.__reduce__'s data); ValueError if it is damaged."""
+    return _native._state_from_pickle(data)
+
 
 __all__ = [
     "Game",

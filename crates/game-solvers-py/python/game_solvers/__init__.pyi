@@ -5,9 +5,12 @@ Values are exact game-theoretic values in the game's points as games-cli prints 
 tic-tac-toe / m,n,k: CCF 201803-4's score, the empty cells plus one for a win; dots-and-boxes:
 boxes; the Young-diagram game: the score margin), for the player to move, counting the points
 already banked in the state's history (a state opened from a DBN string or a judge text
-starts with what that text records: a DBN string owns no box). Errors are ValueError with the
-CLI's message; a solve stopped by its time_limit raises SearchInterrupted; Ctrl-C during a
-solve raises KeyboardInterrupt.
+starts with what that text records: a DBN string owns no box). Errors: ValueError (itself, not
+a subclass) with the CLI's message for every bad value (an action id out of range, text with a
+lone surrogate, a number too large); TypeError for an argument of another type; MemoryError
+for a tt_mib beyond the memory available; a solve stopped by its time_limit raises
+SearchInterrupted; Ctrl-C during a solve raises KeyboardInterrupt. No Rust panic reaches
+Python: a bug of the module would be a RuntimeError.
 
 Game strings are OpenSpiel's for the games it has (connect_four(rows,columns,x_in_row),
 tic_tac_toe, mnk(m,n,k), dots_and_boxes(num_rows,num_cols,utility_margin)), and action ids
@@ -67,7 +70,10 @@ class Game:
 
 class State:
     """A position of a game in progress, with its history (undo_action). Solving functions
-    take it; one state may be used from several threads (calls on it wait for each other)."""
+    take it; one state may be used from several threads (calls on it wait for each other; a
+    solve holds the state from its check that the game is not over to its answer). States
+    pickle (and copy.copy / copy.deepcopy) as their game, judge text and action history under
+    a checksum: a damaged pickle raises ValueError when loaded."""
 
     def current_player(self) -> int:
         """0 or 1 for the player to move; -4 (OpenSpiel's TERMINAL id) at the end."""
@@ -126,9 +132,10 @@ def registered_names() -> List[str]:
 #   with the bounds proven. None (default): no limit.
 # - threads: search threads, 1 to 256 (lazy SMP above 1); None: the game's default (1).
 # - tt_mib: the transposition table's size in MiB, 1 to the machine's memory (the largest
-#   power of two of entries that fits); None: the game's default size.
+#   power of two of entries that fits); more than the memory available now (MemAvailable of
+#   /proc/meminfo) raises MemoryError before any table is made; None: the game's default size.
 # A state's solver keeps its TT between calls made with the same threads and tt_mib; other
-# values make a fresh solver. Bad values raise ValueError. Ctrl-C stops a solve within
+# values make a fresh solver. Bad values raise ValueError (wrong types TypeError). Ctrl-C stops a solve within
 # about 50 ms plus a few thousand nodes: KeyboardInterrupt, the state still usable.
 
 def value(
