@@ -248,6 +248,71 @@ impl<'py> FromPyObject<'py> for Text {
 struct Game {
     name: &'static str,
     params: Vec<(String, String)>,
+    /// What `returns()` are (the game string's `utility_margin`).
+    utility: Utility,
+}
+
+/// What a state's `returns()` are, as OpenSpiel's for the same game string.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Utility {
+    /// 1 / 0 / -1 for a win, a draw, a loss (OpenSpiel's Connect Four, tic-tac-toe, m,n,k,
+    /// dots-and-boxes by default; this module's choice for the other games).
+    WinLoss,
+    /// The final margin in the game's points (dots-and-boxes with `utility_margin=true`).
+    Margin,
+}
+
+impl Utility {
+    /// The returns of a final result `value` (first player's side, in the game's points).
+    fn returns(self, value: i64) -> [f64; 2] {
+        let r = match self {
+            Utility::WinLoss => value.signum() as f64,
+            Utility::Margin => value as f64,
+        };
+        [r, -r]
+    }
+}
+
+/// The game string `spec` without its `utility_margin` (OpenSpiel's parameter of
+/// dots-and-boxes: the returns are the margin of boxes when `true`, win / draw / loss when
+/// `false`, its default), and what the returns are.
+fn utility_margin(spec: &str) -> PyResult<(String, Utility)> {
+    let Some((name, rest)) = spec.trim().split_once('(') else {
+        return Ok((spec.to_string(), Utility::WinLoss));
+    };
+    let Some(inner) = rest.strip_suffix(')') else {
+        return Ok((spec.to_string(), Utility::WinLoss));
+    };
+    let mut utility = Utility::WinLoss;
+    let mut kept = Vec::new();
+    for item in inner.split(',') {
+        match item.split_once('=') {
+            Some((key, value)) if key.trim() == "utility_margin" => {
+                if name.trim().replace('_', "-") != "dots-and-boxes" {
+                    return Err(PyValueError::new_err(format!(
+                        "utility_margin is a parameter of dots_and_boxes only, not of {}",
+                        name.trim()
+                    )));
+                }
+                utility = match value.trim().to_ascii_lowercase().as_str() {
+                    "true" => Utility::Margin,
+                    "false" => Utility::WinLoss,
+                    other => {
+                        return Err(PyValueError::new_err(format!(
+                            "utility_margin: expected true or false, found {other:?}"
+                        )))
+                    }
+                };
+            }
+            _ => kept.push(item),
+        }
+    }
+    let spec = if kept.iter().all(|i| i.trim().is_empty()) {
+        name.to_string()
+    } else {
+        format!("{name}({})", kept.join(","))
+    };
+    Ok((spec, utility))
 }
 
 #[pymethods]
@@ -269,17 +334,18 @@ impl Game {
 
     /// The start position.
     fn new_initial_state(&self) -> PyResult<State> {
-        Ok(State::new(open(self.name, &self.params, None)?))
+        Ok(State::new(open(self.name, &self.params, None)?, self.utility))
     }
 
     /// The position of one case of the game's judge input format (a DBN line, a move string,
     /// a UVa board, the Young-diagram game's value tables, ...).
     fn new_state_from_text(&self, text: Text) -> PyResult<State> {
-        Ok(State::new(open(self.name, &self.params, Some(text.0))?))
+        Ok(State::new(open(self.name, &self.params, Some(text.0))?, self.utility))
     }
 
     fn __repr__(&self) -> String {
-        let params: Vec<String> = self.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let margin = (self.utility == Utility::Margin).then(|| "utility_margin=true".to_string());
+        let params: Vec<String> = self.params.iter().map(|(k, v)| format!("{k}={v}")).chain(margin).collect();
         format!("load_game({:?})", format!("{}({})", self.name, params.join(",")))
     }
 }
@@ -288,11 +354,12 @@ impl Game {
 #[pyclass(module = "game_solvers", frozen)]
 struct State {
     inner: Mutex<Box<dyn AnyState>>,
+    utility: Utility,
 }
 
 impl State {
-    fn new(inner: Box<dyn AnyState>) -> Self {
-        State { inner: Mutex::new(inner) }
+    fn new(inner: Box<dyn AnyState>, utility: Utility) -> Self {
+        State { inner: Mutex::new(inner), utility }
     }
 
     /// Runs `f` on the state. If another thread holds it (a solve in progress), waits with the
@@ -557,7 +624,7 @@ impl State {
     fn clone(&self, py: Python<'_>) -> PyResult<State> {
         let (name, params, setup, history) =
             self.with(py, |s| (s.name(), s.params().to_vec(), s.setup().map(str::to_string), s.history()))?;
-        Ok(State::new(replay(name, &params, setup, &history)?))
+        Ok(State::new(replay(name, &params, setup, &history)?, self.utility))
     }
 
     /// Whether the game is over.
@@ -565,11 +632,24 @@ impl State {
         self.with(py, |s| s.final_value().is_some())
     }
 
-    /// The final result of each player (0 and 1) in the game's points, 0 for both before the
-    /// end.
-    fn returns(&self, py: Python<'_>) -> PyResult<Vec<f64>> {
-        let v = self.with(py, |s| s.final_value().unwrap_or(0))? as f64;
-        Ok(vec![v, -v])
+    /// Each player's (0 and 1) return as OpenSpiel's for the game string: 1 / 0 / -1 for a win,
+    /// a draw, a loss, the margin of boxes for dots-and-boxes with `utility_margin=true`; 0 for
+    /// both before the end.
+    fn returns(&self, py: Python<'_>) -> PyResult<[f64; 2]> {
+        Ok(self.with(py, |s| s.final_value())?.map_or([0.0; 2], |v| self.utility.returns(v)))
+    }
+
+    /// The rewards of the last action, as OpenSpiel's: the returns at the end, 0 before (the
+    /// games here pay only at the end).
+    fn rewards(&self, py: Python<'_>) -> PyResult<[f64; 2]> {
+        self.returns(py)
+    }
+
+    /// Each player's exact final result in the game's points (the unit of `value()`), 0 for
+    /// both before the end.
+    fn points(&self, py: Python<'_>) -> PyResult<[i64; 2]> {
+        let v = self.with(py, |s| s.final_value().unwrap_or(0))?;
+        Ok([v, -v])
     }
 
     /// An action in the game's notation.
@@ -591,6 +671,7 @@ impl State {
     /// judge text it was opened from and the action history, under a checksum.
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
         let saved = self.with(py, |s| Saved {
+            margin: self.utility == Utility::Margin,
             name: s.name().to_string(),
             params: s.params().to_vec(),
             setup: s.setup().map(str::to_string),
@@ -598,7 +679,7 @@ impl State {
         })?;
         let restore = py.import("game_solvers")?.getattr("_state_from_pickle")?;
         let check = saved.checksum();
-        let args = (PICKLE_FORMAT, saved.name, saved.params, saved.setup, saved.history, check);
+        let args = (PICKLE_FORMAT, saved.name, saved.params, saved.margin, saved.setup, saved.history, check);
         Ok((restore, PyTuple::new(py, [args.into_pyobject(py)?])?))
     }
 }
@@ -608,6 +689,8 @@ const PICKLE_FORMAT: &str = "game_solvers.State/1";
 
 /// What a pickled state holds.
 struct Saved {
+    /// Whether the returns are margins ([`Utility::Margin`]).
+    margin: bool,
     name: String,
     params: Vec<(String, String)>,
     setup: Option<String>,
@@ -625,6 +708,7 @@ impl Saved {
             }
         };
         eat(PICKLE_FORMAT.as_bytes());
+        eat(&[u8::from(self.margin)]);
         eat(self.name.as_bytes());
         for (k, v) in &self.params {
             eat(k.as_bytes());
@@ -645,30 +729,31 @@ impl Saved {
 #[pyfunction]
 fn _state_from_pickle(data: &Bound<'_, PyAny>) -> PyResult<State> {
     let damaged = |why: String| PyValueError::new_err(format!("not a game_solvers state pickle: {why}"));
-    type Data = (String, String, Vec<(String, String)>, Option<String>, Vec<u16>, u64);
-    let (format, name, params, setup, history, check): Data =
+    type Data = (String, String, Vec<(String, String)>, bool, Option<String>, Vec<u16>, u64);
+    let (format, name, params, margin, setup, history, check): Data =
         data.extract().map_err(|e| damaged(e.to_string()))?;
     if format != PICKLE_FORMAT {
         return Err(damaged(format!("format {format:?}, expected {PICKLE_FORMAT:?}")));
     }
-    let saved = Saved { name, params, setup, history };
+    let saved = Saved { margin, name, params, setup, history };
     if saved.checksum() != check {
         return Err(damaged("the checksum does not match (the data is damaged)".to_string()));
     }
     let state = replay(&saved.name, &saved.params, saved.setup, &saved.history)
         .map_err(|e| damaged(e.to_string()))?;
-    Ok(State::new(state))
+    let utility = if saved.margin { Utility::Margin } else { Utility::WinLoss };
+    Ok(State::new(state, utility))
 }
 
 /// Opens a game by name with board parameters: `name` or `name(key=value,...)`.
 #[pyfunction]
 fn load_game(spec: Text) -> PyResult<Game> {
-    let spec = spec.0.as_str();
+    let (spec, utility) = utility_margin(&spec.0)?;
     let (name, params) =
-        game_registry::parse_game_string(spec).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        game_registry::parse_game_string(&spec).map_err(|e| PyValueError::new_err(e.to_string()))?;
     // Checked now, so that a bad parameter fails here and not at the first state.
     open(name, &params, None)?;
-    Ok(Game { name, params })
+    Ok(Game { name, params, utility })
 }
 
 /// The names of the registered games.

@@ -60,8 +60,9 @@ def test_random_games_follow_the_rules(spec):
             assert str(copy) == str(state) and copy.history() == state.history()
         assert state.current_player() == -4
         assert state.legal_actions() == []
-        r = state.returns()
-        assert r[0] == -r[1]
+        r, p = state.returns(), state.points()
+        assert r[0] == -r[1] and r[0] in (1.0, 0.0, -1.0) and p[0] == -p[1]
+        assert r[0] == (p[0] > 0) - (p[0] < 0) and state.rewards() == r
         # Undo walks back through every board.
         for board in reversed(boards[:-1]):
             state.undo_action()
@@ -527,6 +528,7 @@ PICKLED = [
     ("triangle_war", "1\n6\n2 4\n4 5\n5 9\n3 6\n2 5\n3 5\n", 3),
     ("connect_four", "4453", 5),
     ("dots_and_boxes(num_rows=2,num_cols=2)", "100000000000", 4),
+    ("dots_and_boxes(num_rows=1,num_cols=2,utility_margin=true)", None, 4),
     ("young_chess(size=2x3,seed=7)", None, 2),
     ("tic_tac_toe", None, 4),
     ("mnk(m=4,n=3,k=3)", None, 0),
@@ -553,6 +555,7 @@ def test_states_pickle_and_copy_round_trip(spec, text, moves):
         assert back.history() == state.history()
         assert str(back) == str(state) and back.setup_text() == state.setup_text()
         assert back.legal_actions() == state.legal_actions()
+        assert back.returns() == state.returns() and back.points() == state.points()
         assert gs.value(back) == gs.value(state)
         # The judge text's own moves come back as moves (undone like the others).
         while back.history():
@@ -569,14 +572,15 @@ def test_a_damaged_pickle_raises_value_error_and_is_never_believed():
     restore, (data,) = state.__reduce__()
     assert restore is gs._state_from_pickle
     assert restore(data).history() == [3, 3, 2, 4]
-    fmt, name, params, setup, history, check = data
+    fmt, name, params, margin, setup, history, check = data
     for damaged, message in [
-        ((fmt, name, params, setup, [3, 3, 2, 5], check), "checksum"),  # another legal game
-        ((fmt, name, params, setup, history, check ^ 1), "checksum"),
-        ((fmt, "tic-tac-toe", params, setup, history, check), "checksum"),
-        (("game_solvers.State/0", name, params, setup, history, check), "format"),
-        ((fmt, name, params, setup, history), "not a game_solvers state pickle"),
-        ((fmt, name, params, setup, ["3"], check), "not a game_solvers state pickle"),
+        ((fmt, name, params, margin, setup, [3, 3, 2, 5], check), "checksum"),  # another legal game
+        ((fmt, name, params, margin, setup, history, check ^ 1), "checksum"),
+        ((fmt, "tic-tac-toe", params, margin, setup, history, check), "checksum"),
+        ((fmt, name, params, not margin, setup, history, check), "checksum"),
+        (("game_solvers.State/0", name, params, margin, setup, history, check), "format"),
+        ((fmt, name, params, margin, setup, history), "not a game_solvers state pickle"),
+        ((fmt, name, params, margin, setup, ["3"], check), "not a game_solvers state pickle"),
         ("connect-four 3 3 2 4", "not a game_solvers state pickle"),
         (None, "not a game_solvers state pickle"),
     ]:

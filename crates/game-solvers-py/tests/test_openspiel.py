@@ -3,7 +3,8 @@
 dots_and_boxes. Each game string is given to both libraries unchanged (OpenSpiel's names and
 parameters). On random games from fixed seeds, after every move: the same legal actions, the
 same player to move, the same board (OpenSpiel's `str(state)`, or its DBN string for
-dots_and_boxes), the same terminal states and returns; and OpenSpiel's own exact search
+dots_and_boxes), the same terminal states, and exactly the same returns and rewards (1 / 0 / -1,
+or margins of boxes with `utility_margin=true`); and OpenSpiel's own exact search
 (`open_spiel.python.algorithms.minimax.alpha_beta_search`, plain alpha-beta without a TT)
 agreeing with our values: exactly for dots_and_boxes with `utility_margin=true` (both are
 margins of boxes), by sign for the others (OpenSpiel scores a win 1, a draw 0, a loss -1; we
@@ -34,6 +35,9 @@ RULES = [
     "dots_and_boxes(num_rows=3,num_cols=2)",
     "dots_and_boxes(num_rows=3,num_cols=3,utility_margin=true)",
     "dots_and_boxes(num_rows=1,num_cols=5,utility_margin=true)",
+    "dots_and_boxes(num_rows=2,num_cols=2,utility_margin=false)",
+    "dots_and_boxes(num_cols=3,num_rows=2,utility_margin=True)",
+    "dots_and_boxes(utility_margin=true)",
 ]
 
 
@@ -56,6 +60,9 @@ def same_position(spec, ours, theirs):
     assert ours.is_terminal() == theirs.is_terminal()
     assert ours.current_player() == theirs.current_player()
     assert sorted(ours.legal_actions()) == theirs.legal_actions()
+    # The same numbers, exactly: OpenSpiel's win / draw / loss, or its margins.
+    assert ours.returns() == theirs.returns()
+    assert ours.rewards() == theirs.rewards()
     if spec.startswith("dots_and_boxes"):
         # Our judge format for dots-and-boxes is the DBN string (OpenSpiel's DbnString).
         assert ours.setup_text().strip() == theirs.dbn_string()
@@ -66,7 +73,7 @@ def same_position(spec, ours, theirs):
 @pytest.mark.parametrize("spec", RULES)
 def test_random_games_agree_move_by_move(spec):
     ours_game, their_game = gs.load_game(spec), pyspiel.load_game(spec)
-    margin = "utility_margin=true" in spec
+    margin = "utility_margin=true" in spec.lower()
     rng = random.Random(spec)
     for _ in range(25):
         ours, theirs = ours_game.new_initial_state(), their_game.new_initial_state()
@@ -78,10 +85,14 @@ def test_random_games_agree_move_by_move(spec):
             theirs.apply_action(action)
             same_position(spec, ours, theirs)
         assert ours.current_player() == theirs.current_player() == pyspiel.PlayerId.TERMINAL
+        assert ours.returns() == theirs.returns()
+        # The exact result stays available in the game's points: its sign is the return's, and
+        # with margins asked it is the return.
+        points = ours.points()
+        assert points[0] == -points[1]
+        assert [sign(p) for p in points] == [sign(r) for r in theirs.returns()]
         if margin:
-            assert ours.returns() == theirs.returns()
-        else:
-            assert [sign(r) for r in ours.returns()] == theirs.returns()
+            assert [float(p) for p in points] == theirs.returns()
 
 
 def late_positions(spec, count, left, seed):
@@ -157,7 +168,7 @@ def test_dbn_strings_open_the_same_positions(rows, cols):
             ours.apply_action(action)
             theirs.apply_action(action)
             same_position(spec, ours, theirs)
-        assert [sign(r) for r in ours.returns()] == theirs.returns()
+        assert ours.returns() == theirs.returns() and ours.returns() in ([1.0, -1.0], [0.0, 0.0], [-1.0, 1.0])
 
 
 def test_empty_boards_agree_with_openspiel_alpha_beta():

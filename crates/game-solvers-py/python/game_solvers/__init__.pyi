@@ -1,9 +1,10 @@
 """Type stubs of game_solvers (the native module game_solvers._native).
 
-Values are exact game-theoretic values in the game's points as games-cli prints them
-(Triangle War: triangles; Connect Four: Pons' score, positive for a win, larger the sooner;
-tic-tac-toe / m,n,k: CCF 201803-4's score, the empty cells plus one for a win; dots-and-boxes:
-boxes; the Young-diagram game: the score margin), for the player to move, counting the points
+Values (value(), move_values(), analyze(), State.points()) are exact game-theoretic values in
+the game's points as games-cli prints them (Triangle War: the margin of triangles; Connect Four:
+Pons' score, positive for a win, larger the sooner; tic-tac-toe / m,n,k: CCF 201803-4's score,
+the empty cells plus one for a win; dots-and-boxes: the margin of boxes; the Young-diagram game:
+the score margin), for the player to move, counting the points
 already banked in the state's history (a state opened from a DBN string or a judge text
 starts with what that text records: a DBN string owns no box). Errors: ValueError (itself, not
 a subclass) with the CLI's message for every bad value (an action id out of range, text with a
@@ -97,10 +98,19 @@ class State:
     def is_terminal(self) -> bool:
         """Whether the game is over."""
     def returns(self) -> List[float]:
-        """[r0, r1]: each player's final result in the game's points (r1 == -r0; Connect
-        Four and m,n,k: the final score for player 0; dots-and-boxes: the margin of boxes),
-        [0.0, 0.0] before the end. OpenSpiel's are the same for dots_and_boxes with
-        utility_margin=true and have the same signs otherwise."""
+        """[r0, r1], as pyspiel's for the same game string: 1.0 / 0.0 / -1.0 for each player's
+        win, draw, loss (r1 == -r0), the margin of boxes for dots_and_boxes with
+        utility_margin=true; [0.0, 0.0] before the end. The games of this project that
+        OpenSpiel lacks (Triangle War, the Young-diagram game) and this project's own strings
+        return win / draw / loss too. The exact result is points()."""
+    def rewards(self) -> List[float]:
+        """The rewards of the last action, as pyspiel's: returns() at the end, [0.0, 0.0]
+        before (these games pay only at the end)."""
+    def points(self) -> List[int]:
+        """[p0, p1]: each player's exact final result in the game's points, the unit of
+        value() (p1 == -p0; Connect Four and m,n,k: the final score of player 0, Pons' and
+        CCF's; dots-and-boxes: the margin of boxes; Triangle War: of triangles), [0, 0]
+        before the end."""
     def action_to_string(self, action: int) -> str:
         """An action (legal now or already played) in the game's notation. Raises
         ValueError for another id."""
@@ -114,7 +124,8 @@ def load_game(spec: str) -> Game:
     """Opens a game by name with board parameters: "name" or "name(key=value,...)", with `_` or
     `-` in the name. OpenSpiel's strings: "connect_four", "connect_four(rows=6,columns=7)",
     "tic_tac_toe", "mnk(m=4,n=4,k=4)" (m columns, n rows, boards up to 8x8 here),
-    "dots_and_boxes(num_rows=3,num_cols=3)". This project's: "triangle_war(side=4)",
+    "dots_and_boxes(num_rows=3,num_cols=3)" (utility_margin=true or false: what returns()
+    are, as in OpenSpiel). This project's: "triangle_war(side=4)",
     "connect_four(size=6x5)" (columns x rows), "tic_tac_toe(size=4x4,k=3)" (rows x columns),
     "young_chess(size=3x3,seed=7)", "dots_and_boxes(size=3x3)" (rows x columns of boxes).
     Raises ValueError (unknown game, unknown parameter, a value out of range, both kinds of
