@@ -201,3 +201,69 @@ def test_openspiel_parameters_are_openspiels():
         gs.load_game("connect_four(x_in_row=5)")
     with pytest.raises(ValueError, match="--size"):
         gs.load_game("mnk")  # OpenSpiel's default 15x15 board: ours go up to 8x8
+
+
+SOLVED = [
+    ("connect_four(rows=4,columns=5)", 6),
+    ("connect_four", 14),
+    ("tic_tac_toe", 0),
+    ("mnk(m=4,n=3,k=3)", 2),
+    ("dots_and_boxes(num_rows=2,num_cols=2)", 3),
+    ("dots_and_boxes(num_rows=2,num_cols=3,utility_margin=true)", 6),
+]
+
+
+@pytest.mark.parametrize("spec,moves", SOLVED)
+def test_pyspiel_states_are_solved_directly(spec, moves):
+    # A pyspiel state goes to every solving function as it is, with the answers of the
+    # module's own state of the same history.
+    their_game, ours_game = pyspiel.load_game(spec), gs.load_game(spec)
+    rng = random.Random(spec)
+    solved = 0
+    while solved < 3:
+        theirs, ours = their_game.new_initial_state(), ours_game.new_initial_state()
+        for _ in range(moves + solved):
+            if theirs.is_terminal():
+                break
+            a = rng.choice(theirs.legal_actions())
+            theirs.apply_action(a)
+            ours.apply_action(a)
+        if theirs.is_terminal():
+            continue
+        assert gs.value(theirs) == gs.value(ours)
+        values = gs.move_values(theirs)
+        assert values == gs.move_values(ours) and sorted(values) == theirs.legal_actions()
+        assert values[gs.best_action(theirs)] == max(values.values())
+        assert gs.principal_variation(theirs) == gs.principal_variation(ours)
+        # (`nodes` differs: our state's solver has its TT from the calls above.)
+        mine, direct = gs.analyze(ours), gs.analyze(theirs)
+        assert {k: direct[k] for k in ("value", "moves", "pv")} == {k: mine[k] for k in ("value", "moves", "pv")}
+        assert gs.value(theirs, time_limit=60.0, threads=2, tt_mib=8) == gs.value(ours)
+        # The pyspiel state is left as it was.
+        assert theirs.history() == ours.history()
+        solved += 1
+
+
+def test_unsupported_pyspiel_states_raise_value_error_naming_them():
+    for spec, named in [
+        ("chess", "chess"),
+        ("connect_four(x_in_row=5)", "x_in_row"),
+        ("mnk", "mnk"),  # OpenSpiel's default 15x15 board: ours go up to 8x8
+        ("kuhn_poker", "kuhn_poker"),
+    ]:
+        state = pyspiel.load_game(spec).new_initial_state()
+        for solve in (gs.value, gs.move_values, gs.best_action, gs.principal_variation, gs.analyze):
+            with pytest.raises(ValueError, match=named):
+                solve(state)
+    # A dots_and_boxes state opened from a DBN string: its lines are not in its history.
+    dbn = pyspiel.load_game("dots_and_boxes").new_initial_state("100000000001")
+    with pytest.raises(ValueError, match="DBN"):
+        gs.value(dbn)
+    # A finished game, as for the module's own states.
+    done = pyspiel.load_game("tic_tac_toe").new_initial_state()
+    for a in [0, 3, 1, 4, 2]:
+        done.apply_action(a)
+    with pytest.raises(ValueError, match="the game is over"):
+        gs.value(done)
+    with pytest.raises(TypeError, match="pyspiel.State"):
+        gs.value([0, 3, 1])

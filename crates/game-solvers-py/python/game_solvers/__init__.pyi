@@ -19,7 +19,7 @@ are OpenSpiel's there: the same string and the same ids mean the same game and m
 pyspiel (cross-checked against open-spiel 2.0.2 by tests/test_openspiel.py).
 """
 
-from typing import Dict, List, Optional, TypedDict
+from typing import Any, Dict, List, Optional, Protocol, TypedDict, Union
 
 class SearchInterrupted(Exception):
     """A solve stopped by its time_limit before it proved its answer.
@@ -120,6 +120,26 @@ class State:
     def __str__(self) -> str:
         """The board drawn as games-cli draws it (text lines)."""
 
+class OpenSpielState(Protocol):
+    """A pyspiel.State (what the solving functions read of it)."""
+
+    def get_game(self) -> Any: ...
+    def history(self) -> List[int]: ...
+    def current_player(self) -> int: ...
+    def legal_actions(self) -> List[int]: ...
+    def is_terminal(self) -> bool: ...
+
+AnyState = Union[State, OpenSpielState]
+
+def as_state(state: AnyState) -> State:
+    """`state` as this module's State: itself if it is one; a pyspiel.State of a game both
+    libraries have, replayed from its history() (the same action ids) on
+    load_game(str(state.get_game())), its position checked against pyspiel's (player to move,
+    legal actions, the DBN string of dots_and_boxes). Raises ValueError naming the game or
+    parameter this module lacks (chess, connect_four(x_in_row=5), mnk's 15x15 default), or
+    when the history does not reach the state (a dots_and_boxes state pyspiel opened from a
+    DBN string); TypeError for another object."""
+
 def load_game(spec: str) -> Game:
     """Opens a game by name with board parameters: "name" or "name(key=value,...)", with `_` or
     `-` in the name. OpenSpiel's strings: "connect_four", "connect_four(rows=6,columns=7)",
@@ -134,7 +154,9 @@ def load_game(spec: str) -> Game:
 def registered_names() -> List[str]:
     """The registered games' names, e.g. ["triangle-war", ..., "dots-and-boxes"]."""
 
-# The solving functions. Each solves `state` exactly (it must not be terminal: ValueError),
+# The solving functions. Each takes this module's State or a pyspiel.State (as_state: the same
+# answers as for this module's state of the same history) and solves it exactly (it must not be
+# terminal: ValueError),
 # with the GIL released, so that other Python threads run and several threads can solve at
 # once (different states in parallel; one state's solves wait for each other).
 #
@@ -150,30 +172,30 @@ def registered_names() -> List[str]:
 # about 50 ms plus a few thousand nodes: KeyboardInterrupt, the state still usable.
 
 def value(
-    state: State, *, time_limit: Optional[float] = None, threads: Optional[int] = None, tt_mib: Optional[int] = None
+    state: AnyState, *, time_limit: Optional[float] = None, threads: Optional[int] = None, tt_mib: Optional[int] = None
 ) -> int:
     """The exact value of `state` for the player to move (one search: no move values).
     Raises ValueError, SearchInterrupted, KeyboardInterrupt as above."""
 
 def move_values(
-    state: State, *, time_limit: Optional[float] = None, threads: Optional[int] = None, tt_mib: Optional[int] = None
+    state: AnyState, *, time_limit: Optional[float] = None, threads: Optional[int] = None, tt_mib: Optional[int] = None
 ) -> Dict[int, int]:
     """{action id: exact value for the player to move} for every legal action (the action's
     own gain included: max(values) == value(state)). Raises as value()."""
 
 def best_action(
-    state: State, *, time_limit: Optional[float] = None, threads: Optional[int] = None, tt_mib: Optional[int] = None
+    state: AnyState, *, time_limit: Optional[float] = None, threads: Optional[int] = None, tt_mib: Optional[int] = None
 ) -> int:
     """A best action: the first, in the solver's order, of the best value. Raises as value()."""
 
 def principal_variation(
-    state: State, *, time_limit: Optional[float] = None, threads: Optional[int] = None, tt_mib: Optional[int] = None
+    state: AnyState, *, time_limit: Optional[float] = None, threads: Optional[int] = None, tt_mib: Optional[int] = None
 ) -> List[int]:
     """Action ids from `state` to the end of the game under perfect play by both sides.
     Raises as value()."""
 
 def analyze(
-    state: State, *, time_limit: Optional[float] = None, threads: Optional[int] = None, tt_mib: Optional[int] = None
+    state: AnyState, *, time_limit: Optional[float] = None, threads: Optional[int] = None, tt_mib: Optional[int] = None
 ) -> Analysis:
     """The value, every legal action's value (best first) and a principal variation, as
     plain data (see Analysis). Raises as value()."""
