@@ -93,7 +93,17 @@ def analyze(state, *, time_limit=None, threads=None, tt_mib=None):
     return _native.analyze(as_state(state), time_limit=time_limit, threads=threads, tt_mib=tt_mib)
 
 
+def __getattr__(name):
+    # game_solvers.Bot, from its own module on first use: importing it imports pyspiel.
+    if name == "Bot":
+        from .bot import Bot
+
+        return Bot
+    raise AttributeError(f"module 'game_solvers' has no attribute {name!r}")
+
+
 __all__ = [
+    "Bot",
     "Game",
     "SearchInterrupted",
     "State",

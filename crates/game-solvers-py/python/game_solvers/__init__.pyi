@@ -199,3 +199,41 @@ def analyze(
 ) -> Analysis:
     """The value, every legal action's value (best first) and a principal variation, as
     plain data (see Analysis). Raises as value()."""
+
+class Bot:
+    """A perfect player for OpenSpiel's tools (pyspiel.evaluate_bots, tournaments, arenas): a
+    subclass of pyspiel.Bot when pyspiel is importable (game_solvers.bot imports it).
+
+    step() plays a move proven best for the player to move: of the moves of the best exact
+    value (value()'s points, banked ones included), one chosen by random.Random(seed), so the
+    same seed and positions give the same moves. With time_limit (seconds per move, in
+    (0, 1e9]) the moves are solved one after the other until the limit; when it runs out the
+    move is the best of those proven so far (a seeded legal move when none was), and
+    last_move_proven is False. threads and tt_mib are the solving functions'. The solver and
+    its transposition table are kept from move to move. `game`: a pyspiel.Game of a game both
+    libraries have, a Game, or a game string; ValueError for one this module lacks."""
+
+    last_move_proven: Optional[bool]
+    """Whether the last move played was proven best (None before the first move)."""
+    last_value: Optional[int]
+    """The exact value of the last move played for the bot, in value()'s points (with the time
+    limit run out, the best proven so far; None when nothing was proven)."""
+
+    def __init__(
+        self,
+        game: Any,
+        *,
+        seed: int = 0,
+        time_limit: Optional[float] = None,
+        threads: Optional[int] = None,
+        tt_mib: Optional[int] = None,
+    ) -> None: ...
+    def step(self, state: AnyState) -> int:
+        """The bot's action in `state` (not over; its history replayed on the bot's own state).
+        Raises ValueError for a finished game or a state of another game."""
+    def restart(self) -> None:
+        """Back to the start of a new game (the seeded choices start again)."""
+    def restart_at(self, state: AnyState) -> None:
+        """Back to a game going on from `state`."""
+    def inform_action(self, state: AnyState, player_id: int, action: int) -> None:
+        """Another player's action: nothing to do (step reads the state it is given)."""
