@@ -44,11 +44,11 @@ trait AnyState: Send {
     fn params(&self) -> &[(String, String)];
     fn to_move(&self) -> Option<Player>;
     fn final_value(&self) -> Option<i64>;
-    fn legal_actions(&self) -> Vec<u16>;
+    fn legal_actions(&self) -> Result<Vec<u16>, String>;
     fn apply(&mut self, action: u16) -> Result<(), String>;
     fn apply_text(&mut self, text: &str) -> Result<u16, String>;
     fn undo(&mut self) -> bool;
-    fn history(&self) -> Vec<u16>;
+    fn history(&self) -> Result<Vec<u16>, String>;
     fn setup(&self) -> Option<&str>;
     fn draw(&self) -> String;
     fn setup_text(&self) -> String;
@@ -60,7 +60,7 @@ trait AnyState: Send {
         job: Job,
         settings: SolverSettings,
         limits: Limits,
-    ) -> Result<Explained, Interrupted>;
+    ) -> Result<Result<Explained, String>, Interrupted>;
 }
 
 /// [`AnyState`] of front `F`: a session, what re-opens it (for `clone`), and the settings its
@@ -73,13 +73,18 @@ struct StateOf<F: Front> {
     settings: SolverSettings,
 }
 
-fn code<M: PackedMove>(mv: M) -> u16 {
-    mv.pack().expect("the moves of a registered game have codes")
+/// The action id of a move: its code in the engine. A move without one (a cell of the
+/// Young-diagram game beyond row or column 31) is an error, not a panic.
+fn code<M: PackedMove>(mv: M) -> Result<u16, String> {
+    mv.pack().ok_or_else(|| {
+        "a move here has no action id (the Young-diagram game's ids cover rows and columns 0 to 31)"
+            .to_string()
+    })
 }
 
 impl<F: Front> StateOf<F> {
     fn find(&self, action: u16) -> Option<game_front::Move<F>> {
-        self.session.legal_moves().into_iter().find(|&m| code(m) == action)
+        self.session.legal_moves().into_iter().find(|&m| code(m) == Ok(action))
     }
 }
 
@@ -96,7 +101,7 @@ impl<F: Front> AnyState for StateOf<F> {
     fn final_value(&self) -> Option<i64> {
         self.session.final_value()
     }
-    fn legal_actions(&self) -> Vec<u16> {
+    fn legal_actions(&self) -> Result<Vec<u16>, String> {
         self.session.legal_moves().into_iter().map(code).collect()
     }
     fn apply(&mut self, action: u16) -> Result<(), String> {
@@ -106,17 +111,17 @@ impl<F: Front> AnyState for StateOf<F> {
                 Ok(())
             }
             None => {
-                Err(format!("action {action} is not legal here: legal actions {:?}", self.legal_actions()))
+                Err(format!("action {action} is not legal here: legal actions {:?}", self.legal_actions()?))
             }
         }
     }
     fn apply_text(&mut self, text: &str) -> Result<u16, String> {
-        self.session.play_text(text).map(code)
+        code(self.session.play_text(text)?)
     }
     fn undo(&mut self) -> bool {
         self.session.undo()
     }
-    fn history(&self) -> Vec<u16> {
+    fn history(&self) -> Result<Vec<u16>, String> {
         self.session.moves().into_iter().map(code).collect()
     }
     fn setup(&self) -> Option<&str> {
@@ -134,7 +139,7 @@ impl<F: Front> AnyState for StateOf<F> {
             .moves()
             .into_iter()
             .chain(self.session.legal_moves())
-            .find(|&m| code(m) == action)
+            .find(|&m| code(m) == Ok(action))
             .ok_or_else(|| format!("action {action} is not a move here"))?;
         Ok(self.session.front().move_text(&mv))
     }
@@ -143,7 +148,7 @@ impl<F: Front> AnyState for StateOf<F> {
         job: Job,
         settings: SolverSettings,
         limits: Limits,
-    ) -> Result<Explained, Interrupted> {
+    ) -> Result<Result<Explained, String>, Interrupted> {
         if settings != self.settings {
             let solver = self.session.front().solver_with(settings);
             *self.session.solver() = solver;
@@ -155,7 +160,7 @@ impl<F: Front> AnyState for StateOf<F> {
         // The value first, so that a stop has bounds on this position's value.
         let value = front.try_value(solver, pos, limits.clone())?;
         if job == Job::Value {
-            return Ok(Explained { value, moves: Vec::new(), pv: Vec::new(), nodes: 0 });
+            return Ok(Ok(Explained { value, moves: Vec::new(), pv: Vec::new(), nodes: 0 }));
         }
         let proven = Interrupted { lo: value, hi: value };
         // The time limit counts for both searches together.
@@ -165,16 +170,11 @@ impl<F: Front> AnyState for StateOf<F> {
         };
         let analysis: Analysis<_> =
             front.try_analyze(solver, pos, Limits { time, ..limits }).map_err(|_| proven)?;
-        Ok(Explained {
-            value,
-            moves: analysis
-                .moves
-                .iter()
-                .map(|m| (code(m.mv), sign * m.value, front.move_text(&m.mv)))
-                .collect(),
-            pv: analysis.pv.iter().map(|&m| code(m)).collect(),
-            nodes: analysis.stats.nodes,
-        })
+        let moves = analysis.moves.iter().map(|m| Ok((code(m.mv)?, sign * m.value, front.move_text(&m.mv))));
+        let pv: Result<Vec<u16>, String> = analysis.pv.iter().map(|&m| code(m)).collect();
+        Ok(moves
+            .collect::<Result<_, String>>()
+            .and_then(|moves| Ok(Explained { value, moves, pv: pv?, nodes: analysis.stats.nodes })))
     }
 }
 
@@ -217,7 +217,7 @@ fn replay(
     history: &[u16],
 ) -> PyResult<Box<dyn AnyState>> {
     let mut state = open(name, params, setup)?;
-    let own = state.history();
+    let own = state.history().map_err(PyValueError::new_err)?;
     if !history.starts_with(&own) {
         return Err(PyValueError::new_err(format!(
             "the history {history:?} does not start with the setup's own moves {own:?}"
@@ -420,7 +420,8 @@ impl State {
             }
             match py.allow_threads(|| worker.join()) {
                 Ok(None) => Err(PyValueError::new_err("the game is over: nothing to solve")),
-                Ok(Some(Ok(explained))) => Ok(explained),
+                Ok(Some(Ok(Ok(explained)))) => Ok(explained),
+                Ok(Some(Ok(Err(no_id)))) => Err(PyValueError::new_err(no_id)),
                 Ok(Some(Err(Interrupted { lo, hi }))) => {
                     let known = |b: i64| (b.abs() < INFINITY / 2).then_some(b);
                     let (lo, hi) = (known(lo), known(hi));
@@ -592,7 +593,7 @@ impl State {
 
     /// The legal actions, in move-generation order.
     fn legal_actions(&self, py: Python<'_>) -> PyResult<Vec<u16>> {
-        self.with(py, |s| s.legal_actions())
+        self.with(py, |s| s.legal_actions())?.map_err(PyValueError::new_err)
     }
 
     /// Plays `action`; `ValueError` if it is not legal.
@@ -617,13 +618,14 @@ impl State {
 
     /// The actions played from the start (or the text's position).
     fn history(&self, py: Python<'_>) -> PyResult<Vec<u16>> {
-        self.with(py, |s| s.history())
+        self.with(py, |s| s.history())?.map_err(PyValueError::new_err)
     }
 
     /// A copy (replayed from the start).
     fn clone(&self, py: Python<'_>) -> PyResult<State> {
         let (name, params, setup, history) =
             self.with(py, |s| (s.name(), s.params().to_vec(), s.setup().map(str::to_string), s.history()))?;
+        let history = history.map_err(PyValueError::new_err)?;
         Ok(State::new(replay(name, &params, setup, &history)?, self.utility))
     }
 
@@ -670,13 +672,17 @@ impl State {
     /// Pickling: the state is rebuilt by `game_solvers._state_from_pickle` from the game, the
     /// judge text it was opened from and the action history, under a checksum.
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
-        let saved = self.with(py, |s| Saved {
-            margin: self.utility == Utility::Margin,
-            name: s.name().to_string(),
-            params: s.params().to_vec(),
-            setup: s.setup().map(str::to_string),
-            history: s.history(),
-        })?;
+        let saved = self
+            .with(py, |s| {
+                Ok::<_, String>(Saved {
+                    margin: self.utility == Utility::Margin,
+                    name: s.name().to_string(),
+                    params: s.params().to_vec(),
+                    setup: s.setup().map(str::to_string),
+                    history: s.history()?,
+                })
+            })?
+            .map_err(PyValueError::new_err)?;
         let restore = py.import("game_solvers")?.getattr("_state_from_pickle")?;
         let check = saved.checksum();
         let args = (PICKLE_FORMAT, saved.name, saved.params, saved.margin, saved.setup, saved.history, check);

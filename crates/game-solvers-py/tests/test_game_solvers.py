@@ -599,3 +599,21 @@ def test_a_damaged_pickle_raises_value_error_and_is_never_believed():
                 continue
             assert isinstance(back, gs.State), (i, bit, back)
             assert back.history() == state.history() and str(back) == str(state), (i, bit)
+
+
+def test_moves_without_an_action_id_raise_value_error():
+    # The Young-diagram game's action ids are row * 32 + column: a 1 x 40 board's cells
+    # beyond column 31 have none. Reaching one is a ValueError saying so (not a crash).
+    state = gs.load_game("young_chess(size=1x40)").new_initial_state()
+    for _ in range(32):
+        (action,) = state.legal_actions()
+        state.apply_action(action)
+    assert state.history() == list(range(32))
+    for call in (state.legal_actions, lambda: gs.best_action(state), lambda: gs.principal_variation(state)):
+        with pytest.raises(ValueError, match="no action id") as raised:
+            call()
+        assert raised.type is ValueError
+    # The value needs no ids; the state is still usable.
+    assert isinstance(gs.value(state), int)
+    state.undo_action()
+    assert state.legal_actions() == [31]

@@ -8,7 +8,8 @@ the score margin), for the player to move, counting the points
 already banked in the state's history (a state opened from a DBN string or a judge text
 starts with what that text records: a DBN string owns no box). Errors: ValueError (itself, not
 a subclass) with the CLI's message for every bad value (an action id out of range, text with a
-lone surrogate, a number too large); TypeError for an argument of another type; MemoryError
+lone surrogate, a number too large, a move without an action id: the Young-diagram game's
+ids are row * 32 + column, for rows and columns up to 31); TypeError for an argument of another type; MemoryError
 for a tt_mib beyond the memory available; a solve stopped by its time_limit raises
 SearchInterrupted; Ctrl-C during a solve raises KeyboardInterrupt. No Rust panic reaches
 Python: a bug of the module would be a RuntimeError.
