@@ -250,6 +250,8 @@ struct Game {
     params: Vec<(String, String)>,
     /// What `returns()` are (the game string's `utility_margin`).
     utility: Utility,
+    /// The game string's name with `_` (OpenSpiel's short name: `mnk` or `tic_tac_toe`).
+    short_name: Arc<str>,
 }
 
 /// What a state's `returns()` are, as OpenSpiel's for the same game string.
@@ -334,13 +336,24 @@ impl Game {
 
     /// The start position.
     fn new_initial_state(&self) -> PyResult<State> {
-        Ok(State::new(open(self.name, &self.params, None)?, self.utility))
+        Ok(State::new(open(self.name, &self.params, None)?, self.utility, Arc::clone(&self.short_name)))
     }
 
     /// The position of one case of the game's judge input format (a DBN line, a move string,
     /// a UVa board, the Young-diagram game's value tables, ...).
     fn new_state_from_text(&self, text: Text) -> PyResult<State> {
-        Ok(State::new(open(self.name, &self.params, Some(text.0))?, self.utility))
+        Ok(State::new(
+            open(self.name, &self.params, Some(text.0))?,
+            self.utility,
+            Arc::clone(&self.short_name),
+        ))
+    }
+
+    /// OpenSpiel's short name of the game string's game (`connect_four`, `mnk`, `tic_tac_toe`,
+    /// `dots_and_boxes`; `triangle_war`, `young_chess`).
+    #[getter]
+    fn short_name(&self) -> &str {
+        &self.short_name
     }
 
     fn __repr__(&self) -> String {
@@ -355,11 +368,12 @@ impl Game {
 struct State {
     inner: Mutex<Box<dyn AnyState>>,
     utility: Utility,
+    short_name: Arc<str>,
 }
 
 impl State {
-    fn new(inner: Box<dyn AnyState>, utility: Utility) -> Self {
-        State { inner: Mutex::new(inner), utility }
+    fn new(inner: Box<dyn AnyState>, utility: Utility, short_name: Arc<str>) -> Self {
+        State { inner: Mutex::new(inner), utility, short_name }
     }
 
     /// Runs `f` on the state. If another thread holds it (a solve in progress), waits with the
@@ -626,7 +640,13 @@ impl State {
         let (name, params, setup, history) =
             self.with(py, |s| (s.name(), s.params().to_vec(), s.setup().map(str::to_string), s.history()))?;
         let history = history.map_err(PyValueError::new_err)?;
-        Ok(State::new(replay(name, &params, setup, &history)?, self.utility))
+        Ok(State::new(replay(name, &params, setup, &history)?, self.utility, Arc::clone(&self.short_name)))
+    }
+
+    /// The game of this state (its name, parameters and game string's spelling).
+    fn get_game(&self, py: Python<'_>) -> PyResult<Game> {
+        let (name, params) = self.with(py, |s| (s.name(), s.params().to_vec()))?;
+        Ok(Game { name, params, utility: self.utility, short_name: Arc::clone(&self.short_name) })
     }
 
     /// Whether the game is over.
@@ -676,6 +696,7 @@ impl State {
             .with(py, |s| {
                 Ok::<_, String>(Saved {
                     margin: self.utility == Utility::Margin,
+                    short_name: self.short_name.to_string(),
                     name: s.name().to_string(),
                     params: s.params().to_vec(),
                     setup: s.setup().map(str::to_string),
@@ -685,7 +706,15 @@ impl State {
             .map_err(PyValueError::new_err)?;
         let restore = py.import("game_solvers")?.getattr("_state_from_pickle")?;
         let check = saved.checksum();
-        let args = (PICKLE_FORMAT, saved.name, saved.params, saved.margin, saved.setup, saved.history, check);
+        let args = (
+            PICKLE_FORMAT,
+            saved.name,
+            saved.params,
+            (saved.margin, saved.short_name),
+            saved.setup,
+            saved.history,
+            check,
+        );
         Ok((restore, PyTuple::new(py, [args.into_pyobject(py)?])?))
     }
 }
@@ -697,6 +726,8 @@ const PICKLE_FORMAT: &str = "game_solvers.State/1";
 struct Saved {
     /// Whether the returns are margins ([`Utility::Margin`]).
     margin: bool,
+    /// The game string's spelling of the name ([`Game::short_name`]).
+    short_name: String,
     name: String,
     params: Vec<(String, String)>,
     setup: Option<String>,
@@ -715,6 +746,7 @@ impl Saved {
         };
         eat(PICKLE_FORMAT.as_bytes());
         eat(&[u8::from(self.margin)]);
+        eat(self.short_name.as_bytes());
         eat(self.name.as_bytes());
         for (k, v) in &self.params {
             eat(k.as_bytes());
@@ -735,20 +767,20 @@ impl Saved {
 #[pyfunction]
 fn _state_from_pickle(data: &Bound<'_, PyAny>) -> PyResult<State> {
     let damaged = |why: String| PyValueError::new_err(format!("not a game_solvers state pickle: {why}"));
-    type Data = (String, String, Vec<(String, String)>, bool, Option<String>, Vec<u16>, u64);
-    let (format, name, params, margin, setup, history, check): Data =
+    type Data = (String, String, Vec<(String, String)>, (bool, String), Option<String>, Vec<u16>, u64);
+    let (format, name, params, (margin, short_name), setup, history, check): Data =
         data.extract().map_err(|e| damaged(e.to_string()))?;
     if format != PICKLE_FORMAT {
         return Err(damaged(format!("format {format:?}, expected {PICKLE_FORMAT:?}")));
     }
-    let saved = Saved { margin, name, params, setup, history };
+    let saved = Saved { margin, short_name, name, params, setup, history };
     if saved.checksum() != check {
         return Err(damaged("the checksum does not match (the data is damaged)".to_string()));
     }
     let state = replay(&saved.name, &saved.params, saved.setup, &saved.history)
         .map_err(|e| damaged(e.to_string()))?;
     let utility = if saved.margin { Utility::Margin } else { Utility::WinLoss };
-    Ok(State::new(state, utility))
+    Ok(State::new(state, utility, saved.short_name.into()))
 }
 
 /// Opens a game by name with board parameters: `name` or `name(key=value,...)`.
@@ -759,7 +791,8 @@ fn load_game(spec: Text) -> PyResult<Game> {
         game_registry::parse_game_string(&spec).map_err(|e| PyValueError::new_err(e.to_string()))?;
     // Checked now, so that a bad parameter fails here and not at the first state.
     open(name, &params, None)?;
-    Ok(Game { name, params, utility })
+    let short_name = spec.split('(').next().unwrap_or(name).trim().replace('-', "_").into();
+    Ok(Game { name, params, utility, short_name })
 }
 
 /// The names of the registered games.

@@ -577,7 +577,8 @@ def test_a_damaged_pickle_raises_value_error_and_is_never_believed():
         ((fmt, name, params, margin, setup, [3, 3, 2, 5], check), "checksum"),  # another legal game
         ((fmt, name, params, margin, setup, history, check ^ 1), "checksum"),
         ((fmt, "tic-tac-toe", params, margin, setup, history, check), "checksum"),
-        ((fmt, name, params, not margin, setup, history, check), "checksum"),
+        ((fmt, name, params, (not margin[0], margin[1]), setup, history, check), "checksum"),
+        ((fmt, name, params, (margin[0], "mnk"), setup, history, check), "checksum"),
         (("game_solvers.State/0", name, params, margin, setup, history, check), "format"),
         ((fmt, name, params, margin, setup, history), "not a game_solvers state pickle"),
         ((fmt, name, params, margin, setup, ["3"], check), "not a game_solvers state pickle"),

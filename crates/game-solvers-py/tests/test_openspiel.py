@@ -267,3 +267,53 @@ def test_unsupported_pyspiel_states_raise_value_error_naming_them():
         gs.value(done)
     with pytest.raises(TypeError, match="pyspiel.State"):
         gs.value([0, 3, 1])
+
+
+@pytest.mark.parametrize("spec", RULES)
+def test_pyspiel_methods_of_states_and_games_mean_the_same(spec):
+    ours_game, their_game = gs.load_game(spec), pyspiel.load_game(spec)
+    assert ours_game.num_players() == their_game.num_players() == 2
+    assert ours_game.num_distinct_actions() == their_game.num_distinct_actions()
+    ours_type, their_type = ours_game.get_type(), their_game.get_type()
+    for field in ("short_name", "long_name", "utility", "dynamics", "chance_mode", "information", "reward_model"):
+        assert getattr(ours_type, field) == getattr(their_type, field), field
+    if spec.startswith("dots_and_boxes"):
+        # The longest game draws every line. OpenSpiel 2.0.2 says 2 * (num_rows + 1) * num_cols,
+        # the same number on square boards only (fewer than the lines when num_rows > num_cols).
+        assert ours_game.max_game_length() == ours_game.num_distinct_actions()
+        rows, cols = (their_game.get_parameters()[k] for k in ("num_rows", "num_cols"))
+        assert their_game.max_game_length() == 2 * (rows + 1) * cols
+        if rows == cols:
+            assert ours_game.max_game_length() == their_game.max_game_length()
+    else:
+        assert ours_game.max_game_length() == their_game.max_game_length()
+    rng = random.Random("methods " + spec)
+    for _ in range(5):
+        ours, theirs = ours_game.new_initial_state(), their_game.new_initial_state()
+        while True:
+            assert ours.serialize() == theirs.serialize()
+            assert ours.move_number() == theirs.move_number()
+            assert ours.num_distinct_actions() == theirs.num_distinct_actions()
+            assert ours.get_type() == theirs.get_type()
+            assert ours.get_game().get_type().short_name == theirs.get_game().get_type().short_name
+            assert ours.is_player_node() == theirs.is_player_node() and not ours.is_chance_node()
+            assert ours.legal_actions_mask() == theirs.legal_actions_mask()
+            for player in (0, 1):
+                assert ours.legal_actions_mask(player) == theirs.legal_actions_mask(player)
+                if not spec.startswith("dots_and_boxes"):
+                    assert ours.observation_string(player) == theirs.observation_string(player)
+            if theirs.is_terminal():
+                break
+            action = rng.choice(theirs.legal_actions())
+            ours.apply_action(action)
+            theirs.apply_action(action)
+        # A copy from the serialized history, and a child, as pyspiel's (once a game: each
+        # new state makes a solver with its table).
+        back = ours_game.deserialize_state(theirs.serialize())
+        assert back.history() == theirs.history() and back.returns() == theirs.returns()
+    assert str(ours.get_game()) == str(ours_game)
+    start = ours_game.new_initial_state()
+    action = start.legal_actions()[-1]
+    assert start.child(action).history() == [action] and start.history() == []
+    with pytest.raises(ValueError, match="not a serialized state"):
+        ours_game.deserialize_state("3\nx\n")

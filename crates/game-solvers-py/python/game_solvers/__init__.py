@@ -93,6 +93,172 @@ def analyze(state, *, time_limit=None, threads=None, tt_mib=None):
     return _native.analyze(as_state(state), time_limit=time_limit, threads=threads, tt_mib=tt_mib)
 
 
+# pyspiel's methods of games and states, with pyspiel's meaning (on this module's classes).
+
+# pyspiel's long names of the games it shares; the others use this project's titles.
+_LONG_NAMES = {
+    "connect_four": "Connect Four",
+    "tic_tac_toe": "Tic Tac Toe",
+    "mnk": "m,n,k-game",
+    "dots_and_boxes": "Dots and Boxes",
+    "triangle_war": "Triangle War",
+    "young_chess": "Young-diagram game",
+}
+
+
+class GameType:
+    """What Game.get_type() says, as pyspiel.GameType: short_name and long_name (pyspiel's for
+    the games it shares), utility (ZERO_SUM), dynamics (SEQUENTIAL), chance_mode
+    (DETERMINISTIC), information (PERFECT_INFORMATION), reward_model (TERMINAL): pyspiel's enum
+    values when pyspiel is importable, their names as strings otherwise."""
+
+    def __init__(self, short_name):
+        self.short_name = short_name
+        self.long_name = _LONG_NAMES.get(short_name, short_name)
+        try:
+            import pyspiel
+
+            kinds = pyspiel.GameType
+            self.utility = kinds.Utility.ZERO_SUM
+            self.dynamics = kinds.Dynamics.SEQUENTIAL
+            self.chance_mode = kinds.ChanceMode.DETERMINISTIC
+            self.information = kinds.Information.PERFECT_INFORMATION
+            self.reward_model = kinds.RewardModel.TERMINAL
+        except ImportError:
+            self.utility, self.dynamics, self.chance_mode = "ZERO_SUM", "SEQUENTIAL", "DETERMINISTIC"
+            self.information, self.reward_model = "PERFECT_INFORMATION", "TERMINAL"
+        self.min_num_players = self.max_num_players = 2
+        self.provides_observation_string = True
+
+    def __repr__(self):
+        return f"GameType(short_name={self.short_name!r}, long_name={self.long_name!r})"
+
+
+def _size(game, default):
+    a, b = game.parameters().get("size", default).lower().split("x")
+    return int(a), int(b)
+
+
+# (name, parameters) -> (num_distinct_actions, max_game_length): a state opened to count
+# them makes a solver with its table, so each game is counted once.
+_DIMENSIONS = {}
+
+
+def _dimensions(game):
+    key = (game.name, tuple(sorted(game.parameters().items())))
+    if key not in _DIMENSIONS:
+        if game.name == "young-chess":
+            rows, columns = _size(game, "3x3")
+            dims = (32 * 32, rows * columns)  # ids row * 32 + column; a cell a move
+        else:
+            # Every action is legal at the start in the other games (columns, cells, lines,
+            # segments), and each fills one cell, line or segment (a column: its cells).
+            start = game.new_initial_state().legal_actions()
+            longest = len(start)
+            if game.name == "connect-four":
+                columns, rows = _size(game, "7x6")
+                longest = columns * rows
+            dims = (max(start) + 1, longest)
+        _DIMENSIONS[key] = dims
+    return _DIMENSIONS[key]
+
+
+def _num_distinct_actions(game):
+    """pyspiel's: action ids are 0 to this minus one (the Young-diagram game's: row * 32 + column)."""
+    return _dimensions(game)[0]
+
+
+def _max_game_length(game):
+    """pyspiel's: the most actions a game can last (every cell, line or segment played)."""
+    return _dimensions(game)[1]
+
+
+def _deserialize_state(game, text):
+    state = game.new_initial_state()
+    try:
+        actions = [int(line) for line in text.split("\n") if line.strip()]
+    except ValueError:
+        raise ValueError(f"not a serialized state (action ids one a line): {text[:40]!r}") from None
+    for a in actions:
+        state.apply_action(a)
+    return state
+
+
+Game.num_players = lambda self: 2
+Game.num_players.__doc__ = "2: these are two-player games."
+Game.num_distinct_actions = _num_distinct_actions
+Game.max_game_length = _max_game_length
+Game.get_type = lambda self: GameType(self.short_name)
+Game.deserialize_state = _deserialize_state
+Game.__str__ = lambda self: repr(self)[len("load_game(\"") : -len("\")")]
+
+
+def _legal_actions_mask(self, player=None):
+    """pyspiel's: 1 for each legal action id, 0 for the others, num_distinct_actions() long
+    (all 0 for a player not to move)."""
+    size = self.get_game().num_distinct_actions()
+    if player is not None and player != self.current_player():
+        return [0] * size
+    mask = [0] * size
+    for a in self.legal_actions():
+        mask[a] = 1
+    return mask
+
+
+def _observation_string(self, player=None):
+    """pyspiel's ObservationString: the board as pyspiel draws it for connect_four (rows top
+    first, x / o / ., each ending in a newline), tic_tac_toe and mnk (rows joined by newlines);
+    str(state) for the other games. The same for both players (perfect information)."""
+    name = self.get_game().name
+    lines = [line for line in str(self).splitlines() if line.strip()]
+    if name == "connect-four":
+        return "".join(line.lower() + "\n" for line in lines[:-1])
+    if name == "tic-tac-toe":
+        return "\n".join("".join(line.split()[1:]) for line in lines[1:])
+    return str(self)
+
+
+def _serialize(self):
+    """pyspiel's State.serialize(): the history's action ids one a line (Game.deserialize_state
+    replays it from the start; a state opened from a judge text is replayed from the start)."""
+    return "".join(f"{a}\n" for a in self.history()) or "\n"
+
+
+def _child(self, action):
+    """A copy with `action` played (pyspiel's child)."""
+    copy = self.clone()
+    copy.apply_action(action)
+    return copy
+
+
+State.legal_actions_mask = _legal_actions_mask
+State.observation_string = _observation_string
+State.serialize = _serialize
+State.child = _child
+State.num_distinct_actions = lambda self: self.get_game().num_distinct_actions()
+State.max_game_length = lambda self: self.get_game().max_game_length()
+State.num_players = lambda self: 2
+
+
+def _state_type(self):
+    """pyspiel's State.get_type(): StateType.TERMINAL at the end, DECISION before (pyspiel's
+    enum values when pyspiel is importable, their names as strings otherwise)."""
+    name = "TERMINAL" if self.is_terminal() else "DECISION"
+    try:
+        import pyspiel
+
+        return getattr(pyspiel.StateType, name)
+    except ImportError:
+        return name
+
+
+State.get_type = _state_type
+State.is_chance_node = lambda self: False
+State.is_simultaneous_node = lambda self: False
+State.is_player_node = lambda self: not self.is_terminal()
+State.move_number = lambda self: len(self.history())
+
+
 def __getattr__(name):
     # game_solvers.Bot, from its own module on first use: importing it imports pyspiel.
     if name == "Bot":
@@ -105,6 +271,7 @@ def __getattr__(name):
 __all__ = [
     "Bot",
     "Game",
+    "GameType",
     "SearchInterrupted",
     "State",
     "analyze",

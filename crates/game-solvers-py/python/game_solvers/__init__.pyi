@@ -52,6 +52,29 @@ class Analysis(TypedDict):
     nodes: int
     """Positions the analysis searched (0 if every answer came from the TT or a table)."""
 
+class GameType:
+    """Game.get_type(), as pyspiel.GameType: pyspiel's enum values when pyspiel is importable,
+    their names as strings otherwise."""
+
+    short_name: str
+    """Game.short_name."""
+    long_name: str
+    """pyspiel's long name ("Connect Four", "Tic Tac Toe", "m,n,k-game", "Dots and Boxes"),
+    the project's title for the other games."""
+    utility: Any
+    """ZERO_SUM."""
+    dynamics: Any
+    """SEQUENTIAL."""
+    chance_mode: Any
+    """DETERMINISTIC."""
+    information: Any
+    """PERFECT_INFORMATION."""
+    reward_model: Any
+    """TERMINAL."""
+    min_num_players: int
+    max_num_players: int
+    provides_observation_string: bool
+
 class Game:
     """A registered game with its board parameters (from load_game)."""
 
@@ -63,6 +86,26 @@ class Game:
         load_game read them (OpenSpiel's translated: num_rows=2,num_cols=3 is size=2x3)."""
     def new_initial_state(self) -> State:
         """The start position (the empty board)."""
+    @property
+    def short_name(self) -> str:
+        """The game string's name with `_`: OpenSpiel's short name for the games it has
+        ("connect_four", "tic_tac_toe" or "mnk" as given, "dots_and_boxes")."""
+    def num_players(self) -> int:
+        """2."""
+    def num_distinct_actions(self) -> int:
+        """pyspiel's: action ids are 0 to this minus one (columns, cells, lines, segments;
+        1024 for the Young-diagram game, whose ids are row * 32 + column)."""
+    def max_game_length(self) -> int:
+        """The most actions a game lasts: every cell, line or segment played (the cells of
+        the parameters' board for the Young-diagram game). pyspiel's for connect_four,
+        tic_tac_toe, mnk and square dots_and_boxes boards; OpenSpiel 2.0.2 says
+        2 * (num_rows + 1) * num_cols for dots_and_boxes, fewer than its lines when
+        num_rows > num_cols."""
+    def get_type(self) -> GameType:
+        """What kind of game, as pyspiel's Game.get_type()."""
+    def deserialize_state(self, text: str) -> State:
+        """The state of State.serialize()'s text (pyspiel's format: action ids one a line),
+        replayed from the start. Raises ValueError for another text or an illegal action."""
     def new_state_from_text(self, text: str) -> State:
         """The position of one case of the game's judge input format: a POJ 1085 game (its
         moves played, so they can be undone), an LOJ 2471 pair of value tables, a CCF board
@@ -120,6 +163,38 @@ class State:
         DBN string, as pyspiel's dbn_string()), ending in a newline."""
     def __str__(self) -> str:
         """The board drawn as games-cli draws it (text lines)."""
+    def get_game(self) -> Game:
+        """The state's game."""
+    def num_players(self) -> int:
+        """2."""
+    def num_distinct_actions(self) -> int:
+        """get_game().num_distinct_actions()."""
+    def max_game_length(self) -> int:
+        """get_game().max_game_length()."""
+    def get_type(self) -> Any:
+        """pyspiel's StateType: TERMINAL at the end, DECISION before (pyspiel's enum values
+        when pyspiel is importable, their names as strings otherwise)."""
+    def legal_actions_mask(self, player: Optional[int] = None) -> List[int]:
+        """pyspiel's: 1 for each legal action id, 0 for the others, num_distinct_actions()
+        long; all 0 for a `player` not to move."""
+    def observation_string(self, player: Optional[int] = None) -> str:
+        """pyspiel's string for connect_four (rows top first, x / o / ., each ending in a
+        newline), tic_tac_toe and mnk (rows joined by newlines); str(state) for the other
+        games. The same for both players (perfect information)."""
+    def serialize(self) -> str:
+        """pyspiel's format: the history's action ids one a line ("\\n" for none).
+        Game.deserialize_state replays it from the start, so a state opened from a DBN string
+        does not come back."""
+    def child(self, action: int) -> State:
+        """A copy with `action` played (its solver starts with an empty TT)."""
+    def move_number(self) -> int:
+        """len(history())."""
+    def is_chance_node(self) -> bool:
+        """False."""
+    def is_simultaneous_node(self) -> bool:
+        """False."""
+    def is_player_node(self) -> bool:
+        """not is_terminal()."""
 
 class OpenSpielState(Protocol):
     """A pyspiel.State (what the solving functions read of it)."""
