@@ -162,12 +162,14 @@ def test_dbn_strings_open_the_same_positions(rows, cols):
         dbn = "".join(rng.choice("0001") for _ in range(lines))
         ours, theirs = ours_game.new_state_from_text(dbn), their_game.new_initial_state(dbn)
         same_position(spec, ours, theirs)
+        assert ours.observation_string() == theirs.observation_string(0)
         # Play on to the end: the same moves stay legal, the same boxes are taken.
         while not theirs.is_terminal():
             action = rng.choice(theirs.legal_actions())
             ours.apply_action(action)
             theirs.apply_action(action)
             same_position(spec, ours, theirs)
+            assert ours.observation_string() == theirs.observation_string(0)
         assert ours.returns() == theirs.returns() and ours.returns() in ([1.0, -1.0], [0.0, 0.0], [-1.0, 1.0])
 
 
@@ -300,8 +302,7 @@ def test_pyspiel_methods_of_states_and_games_mean_the_same(spec):
             assert ours.legal_actions_mask() == theirs.legal_actions_mask()
             for player in (0, 1):
                 assert ours.legal_actions_mask(player) == theirs.legal_actions_mask(player)
-                if not spec.startswith("dots_and_boxes"):
-                    assert ours.observation_string(player) == theirs.observation_string(player)
+                assert ours.observation_string(player) == theirs.observation_string(player)
             if theirs.is_terminal():
                 break
             action = rng.choice(theirs.legal_actions())

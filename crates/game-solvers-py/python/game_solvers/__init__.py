@@ -205,16 +205,64 @@ def _legal_actions_mask(self, player=None):
     return mask
 
 
+def _dots_and_boxes_string(state):
+    """pyspiel's drawing of a dots_and_boxes state: corners ┌ ┬ ┐ / ├ ┼ ┤ / └ ┴ ┘, a line
+    drawn ─── or │, undrawn ╴ ╶ or a space, a box taken by player 0 or 1 marked 1 or 2."""
+    rows, cols = _size(state.get_game(), "2x2")
+    horizontal = (rows + 1) * cols
+    lines = [c == "1" for c in state.setup_text().strip()]
+    history = state.history()
+    for a in history:  # the start: the judge text's lines, player 0 to move, no box owned
+        lines[a] = False
+    owner = {}
+
+    def sides(i, j):
+        top, bottom = i * cols + j, (i + 1) * cols + j
+        left = horizontal + i * (cols + 1) + j
+        return (top, bottom, left, left + 1)
+
+    mover = 0
+    for a in history:
+        lines[a] = True
+        if a < horizontal:
+            i, j = divmod(a, cols)
+            boxes = [(r, j) for r in (i - 1, i) if 0 <= r < rows]
+        else:
+            i, j = divmod(a - horizontal, cols + 1)
+            boxes = [(i, c) for c in (j - 1, j) if 0 <= c < cols]
+        done = [b for b in boxes if all(lines[k] for k in sides(*b))]
+        for b in done:
+            owner[b] = mover + 1
+        if not done:
+            mover ^= 1
+    out = []
+    for i in range(rows + 1):
+        left, mid, right = ("┌", "┬", "┐") if i == 0 else ("└", "┴", "┘") if i == rows else ("├", "┼", "┤")
+        cells = ["───" if lines[i * cols + j] else "╴ ╶" for j in range(cols)]
+        out.append(left + mid.join(cells) + right + "\n")
+        if i < rows:
+            row = ""
+            for j in range(cols + 1):
+                row += "│" if lines[horizontal + i * (cols + 1) + j] else " "
+                if j < cols:
+                    row += f" {owner[(i, j)]} " if (i, j) in owner else "   "
+            out.append(row + "\n")
+    return "".join(out)
+
+
 def _observation_string(self, player=None):
     """pyspiel's ObservationString: the board as pyspiel draws it for connect_four (rows top
-    first, x / o / ., each ending in a newline), tic_tac_toe and mnk (rows joined by newlines);
-    str(state) for the other games. The same for both players (perfect information)."""
+    first, x / o / ., each ending in a newline), tic_tac_toe and mnk (rows joined by newlines)
+    and dots_and_boxes (box-drawing characters, a box marked 1 or 2 by its owner); str(state)
+    for the other games. The same for both players (perfect information)."""
     name = self.get_game().name
     lines = [line for line in str(self).splitlines() if line.strip()]
     if name == "connect-four":
         return "".join(line.lower() + "\n" for line in lines[:-1])
     if name == "tic-tac-toe":
         return "\n".join("".join(line.split()[1:]) for line in lines[1:])
+    if name == "dots-and-boxes":
+        return _dots_and_boxes_string(self)
     return str(self)
 
 

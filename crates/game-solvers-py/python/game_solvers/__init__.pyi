@@ -179,8 +179,9 @@ class State:
         long; all 0 for a `player` not to move."""
     def observation_string(self, player: Optional[int] = None) -> str:
         """pyspiel's string for connect_four (rows top first, x / o / ., each ending in a
-        newline), tic_tac_toe and mnk (rows joined by newlines); str(state) for the other
-        games. The same for both players (perfect information)."""
+        newline), tic_tac_toe and mnk (rows joined by newlines) and dots_and_boxes (drawn with
+        box-drawing characters, a box marked 1 or 2 by the player who took it); str(state)
+        for the other games. The same for both players (perfect information)."""
     def serialize(self) -> str:
         """pyspiel's format: the history's action ids one a line ("\\n" for none).
         Game.deserialize_state replays it from the start, so a state opened from a DBN string
