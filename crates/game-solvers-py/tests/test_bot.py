@@ -133,3 +133,24 @@ def test_a_time_limit_per_move_falls_back_to_the_best_move_proven():
             assert bot.last_value == (v if fresh.current_player() == 0 else -v)
     with pytest.raises(ValueError, match="time_limit"):
         gs.Bot("tic_tac_toe", time_limit=-1)
+
+
+WITHOUT_PYSPIEL = """
+import sys
+sys.modules["pyspiel"] = None  # `import pyspiel` raises ImportError
+import game_solvers as gs
+game = gs.load_game("tic_tac_toe")
+state = game.new_initial_state()
+for a in [0, 3, 1, 4]:
+    state.apply_action(a)
+bot = gs.Bot(game, seed=0)
+print(type(bot).__mro__[1].__name__, bot.step(state), game.get_type().utility, state.get_type())
+"""
+
+
+def test_the_module_and_its_bot_work_without_pyspiel():
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", WITHOUT_PYSPIEL], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["object", "2", "ZERO_SUM", "DECISION"]
