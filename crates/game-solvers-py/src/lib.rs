@@ -6,9 +6,9 @@ use std::time::{Duration, Instant};
 
 use game_front::{Front, Session, SolverSettings, Visit};
 use pyo3::create_exception;
-use pyo3::exceptions::{PyException, PyOverflowError, PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyException, PyMemoryError, PyOverflowError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyString, PyTuple};
 use search_core::{Analysis, Interrupted, Limits, PackedMove, Player, INFINITY};
 
 create_exception!(_native, SearchInterrupted, PyException, "A search stopped by its time limit; `args` = (message, lo, hi): the bounds proven on the value for the player to move.");
@@ -44,11 +44,11 @@ trait AnyState: Send {
     fn params(&self) -> &[(String, String)];
     fn to_move(&self) -> Option<Player>;
     fn final_value(&self) -> Option<i64>;
-    fn legal_actions(&self) -> Vec<u16>;
+    fn legal_actions(&self) -> Result<Vec<u16>, String>;
     fn apply(&mut self, action: u16) -> Result<(), String>;
     fn apply_text(&mut self, text: &str) -> Result<u16, String>;
     fn undo(&mut self) -> bool;
-    fn history(&self) -> Vec<u16>;
+    fn history(&self) -> Result<Vec<u16>, String>;
     fn setup(&self) -> Option<&str>;
     fn draw(&self) -> String;
     fn setup_text(&self) -> String;
@@ -60,7 +60,7 @@ trait AnyState: Send {
         job: Job,
         settings: SolverSettings,
         limits: Limits,
-    ) -> Result<Explained, Interrupted>;
+    ) -> Result<Result<Explained, String>, Interrupted>;
 }
 
 /// [`AnyState`] of front `F`: a session, what re-opens it (for `clone`), and the settings its
@@ -73,13 +73,18 @@ struct StateOf<F: Front> {
     settings: SolverSettings,
 }
 
-fn code<M: PackedMove>(mv: M) -> u16 {
-    mv.pack().expect("the moves of a registered game have codes")
+/// The action id of a move: its code in the engine. A move without one (a cell of the
+/// Young-diagram game beyond row or column 31) is an error, not a panic.
+fn code<M: PackedMove>(mv: M) -> Result<u16, String> {
+    mv.pack().ok_or_else(|| {
+        "a move here has no action id (the Young-diagram game's ids cover rows and columns 0 to 31)"
+            .to_string()
+    })
 }
 
 impl<F: Front> StateOf<F> {
     fn find(&self, action: u16) -> Option<game_front::Move<F>> {
-        self.session.legal_moves().into_iter().find(|&m| code(m) == action)
+        self.session.legal_moves().into_iter().find(|&m| code(m) == Ok(action))
     }
 }
 
@@ -96,7 +101,7 @@ impl<F: Front> AnyState for StateOf<F> {
     fn final_value(&self) -> Option<i64> {
         self.session.final_value()
     }
-    fn legal_actions(&self) -> Vec<u16> {
+    fn legal_actions(&self) -> Result<Vec<u16>, String> {
         self.session.legal_moves().into_iter().map(code).collect()
     }
     fn apply(&mut self, action: u16) -> Result<(), String> {
@@ -106,17 +111,17 @@ impl<F: Front> AnyState for StateOf<F> {
                 Ok(())
             }
             None => {
-                Err(format!("action {action} is not legal here: legal actions {:?}", self.legal_actions()))
+                Err(format!("action {action} is not legal here: legal actions {:?}", self.legal_actions()?))
             }
         }
     }
     fn apply_text(&mut self, text: &str) -> Result<u16, String> {
-        self.session.play_text(text).map(code)
+        code(self.session.play_text(text)?)
     }
     fn undo(&mut self) -> bool {
         self.session.undo()
     }
-    fn history(&self) -> Vec<u16> {
+    fn history(&self) -> Result<Vec<u16>, String> {
         self.session.moves().into_iter().map(code).collect()
     }
     fn setup(&self) -> Option<&str> {
@@ -134,7 +139,7 @@ impl<F: Front> AnyState for StateOf<F> {
             .moves()
             .into_iter()
             .chain(self.session.legal_moves())
-            .find(|&m| code(m) == action)
+            .find(|&m| code(m) == Ok(action))
             .ok_or_else(|| format!("action {action} is not a move here"))?;
         Ok(self.session.front().move_text(&mv))
     }
@@ -143,7 +148,7 @@ impl<F: Front> AnyState for StateOf<F> {
         job: Job,
         settings: SolverSettings,
         limits: Limits,
-    ) -> Result<Explained, Interrupted> {
+    ) -> Result<Result<Explained, String>, Interrupted> {
         if settings != self.settings {
             let solver = self.session.front().solver_with(settings);
             *self.session.solver() = solver;
@@ -155,7 +160,7 @@ impl<F: Front> AnyState for StateOf<F> {
         // The value first, so that a stop has bounds on this position's value.
         let value = front.try_value(solver, pos, limits.clone())?;
         if job == Job::Value {
-            return Ok(Explained { value, moves: Vec::new(), pv: Vec::new(), nodes: 0 });
+            return Ok(Ok(Explained { value, moves: Vec::new(), pv: Vec::new(), nodes: 0 }));
         }
         let proven = Interrupted { lo: value, hi: value };
         // The time limit counts for both searches together.
@@ -165,16 +170,11 @@ impl<F: Front> AnyState for StateOf<F> {
         };
         let analysis: Analysis<_> =
             front.try_analyze(solver, pos, Limits { time, ..limits }).map_err(|_| proven)?;
-        Ok(Explained {
-            value,
-            moves: analysis
-                .moves
-                .iter()
-                .map(|m| (code(m.mv), sign * m.value, front.move_text(&m.mv)))
-                .collect(),
-            pv: analysis.pv.iter().map(|&m| code(m)).collect(),
-            nodes: analysis.stats.nodes,
-        })
+        let moves = analysis.moves.iter().map(|m| Ok((code(m.mv)?, sign * m.value, front.move_text(&m.mv))));
+        let pv: Result<Vec<u16>, String> = analysis.pv.iter().map(|&m| code(m)).collect();
+        Ok(moves
+            .collect::<Result<_, String>>()
+            .and_then(|moves| Ok(Explained { value, moves, pv: pv?, nodes: analysis.stats.nodes })))
     }
 }
 
@@ -208,11 +208,113 @@ fn open(name: &str, params: &[(String, String)], setup: Option<String>) -> PyRes
         .map_err(PyValueError::new_err)
 }
 
+/// Opens `name` with `params` (and `setup`) and plays `history` after the setup's own moves
+/// (which `history` starts with): a copy of a state, or a pickled one.
+fn replay(
+    name: &str,
+    params: &[(String, String)],
+    setup: Option<String>,
+    history: &[u16],
+) -> PyResult<Box<dyn AnyState>> {
+    let mut state = open(name, params, setup)?;
+    let own = state.history().map_err(PyValueError::new_err)?;
+    if !history.starts_with(&own) {
+        return Err(PyValueError::new_err(format!(
+            "the history {history:?} does not start with the setup's own moves {own:?}"
+        )));
+    }
+    for &a in &history[own.len()..] {
+        state.apply(a).map_err(PyValueError::new_err)?;
+    }
+    Ok(state)
+}
+
+/// Text given to the module: a Python `str` that is valid Unicode (a lone surrogate raises
+/// `ValueError`, not `UnicodeEncodeError`); another type raises `TypeError`.
+struct Text(String);
+
+impl<'py> FromPyObject<'py> for Text {
+    fn extract_bound(ob: &Bound<'py, PyAny>) -> PyResult<Self> {
+        let s = ob.downcast::<PyString>()?;
+        match s.to_cow() {
+            Ok(text) => Ok(Text(text.to_string())),
+            Err(_) => Err(PyValueError::new_err("the text is not valid Unicode (it holds a lone surrogate)")),
+        }
+    }
+}
+
 /// A game: its name and board parameters (`load_game`).
 #[pyclass(module = "game_solvers", frozen)]
 struct Game {
     name: &'static str,
     params: Vec<(String, String)>,
+    /// What `returns()` are (the game string's `utility_margin`).
+    utility: Utility,
+    /// The game string's name with `_` (OpenSpiel's short name: `mnk` or `tic_tac_toe`).
+    short_name: Arc<str>,
+}
+
+/// What a state's `returns()` are, as OpenSpiel's for the same game string.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Utility {
+    /// 1 / 0 / -1 for a win, a draw, a loss (OpenSpiel's Connect Four, tic-tac-toe, m,n,k,
+    /// dots-and-boxes by default; this module's choice for the other games).
+    WinLoss,
+    /// The final margin in the game's points (dots-and-boxes with `utility_margin=true`).
+    Margin,
+}
+
+impl Utility {
+    /// The returns of a final result `value` (first player's side, in the game's points).
+    fn returns(self, value: i64) -> [f64; 2] {
+        let r = match self {
+            Utility::WinLoss => value.signum() as f64,
+            Utility::Margin => value as f64,
+        };
+        [r, -r]
+    }
+}
+
+/// The game string `spec` without its `utility_margin` (OpenSpiel's parameter of
+/// dots-and-boxes: the returns are the margin of boxes when `true`, win / draw / loss when
+/// `false`, its default), and what the returns are.
+fn utility_margin(spec: &str) -> PyResult<(String, Utility)> {
+    let Some((name, rest)) = spec.trim().split_once('(') else {
+        return Ok((spec.to_string(), Utility::WinLoss));
+    };
+    let Some(inner) = rest.strip_suffix(')') else {
+        return Ok((spec.to_string(), Utility::WinLoss));
+    };
+    let mut utility = Utility::WinLoss;
+    let mut kept = Vec::new();
+    for item in inner.split(',') {
+        match item.split_once('=') {
+            Some((key, value)) if key.trim() == "utility_margin" => {
+                if name.trim().replace('_', "-") != "dots-and-boxes" {
+                    return Err(PyValueError::new_err(format!(
+                        "utility_margin is a parameter of dots_and_boxes only, not of {}",
+                        name.trim()
+                    )));
+                }
+                utility = match value.trim().to_ascii_lowercase().as_str() {
+                    "true" => Utility::Margin,
+                    "false" => Utility::WinLoss,
+                    other => {
+                        return Err(PyValueError::new_err(format!(
+                            "utility_margin: expected true or false, found {other:?}"
+                        )))
+                    }
+                };
+            }
+            _ => kept.push(item),
+        }
+    }
+    let spec = if kept.iter().all(|i| i.trim().is_empty()) {
+        name.to_string()
+    } else {
+        format!("{name}({})", kept.join(","))
+    };
+    Ok((spec, utility))
 }
 
 #[pymethods]
@@ -234,17 +336,29 @@ impl Game {
 
     /// The start position.
     fn new_initial_state(&self) -> PyResult<State> {
-        Ok(State::new(open(self.name, &self.params, None)?))
+        Ok(State::new(open(self.name, &self.params, None)?, self.utility, Arc::clone(&self.short_name)))
     }
 
     /// The position of one case of the game's judge input format (a DBN line, a move string,
     /// a UVa board, the Young-diagram game's value tables, ...).
-    fn new_state_from_text(&self, text: &str) -> PyResult<State> {
-        Ok(State::new(open(self.name, &self.params, Some(text.to_string()))?))
+    fn new_state_from_text(&self, text: Text) -> PyResult<State> {
+        Ok(State::new(
+            open(self.name, &self.params, Some(text.0))?,
+            self.utility,
+            Arc::clone(&self.short_name),
+        ))
+    }
+
+    /// OpenSpiel's short name of the game string's game (`connect_four`, `mnk`, `tic_tac_toe`,
+    /// `dots_and_boxes`; `triangle_war`, `young_chess`).
+    #[getter]
+    fn short_name(&self) -> &str {
+        &self.short_name
     }
 
     fn __repr__(&self) -> String {
-        let params: Vec<String> = self.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let margin = (self.utility == Utility::Margin).then(|| "utility_margin=true".to_string());
+        let params: Vec<String> = self.params.iter().map(|(k, v)| format!("{k}={v}")).chain(margin).collect();
         format!("load_game({:?})", format!("{}({})", self.name, params.join(",")))
     }
 }
@@ -253,26 +367,27 @@ impl Game {
 #[pyclass(module = "game_solvers", frozen)]
 struct State {
     inner: Mutex<Box<dyn AnyState>>,
+    utility: Utility,
+    short_name: Arc<str>,
 }
 
 impl State {
-    fn new(inner: Box<dyn AnyState>) -> Self {
-        State { inner: Mutex::new(inner) }
+    fn new(inner: Box<dyn AnyState>, utility: Utility, short_name: Arc<str>) -> Self {
+        State { inner: Mutex::new(inner), utility, short_name }
     }
 
     /// Runs `f` on the state. If another thread holds it (a solve in progress), waits with the
-    /// GIL released, so that the solving thread can still reach Python (Ctrl-C checks).
-    fn with<T>(&self, f: impl FnOnce(&mut dyn AnyState) -> T) -> T {
+    /// GIL released, so that the solving thread can still reach Python (Ctrl-C checks). A panic
+    /// in `f` (a bug) is a `RuntimeError`, never a panic reaching Python.
+    fn with<T>(&self, py: Python<'_>, f: impl FnOnce(&mut dyn AnyState) -> T) -> PyResult<T> {
         let mut guard = loop {
             match self.inner.try_lock() {
                 Ok(guard) => break guard,
                 Err(TryLockError::Poisoned(poisoned)) => break poisoned.into_inner(),
-                Err(TryLockError::WouldBlock) => {
-                    Python::with_gil(|py| py.allow_threads(|| drop(self.inner.lock())));
-                }
+                Err(TryLockError::WouldBlock) => py.allow_threads(|| drop(self.inner.lock())),
             }
         };
-        f(guard.as_mut())
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(guard.as_mut()))).map_err(|_| bug())
     }
 
     /// Solves on a thread of its own with the GIL released; the calling thread wakes every
@@ -280,17 +395,20 @@ impl State {
     /// raise the search's stop flag.
     fn explain(&self, py: Python<'_>, job: Job, options: &SolveOptions) -> PyResult<Explained> {
         let (settings, time) = options.check()?;
-        if self.with(|s| s.final_value().is_some()) {
-            return Err(PyValueError::new_err("the game is over: nothing to solve"));
-        }
         let stop = Arc::new(AtomicBool::new(false));
         let limits = Limits { stop: Some(Arc::clone(&stop)), time, max_nodes: None };
         let inner = &self.inner;
         std::thread::scope(|scope| {
             let (done, finished) = mpsc::channel::<()>();
             let worker = scope.spawn(move || {
+                // The state is held from the check to the end of the solve: another thread's
+                // move waits, so that the answer is about the position checked.
                 let mut guard = inner.lock().unwrap_or_else(PoisonError::into_inner);
-                let result = guard.explain(job, settings, limits);
+                let result = if guard.final_value().is_some() {
+                    None
+                } else {
+                    Some(guard.explain(job, settings, limits))
+                };
                 drop(guard);
                 // The receiver may be gone (the caller returned on a signal): nothing to tell.
                 let _ = done.send(());
@@ -315,8 +433,10 @@ impl State {
                 }
             }
             match py.allow_threads(|| worker.join()) {
-                Ok(Ok(explained)) => Ok(explained),
-                Ok(Err(Interrupted { lo, hi })) => {
+                Ok(None) => Err(PyValueError::new_err("the game is over: nothing to solve")),
+                Ok(Some(Ok(Ok(explained)))) => Ok(explained),
+                Ok(Some(Ok(Err(no_id)))) => Err(PyValueError::new_err(no_id)),
+                Ok(Some(Err(Interrupted { lo, hi }))) => {
                     let known = |b: i64| (b.abs() < INFINITY / 2).then_some(b);
                     let (lo, hi) = (known(lo), known(hi));
                     let shown = |b: Option<i64>, none: &str| b.map_or(none.to_string(), |b| b.to_string());
@@ -330,10 +450,15 @@ impl State {
                         hi,
                     )))
                 }
-                Err(_) => Err(PyRuntimeError::new_err("the solver failed (a bug): please report it")),
+                Err(_) => Err(bug()),
             }
         })
     }
+}
+
+/// The error of a panic caught (a bug of the module or a solver).
+fn bug() -> PyErr {
+    PyRuntimeError::new_err("the solver failed (a bug): please report it")
 }
 
 /// How often a solving call wakes to check Python's signals.
@@ -341,9 +466,24 @@ const SIGNAL_CHECK: Duration = Duration::from_millis(50);
 
 /// The keyword arguments of the solving functions, as given.
 struct SolveOptions {
-    time_limit: Option<f64>,
+    time_limit: Option<Seconds>,
     threads: Option<Whole>,
     tt_mib: Option<Whole>,
+}
+
+/// A `time_limit`: a float (or an int) of seconds; one too large for a float reads as
+/// infinity, which the range check refuses with a `ValueError` (not an `OverflowError`).
+#[derive(Clone, Copy)]
+struct Seconds(f64);
+
+impl<'py> FromPyObject<'py> for Seconds {
+    fn extract_bound(ob: &Bound<'py, PyAny>) -> PyResult<Self> {
+        match ob.extract::<f64>() {
+            Ok(t) => Ok(Seconds(t)),
+            Err(e) if e.is_instance_of::<PyOverflowError>(ob.py()) => Ok(Seconds(f64::INFINITY)),
+            Err(e) => Err(e),
+        }
+    }
 }
 
 /// A whole-number keyword argument: its value, or its text when it does not fit in an `i64`
@@ -391,8 +531,8 @@ impl SolveOptions {
     fn check(&self) -> PyResult<(SolverSettings, Option<Duration>)> {
         let time = match self.time_limit {
             None => None,
-            Some(t) if t.is_finite() && t > 0.0 && t <= 1e9 => Some(Duration::from_secs_f64(t)),
-            Some(t) => {
+            Some(Seconds(t)) if t.is_finite() && t > 0.0 && t <= 1e9 => Some(Duration::from_secs_f64(t)),
+            Some(Seconds(t)) => {
                 return Err(PyValueError::new_err(format!(
                     "time_limit: expected seconds in (0, 1e9], found {t}"
                 )))
@@ -406,37 +546,59 @@ impl SolveOptions {
                 ))
             })? as usize),
         };
-        let most = memory_mib().unwrap_or(1 << 20);
+        let memory = Memory::read();
+        let total = memory.total_mib.unwrap_or(1 << 20);
         let tt_bytes = match &self.tt_mib {
             None => None,
-            Some(m) => Some((m.within(1, i64::try_from(most).unwrap_or(i64::MAX)).ok_or_else(|| {
-                PyValueError::new_err(format!(
-                    "tt_mib: expected a whole number of MiB from 1 to {most} (this machine's memory), found {m}"
-                ))
-            })? as u64)
-                << 20),
+            Some(m) => {
+                let mib = m.within(1, i64::try_from(total).unwrap_or(i64::MAX)).ok_or_else(|| {
+                    PyValueError::new_err(format!(
+                        "tt_mib: expected a whole number of MiB from 1 to {total} (this machine's memory), found {m}"
+                    ))
+                })? as u64;
+                // Checked before the table is made: a failed allocation would abort the process.
+                if let Some(available) = memory.available_mib.filter(|&a| mib > a) {
+                    return Err(PyMemoryError::new_err(format!(
+                        "tt_mib: {mib} MiB asked, {available} MiB of memory available now"
+                    )));
+                }
+                Some(mib << 20)
+            }
         };
         Ok((SolverSettings { threads, tt_bytes }, time))
     }
 }
 
-/// The machine's memory in MiB (Linux's `/proc/meminfo`), if known.
-fn memory_mib() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib >> 10)
+/// The machine's memory, total and available now, in MiB (Linux's `/proc/meminfo`), where known.
+struct Memory {
+    total_mib: Option<u64>,
+    available_mib: Option<u64>,
 }
 
-fn action_id(action: i64) -> PyResult<u16> {
-    u16::try_from(action).map_err(|_| PyValueError::new_err(format!("action {action} is not an action id")))
+impl Memory {
+    fn read() -> Self {
+        let text = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
+        let field = |name: &str| -> Option<u64> {
+            let line = text.lines().find(|l| l.starts_with(name))?;
+            let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+            Some(kib >> 10)
+        };
+        Memory { total_mib: field("MemTotal:"), available_mib: field("MemAvailable:") }
+    }
+}
+
+fn action_id(action: &Whole) -> PyResult<u16> {
+    action
+        .within(0, i64::from(u16::MAX))
+        .and_then(|a| u16::try_from(a).ok())
+        .ok_or_else(|| PyValueError::new_err(format!("action {action} is not an action id")))
 }
 
 #[pymethods]
 impl State {
     /// 0 or 1 for the player to move, -4 (OpenSpiel's terminal id) when the game is over.
-    fn current_player(&self) -> i64 {
-        self.with(|s| match s.to_move() {
+    fn current_player(&self, py: Python<'_>) -> PyResult<i64> {
+        self.with(py, |s| match s.to_move() {
             Some(Player::First) => 0,
             Some(Player::Second) => 1,
             None => TERMINAL_PLAYER,
@@ -444,24 +606,24 @@ impl State {
     }
 
     /// The legal actions, in move-generation order.
-    fn legal_actions(&self) -> Vec<u16> {
-        self.with(|s| s.legal_actions())
+    fn legal_actions(&self, py: Python<'_>) -> PyResult<Vec<u16>> {
+        self.with(py, |s| s.legal_actions())?.map_err(PyValueError::new_err)
     }
 
     /// Plays `action`; `ValueError` if it is not legal.
-    fn apply_action(&self, action: i64) -> PyResult<()> {
-        let action = action_id(action)?;
-        self.with(|s| s.apply(action)).map_err(PyValueError::new_err)
+    fn apply_action(&self, py: Python<'_>, action: Whole) -> PyResult<()> {
+        let action = action_id(&action)?;
+        self.with(py, |s| s.apply(action))?.map_err(PyValueError::new_err)
     }
 
     /// Plays a move typed in the game's notation (`4`, `1,1`, `2-5`); returns its action id.
-    fn apply_text(&self, text: &str) -> PyResult<u16> {
-        self.with(|s| s.apply_text(text)).map_err(PyValueError::new_err)
+    fn apply_text(&self, py: Python<'_>, text: Text) -> PyResult<u16> {
+        self.with(py, |s| s.apply_text(&text.0))?.map_err(PyValueError::new_err)
     }
 
     /// Takes back the last action; `ValueError` if none was played.
-    fn undo_action(&self) -> PyResult<()> {
-        if self.with(|s| s.undo()) {
+    fn undo_action(&self, py: Python<'_>) -> PyResult<()> {
+        if self.with(py, |s| s.undo())? {
             Ok(())
         } else {
             Err(PyValueError::new_err("no action to undo"))
@@ -469,59 +631,168 @@ impl State {
     }
 
     /// The actions played from the start (or the text's position).
-    fn history(&self) -> Vec<u16> {
-        self.with(|s| s.history())
+    fn history(&self, py: Python<'_>) -> PyResult<Vec<u16>> {
+        self.with(py, |s| s.history())?.map_err(PyValueError::new_err)
     }
 
     /// A copy (replayed from the start).
-    fn clone(&self) -> PyResult<State> {
+    fn clone(&self, py: Python<'_>) -> PyResult<State> {
         let (name, params, setup, history) =
-            self.with(|s| (s.name(), s.params().to_vec(), s.setup().map(str::to_string), s.history()));
-        let mut copy = open(name, &params, setup)?;
-        // The text's own moves are already played by `open`.
-        let skip = copy.history().len();
-        for &a in &history[skip..] {
-            copy.apply(a).map_err(PyValueError::new_err)?;
-        }
-        Ok(State::new(copy))
+            self.with(py, |s| (s.name(), s.params().to_vec(), s.setup().map(str::to_string), s.history()))?;
+        let history = history.map_err(PyValueError::new_err)?;
+        Ok(State::new(replay(name, &params, setup, &history)?, self.utility, Arc::clone(&self.short_name)))
+    }
+
+    /// The game of this state (its name, parameters and game string's spelling).
+    fn get_game(&self, py: Python<'_>) -> PyResult<Game> {
+        let (name, params) = self.with(py, |s| (s.name(), s.params().to_vec()))?;
+        Ok(Game { name, params, utility: self.utility, short_name: Arc::clone(&self.short_name) })
     }
 
     /// Whether the game is over.
-    fn is_terminal(&self) -> bool {
-        self.with(|s| s.final_value().is_some())
+    fn is_terminal(&self, py: Python<'_>) -> PyResult<bool> {
+        self.with(py, |s| s.final_value().is_some())
     }
 
-    /// The final result of each player (0 and 1) in the game's points, 0 for both before the
-    /// end.
-    fn returns(&self) -> Vec<f64> {
-        let v = self.with(|s| s.final_value().unwrap_or(0)) as f64;
-        vec![v, -v]
+    /// Each player's (0 and 1) return as OpenSpiel's for the game string: 1 / 0 / -1 for a win,
+    /// a draw, a loss, the margin of boxes for dots-and-boxes with `utility_margin=true`; 0 for
+    /// both before the end.
+    fn returns(&self, py: Python<'_>) -> PyResult<[f64; 2]> {
+        Ok(self.with(py, |s| s.final_value())?.map_or([0.0; 2], |v| self.utility.returns(v)))
+    }
+
+    /// The rewards of the last action, as OpenSpiel's: the returns at the end, 0 before (the
+    /// games here pay only at the end).
+    fn rewards(&self, py: Python<'_>) -> PyResult<[f64; 2]> {
+        self.returns(py)
+    }
+
+    /// Each player's exact final result in the game's points (the unit of `value()`), 0 for
+    /// both before the end.
+    fn points(&self, py: Python<'_>) -> PyResult<[i64; 2]> {
+        let v = self.with(py, |s| s.final_value().unwrap_or(0))?;
+        Ok([v, -v])
     }
 
     /// An action in the game's notation.
-    fn action_to_string(&self, action: i64) -> PyResult<String> {
-        let action = action_id(action)?;
-        self.with(|s| s.action_text(action)).map_err(PyValueError::new_err)
+    fn action_to_string(&self, py: Python<'_>, action: Whole) -> PyResult<String> {
+        let action = action_id(&action)?;
+        self.with(py, |s| s.action_text(action))?.map_err(PyValueError::new_err)
     }
 
     /// The position as one case of the game's judge input format.
-    fn setup_text(&self) -> String {
-        self.with(|s| s.setup_text())
+    fn setup_text(&self, py: Python<'_>) -> PyResult<String> {
+        self.with(py, |s| s.setup_text())
     }
 
-    fn __str__(&self) -> String {
-        self.with(|s| s.draw())
+    fn __str__(&self, py: Python<'_>) -> PyResult<String> {
+        self.with(py, |s| s.draw())
     }
+
+    /// Pickling: the state is rebuilt by `game_solvers._state_from_pickle` from the game, the
+    /// judge text it was opened from and the action history, under a checksum.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let saved = self
+            .with(py, |s| {
+                Ok::<_, String>(Saved {
+                    margin: self.utility == Utility::Margin,
+                    short_name: self.short_name.to_string(),
+                    name: s.name().to_string(),
+                    params: s.params().to_vec(),
+                    setup: s.setup().map(str::to_string),
+                    history: s.history()?,
+                })
+            })?
+            .map_err(PyValueError::new_err)?;
+        let restore = py.import("game_solvers")?.getattr("_state_from_pickle")?;
+        let check = saved.checksum();
+        let args = (
+            PICKLE_FORMAT,
+            saved.name,
+            saved.params,
+            (saved.margin, saved.short_name),
+            saved.setup,
+            saved.history,
+            check,
+        );
+        Ok((restore, PyTuple::new(py, [args.into_pyobject(py)?])?))
+    }
+}
+
+/// The format tag of a pickled state (the first item of its data).
+const PICKLE_FORMAT: &str = "game_solvers.State/1";
+
+/// What a pickled state holds.
+struct Saved {
+    /// Whether the returns are margins ([`Utility::Margin`]).
+    margin: bool,
+    /// The game string's spelling of the name ([`Game::short_name`]).
+    short_name: String,
+    name: String,
+    params: Vec<(String, String)>,
+    setup: Option<String>,
+    history: Vec<u16>,
+}
+
+impl Saved {
+    /// FNV-1a (64 bits) of the fields, each length-prefixed: detects a damaged pickle (not a
+    /// forged one).
+    fn checksum(&self) -> u64 {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut eat = |bytes: &[u8]| {
+            for &b in (bytes.len() as u64).to_le_bytes().iter().chain(bytes) {
+                h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+            }
+        };
+        eat(PICKLE_FORMAT.as_bytes());
+        eat(&[u8::from(self.margin)]);
+        eat(self.short_name.as_bytes());
+        eat(self.name.as_bytes());
+        for (k, v) in &self.params {
+            eat(k.as_bytes());
+            eat(v.as_bytes());
+        }
+        match &self.setup {
+            Some(text) => eat(format!("+{text}").as_bytes()),
+            None => eat(b"-"),
+        }
+        let actions: Vec<u8> = self.history.iter().flat_map(|a| a.to_le_bytes()).collect();
+        eat(&actions);
+        h
+    }
+}
+
+/// The state of a pickle's data (`State.__reduce__`'s): `ValueError` for anything that is not
+/// such data, damaged (the checksum) or not a game of this module.
+#[pyfunction]
+fn _state_from_pickle(data: &Bound<'_, PyAny>) -> PyResult<State> {
+    let damaged = |why: String| PyValueError::new_err(format!("not a game_solvers state pickle: {why}"));
+    type Data = (String, String, Vec<(String, String)>, (bool, String), Option<String>, Vec<u16>, u64);
+    let (format, name, params, (margin, short_name), setup, history, check): Data =
+        data.extract().map_err(|e| damaged(e.to_string()))?;
+    if format != PICKLE_FORMAT {
+        return Err(damaged(format!("format {format:?}, expected {PICKLE_FORMAT:?}")));
+    }
+    let saved = Saved { margin, short_name, name, params, setup, history };
+    if saved.checksum() != check {
+        return Err(damaged("the checksum does not match (the data is damaged)".to_string()));
+    }
+    let state = replay(&saved.name, &saved.params, saved.setup, &saved.history)
+        .map_err(|e| damaged(e.to_string()))?;
+    let utility = if saved.margin { Utility::Margin } else { Utility::WinLoss };
+    Ok(State::new(state, utility, saved.short_name.into()))
 }
 
 /// Opens a game by name with board parameters: `name` or `name(key=value,...)`.
 #[pyfunction]
-fn load_game(spec: &str) -> PyResult<Game> {
+fn load_game(spec: Text) -> PyResult<Game> {
+    let (spec, utility) = utility_margin(&spec.0)?;
     let (name, params) =
-        game_registry::parse_game_string(spec).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        game_registry::parse_game_string(&spec).map_err(|e| PyValueError::new_err(e.to_string()))?;
     // Checked now, so that a bad parameter fails here and not at the first state.
     open(name, &params, None)?;
-    Ok(Game { name, params })
+    let short_name = spec.split('(').next().unwrap_or(name).trim().replace('-', "_").into();
+    Ok(Game { name, params, utility, short_name })
 }
 
 /// The names of the registered games.
@@ -536,7 +807,7 @@ fn registered_names() -> Vec<&'static str> {
 fn value(
     py: Python<'_>,
     state: &State,
-    time_limit: Option<f64>,
+    time_limit: Option<Seconds>,
     threads: Option<Whole>,
     tt_mib: Option<Whole>,
 ) -> PyResult<i64> {
@@ -549,7 +820,7 @@ fn value(
 fn move_values<'py>(
     py: Python<'py>,
     state: &State,
-    time_limit: Option<f64>,
+    time_limit: Option<Seconds>,
     threads: Option<Whole>,
     tt_mib: Option<Whole>,
 ) -> PyResult<Bound<'py, PyDict>> {
@@ -567,12 +838,12 @@ fn move_values<'py>(
 fn best_action(
     py: Python<'_>,
     state: &State,
-    time_limit: Option<f64>,
+    time_limit: Option<Seconds>,
     threads: Option<Whole>,
     tt_mib: Option<Whole>,
 ) -> PyResult<u16> {
     let explained = state.explain(py, Job::Analysis, &SolveOptions { time_limit, threads, tt_mib })?;
-    Ok(explained.moves[0].0)
+    explained.moves.first().map(|m| m.0).ok_or_else(bug)
 }
 
 /// A principal variation: actions to the end of the game under perfect play.
@@ -581,7 +852,7 @@ fn best_action(
 fn principal_variation(
     py: Python<'_>,
     state: &State,
-    time_limit: Option<f64>,
+    time_limit: Option<Seconds>,
     threads: Option<Whole>,
     tt_mib: Option<Whole>,
 ) -> PyResult<Vec<u16>> {
@@ -595,7 +866,7 @@ fn principal_variation(
 fn analyze<'py>(
     py: Python<'py>,
     state: &State,
-    time_limit: Option<f64>,
+    time_limit: Option<Seconds>,
     threads: Option<Whole>,
     tt_mib: Option<Whole>,
 ) -> PyResult<Bound<'py, PyDict>> {
@@ -632,5 +903,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(best_action, m)?)?;
     m.add_function(wrap_pyfunction!(principal_variation, m)?)?;
     m.add_function(wrap_pyfunction!(analyze, m)?)?;
+    m.add_function(wrap_pyfunction!(_state_from_pickle, m)?)?;
     Ok(())
 }

@@ -60,8 +60,9 @@ def test_random_games_follow_the_rules(spec):
             assert str(copy) == str(state) and copy.history() == state.history()
         assert state.current_player() == -4
         assert state.legal_actions() == []
-        r = state.returns()
-        assert r[0] == -r[1]
+        r, p = state.returns(), state.points()
+        assert r[0] == -r[1] and r[0] in (1.0, 0.0, -1.0) and p[0] == -p[1]
+        assert r[0] == (p[0] > 0) - (p[0] < 0) and state.rewards() == r
         # Undo walks back through every board.
         for board in reversed(boards[:-1]):
             state.undo_action()
@@ -365,3 +366,255 @@ def test_threads_solve_one_state_in_turn():
     for t in threads:
         t.join()
     assert results.count(12) == 4 and len(set(results) - {12}) == 1
+
+
+SOLVES = (gs.value, gs.move_values, gs.best_action, gs.principal_variation, gs.analyze)
+
+
+def test_threads_changing_a_state_mid_solve_get_answers_or_value_errors():
+    # One state, solved by two threads while a third plays random games on it to the end and
+    # takes them back. Every call either answers for the position it saw or raises ValueError
+    # (the game over when it started); no other error, no panic (PanicException is a
+    # BaseException: caught here as such).
+    state = gs.load_game("tic_tac_toe(size=3x4,k=3)").new_initial_state()
+    stop = threading.Event()
+    errors, answers, over = [], [], []
+
+    def solver(seed):
+        rng = random.Random(seed)
+        while not stop.is_set():
+            solve = rng.choice(SOLVES)
+            try:
+                answers.append((solve.__name__, solve(state)))
+            except ValueError as e:
+                assert "the game is over" in str(e), e
+                over.append(e)
+            except BaseException as e:  # noqa: BLE001 - the test is that nothing else comes
+                errors.append(repr(e))
+
+    def player():
+        rng = random.Random(7)
+        while not stop.is_set():
+            try:
+                while not state.is_terminal():
+                    state.apply_action(rng.choice(state.legal_actions()))
+                while state.history():
+                    state.undo_action()
+            except BaseException as e:  # noqa: BLE001
+                errors.append(repr(e))
+
+    threads = [threading.Thread(target=solver, args=(i,)) for i in range(2)] + [threading.Thread(target=player)]
+    for t in threads:
+        t.start()
+    time.sleep(3.0)
+    stop.set()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert len(answers) > 20, len(answers)
+    for name, answer in answers:
+        if name == "best_action":
+            assert answer in range(12)
+        elif name == "value":
+            assert -13 <= answer <= 13
+
+
+def test_several_threads_solve_their_own_states_at_once():
+    # Four Python threads, each solving its own random positions of tic-tac-toe with every
+    # solving function; the answers agree with a solve of the same position alone.
+    game = gs.load_game("tic_tac_toe")
+    rng = random.Random(11)
+    positions = []
+    while len(positions) < 40:
+        s = game.new_initial_state()
+        for _ in range(rng.randrange(0, 6)):
+            s.apply_action(rng.choice(s.legal_actions()))
+        if not s.is_terminal():
+            positions.append(s.history())
+    expected = {}
+    for h in positions:
+        s = game.new_initial_state()
+        for a in h:
+            s.apply_action(a)
+        expected[tuple(h)] = (gs.value(s), gs.move_values(s))
+    results, errors = {}, []
+
+    def work(k):
+        try:
+            for h in positions[k::4]:
+                s = game.new_initial_state()
+                for a in h:
+                    s.apply_action(a)
+                values = gs.move_values(s, threads=2)
+                best = gs.best_action(s)
+                pv = gs.principal_variation(s)
+                results[tuple(h)] = (gs.value(s), values)
+                assert values[best] == max(values.values()) and pv[0] in values
+        except BaseException as e:  # noqa: BLE001
+            errors.append(repr(e))
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert results == expected
+
+
+def meminfo_mib(field):
+    for line in Path("/proc/meminfo").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1]) >> 10
+    raise AssertionError(f"{field} not in /proc/meminfo")
+
+
+def test_a_tt_beyond_the_memory_available_raises_memory_error():
+    state = gs.load_game("tic_tac_toe").new_initial_state()
+    total, available = meminfo_mib("MemTotal"), meminfo_mib("MemAvailable")
+    assert available < total
+    # More than is available now but not more than the machine has: MemoryError, raised before
+    # any table is made (the process would abort on a failed allocation).
+    asked = min(total, available + 1024)
+    for solve in SOLVES:
+        with pytest.raises(MemoryError, match=f"tt_mib: {asked} MiB asked, [0-9]+ MiB of memory available"):
+            solve(state, tt_mib=asked)
+    # Absurd values: ValueError.
+    for absurd in (total + 1, 1 << 40, 10**30, 0, -5):
+        with pytest.raises(ValueError, match="tt_mib: expected a whole number of MiB") as raised:
+            gs.value(state, tt_mib=absurd)
+        assert raised.type is ValueError
+    # The state is still usable, with a table that fits.
+    assert gs.value(state, tt_mib=4) == 0
+
+
+def test_the_documented_error_types_are_raised():
+    # ValueError itself (not OverflowError, not UnicodeEncodeError) for bad values.
+    game = gs.load_game("connect_four(size=4x4)")
+    state = game.new_initial_state()
+    for bad in (
+        lambda: state.apply_action(2**70),
+        lambda: state.apply_action(-(2**70)),
+        lambda: state.apply_action(70000),
+        lambda: state.action_to_string(2**70),
+        lambda: state.apply_text("\ud800"),
+        lambda: gs.load_game("connect_four(size=\ud800)"),
+        lambda: game.new_state_from_text("44\udfff"),
+        lambda: gs.value(state, time_limit=10**400),
+        lambda: gs.value(state, time_limit=float("inf")),
+        lambda: gs.value(state, threads=2**70),
+        lambda: gs.value(state, tt_mib=-(2**70)),
+    ):
+        with pytest.raises(ValueError) as raised:
+            bad()
+        assert raised.type is ValueError, raised.type
+    # TypeError for arguments of another type, as Python's own functions.
+    for bad in (
+        lambda: state.apply_action("1"),
+        lambda: state.apply_action(1.5),
+        lambda: state.apply_text(4),
+        lambda: gs.load_game(None),
+        lambda: gs.value(state, time_limit="1"),
+        lambda: gs.value("not a state"),
+    ):
+        with pytest.raises(TypeError):
+            bad()
+    # SearchInterrupted is an Exception (so `except Exception` sees it); the state is unharmed.
+    assert issubclass(gs.SearchInterrupted, Exception)
+    assert state.legal_actions() == [0, 1, 2, 3] and state.history() == []
+
+
+PICKLED = [
+    ("triangle_war", "1\n6\n2 4\n4 5\n5 9\n3 6\n2 5\n3 5\n", 3),
+    ("connect_four", "4453", 5),
+    ("dots_and_boxes(num_rows=2,num_cols=2)", "100000000000", 4),
+    ("dots_and_boxes(num_rows=1,num_cols=2,utility_margin=true)", None, 4),
+    ("young_chess(size=2x3,seed=7)", None, 2),
+    ("tic_tac_toe", None, 4),
+    ("mnk(m=4,n=3,k=3)", None, 0),
+]
+
+
+@pytest.mark.parametrize("spec,text,moves", PICKLED)
+def test_states_pickle_and_copy_round_trip(spec, text, moves):
+    import copy
+    import pickle
+
+    game = gs.load_game(spec)
+    state = game.new_initial_state() if text is None else game.new_state_from_text(text)
+    rng = random.Random(spec)
+    for _ in range(moves):
+        state.apply_action(rng.choice(state.legal_actions()))
+    for back in (
+        pickle.loads(pickle.dumps(state)),
+        pickle.loads(pickle.dumps(state, protocol=0)),
+        copy.copy(state),
+        copy.deepcopy(state),
+    ):
+        assert isinstance(back, gs.State) and back is not state
+        assert back.history() == state.history()
+        assert str(back) == str(state) and back.setup_text() == state.setup_text()
+        assert back.legal_actions() == state.legal_actions()
+        assert back.returns() == state.returns() and back.points() == state.points()
+        assert gs.value(back) == gs.value(state)
+        # The judge text's own moves come back as moves (undone like the others).
+        while back.history():
+            back.undo_action()
+        assert back.history() == []
+
+
+def test_a_damaged_pickle_raises_value_error_and_is_never_believed():
+    import pickle
+
+    state = gs.load_game("connect_four").new_initial_state()
+    for a in [3, 3, 2, 4]:
+        state.apply_action(a)
+    restore, (data,) = state.__reduce__()
+    assert restore is gs._state_from_pickle
+    assert restore(data).history() == [3, 3, 2, 4]
+    fmt, name, params, margin, setup, history, check = data
+    for damaged, message in [
+        ((fmt, name, params, margin, setup, [3, 3, 2, 5], check), "checksum"),  # another legal game
+        ((fmt, name, params, margin, setup, history, check ^ 1), "checksum"),
+        ((fmt, "tic-tac-toe", params, margin, setup, history, check), "checksum"),
+        ((fmt, name, params, (not margin[0], margin[1]), setup, history, check), "checksum"),
+        ((fmt, name, params, (margin[0], "mnk"), setup, history, check), "checksum"),
+        (("game_solvers.State/0", name, params, margin, setup, history, check), "format"),
+        ((fmt, name, params, margin, setup, history), "not a game_solvers state pickle"),
+        ((fmt, name, params, margin, setup, ["3"], check), "not a game_solvers state pickle"),
+        ("connect-four 3 3 2 4", "not a game_solvers state pickle"),
+        (None, "not a game_solvers state pickle"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            restore(damaged)
+    # Every single-bit flip of the pickled bytes either fails to load or gives back the same
+    # state: a damaged pickle is never believed.
+    blob = pickle.dumps(state)
+    for i in range(len(blob)):
+        for bit in (1, 4, 64):
+            damaged = bytearray(blob)
+            damaged[i] ^= bit
+            try:
+                back = pickle.loads(bytes(damaged))
+            except Exception:  # noqa: BLE001 - any error is a refusal; ours is ValueError
+                continue
+            assert isinstance(back, gs.State), (i, bit, back)
+            assert back.history() == state.history() and str(back) == str(state), (i, bit)
+
+
+def test_moves_without_an_action_id_raise_value_error():
+    # The Young-diagram game's action ids are row * 32 + column: a 1 x 40 board's cells
+    # beyond column 31 have none. Reaching one is a ValueError saying so (not a crash).
+    state = gs.load_game("young_chess(size=1x40)").new_initial_state()
+    for _ in range(32):
+        (action,) = state.legal_actions()
+        state.apply_action(action)
+    assert state.history() == list(range(32))
+    for call in (state.legal_actions, lambda: gs.best_action(state), lambda: gs.principal_variation(state)):
+        with pytest.raises(ValueError, match="no action id") as raised:
+            call()
+        assert raised.type is ValueError
+    # The value needs no ids; the state is still usable.
+    assert isinstance(gs.value(state), int)
+    state.undo_action()
+    assert state.legal_actions() == [31]

@@ -3,7 +3,8 @@
 dots_and_boxes. Each game string is given to both libraries unchanged (OpenSpiel's names and
 parameters). On random games from fixed seeds, after every move: the same legal actions, the
 same player to move, the same board (OpenSpiel's `str(state)`, or its DBN string for
-dots_and_boxes), the same terminal states and returns; and OpenSpiel's own exact search
+dots_and_boxes), the same terminal states, and exactly the same returns and rewards (1 / 0 / -1,
+or margins of boxes with `utility_margin=true`); and OpenSpiel's own exact search
 (`open_spiel.python.algorithms.minimax.alpha_beta_search`, plain alpha-beta without a TT)
 agreeing with our values: exactly for dots_and_boxes with `utility_margin=true` (both are
 margins of boxes), by sign for the others (OpenSpiel scores a win 1, a draw 0, a loss -1; we
@@ -34,6 +35,9 @@ RULES = [
     "dots_and_boxes(num_rows=3,num_cols=2)",
     "dots_and_boxes(num_rows=3,num_cols=3,utility_margin=true)",
     "dots_and_boxes(num_rows=1,num_cols=5,utility_margin=true)",
+    "dots_and_boxes(num_rows=2,num_cols=2,utility_margin=false)",
+    "dots_and_boxes(num_cols=3,num_rows=2,utility_margin=True)",
+    "dots_and_boxes(utility_margin=true)",
 ]
 
 
@@ -56,6 +60,9 @@ def same_position(spec, ours, theirs):
     assert ours.is_terminal() == theirs.is_terminal()
     assert ours.current_player() == theirs.current_player()
     assert sorted(ours.legal_actions()) == theirs.legal_actions()
+    # The same numbers, exactly: OpenSpiel's win / draw / loss, or its margins.
+    assert ours.returns() == theirs.returns()
+    assert ours.rewards() == theirs.rewards()
     if spec.startswith("dots_and_boxes"):
         # Our judge format for dots-and-boxes is the DBN string (OpenSpiel's DbnString).
         assert ours.setup_text().strip() == theirs.dbn_string()
@@ -66,7 +73,7 @@ def same_position(spec, ours, theirs):
 @pytest.mark.parametrize("spec", RULES)
 def test_random_games_agree_move_by_move(spec):
     ours_game, their_game = gs.load_game(spec), pyspiel.load_game(spec)
-    margin = "utility_margin=true" in spec
+    margin = "utility_margin=true" in spec.lower()
     rng = random.Random(spec)
     for _ in range(25):
         ours, theirs = ours_game.new_initial_state(), their_game.new_initial_state()
@@ -78,10 +85,14 @@ def test_random_games_agree_move_by_move(spec):
             theirs.apply_action(action)
             same_position(spec, ours, theirs)
         assert ours.current_player() == theirs.current_player() == pyspiel.PlayerId.TERMINAL
+        assert ours.returns() == theirs.returns()
+        # The exact result stays available in the game's points: its sign is the return's, and
+        # with margins asked it is the return.
+        points = ours.points()
+        assert points[0] == -points[1]
+        assert [sign(p) for p in points] == [sign(r) for r in theirs.returns()]
         if margin:
-            assert ours.returns() == theirs.returns()
-        else:
-            assert [sign(r) for r in ours.returns()] == theirs.returns()
+            assert [float(p) for p in points] == theirs.returns()
 
 
 def late_positions(spec, count, left, seed):
@@ -151,13 +162,15 @@ def test_dbn_strings_open_the_same_positions(rows, cols):
         dbn = "".join(rng.choice("0001") for _ in range(lines))
         ours, theirs = ours_game.new_state_from_text(dbn), their_game.new_initial_state(dbn)
         same_position(spec, ours, theirs)
+        assert ours.observation_string() == theirs.observation_string(0)
         # Play on to the end: the same moves stay legal, the same boxes are taken.
         while not theirs.is_terminal():
             action = rng.choice(theirs.legal_actions())
             ours.apply_action(action)
             theirs.apply_action(action)
             same_position(spec, ours, theirs)
-        assert [sign(r) for r in ours.returns()] == theirs.returns()
+            assert ours.observation_string() == theirs.observation_string(0)
+        assert ours.returns() == theirs.returns() and ours.returns() in ([1.0, -1.0], [0.0, 0.0], [-1.0, 1.0])
 
 
 def test_empty_boards_agree_with_openspiel_alpha_beta():
@@ -190,3 +203,118 @@ def test_openspiel_parameters_are_openspiels():
         gs.load_game("connect_four(x_in_row=5)")
     with pytest.raises(ValueError, match="--size"):
         gs.load_game("mnk")  # OpenSpiel's default 15x15 board: ours go up to 8x8
+
+
+SOLVED = [
+    ("connect_four(rows=4,columns=5)", 6),
+    ("connect_four", 14),
+    ("tic_tac_toe", 0),
+    ("mnk(m=4,n=3,k=3)", 2),
+    ("dots_and_boxes(num_rows=2,num_cols=2)", 3),
+    ("dots_and_boxes(num_rows=2,num_cols=3,utility_margin=true)", 6),
+]
+
+
+@pytest.mark.parametrize("spec,moves", SOLVED)
+def test_pyspiel_states_are_solved_directly(spec, moves):
+    # A pyspiel state goes to every solving function as it is, with the answers of the
+    # module's own state of the same history.
+    their_game, ours_game = pyspiel.load_game(spec), gs.load_game(spec)
+    rng = random.Random(spec)
+    solved = 0
+    while solved < 3:
+        theirs, ours = their_game.new_initial_state(), ours_game.new_initial_state()
+        for _ in range(moves + solved):
+            if theirs.is_terminal():
+                break
+            a = rng.choice(theirs.legal_actions())
+            theirs.apply_action(a)
+            ours.apply_action(a)
+        if theirs.is_terminal():
+            continue
+        assert gs.value(theirs) == gs.value(ours)
+        values = gs.move_values(theirs)
+        assert values == gs.move_values(ours) and sorted(values) == theirs.legal_actions()
+        assert values[gs.best_action(theirs)] == max(values.values())
+        assert gs.principal_variation(theirs) == gs.principal_variation(ours)
+        # (`nodes` differs: our state's solver has its TT from the calls above.)
+        mine, direct = gs.analyze(ours), gs.analyze(theirs)
+        assert {k: direct[k] for k in ("value", "moves", "pv")} == {k: mine[k] for k in ("value", "moves", "pv")}
+        assert gs.value(theirs, time_limit=60.0, threads=2, tt_mib=8) == gs.value(ours)
+        # The pyspiel state is left as it was.
+        assert theirs.history() == ours.history()
+        solved += 1
+
+
+def test_unsupported_pyspiel_states_raise_value_error_naming_them():
+    for spec, named in [
+        ("chess", "chess"),
+        ("connect_four(x_in_row=5)", "x_in_row"),
+        ("mnk", "mnk"),  # OpenSpiel's default 15x15 board: ours go up to 8x8
+        ("kuhn_poker", "kuhn_poker"),
+    ]:
+        state = pyspiel.load_game(spec).new_initial_state()
+        for solve in (gs.value, gs.move_values, gs.best_action, gs.principal_variation, gs.analyze):
+            with pytest.raises(ValueError, match=named):
+                solve(state)
+    # A dots_and_boxes state opened from a DBN string: its lines are not in its history.
+    dbn = pyspiel.load_game("dots_and_boxes").new_initial_state("100000000001")
+    with pytest.raises(ValueError, match="DBN"):
+        gs.value(dbn)
+    # A finished game, as for the module's own states.
+    done = pyspiel.load_game("tic_tac_toe").new_initial_state()
+    for a in [0, 3, 1, 4, 2]:
+        done.apply_action(a)
+    with pytest.raises(ValueError, match="the game is over"):
+        gs.value(done)
+    with pytest.raises(TypeError, match="pyspiel.State"):
+        gs.value([0, 3, 1])
+
+
+@pytest.mark.parametrize("spec", RULES)
+def test_pyspiel_methods_of_states_and_games_mean_the_same(spec):
+    ours_game, their_game = gs.load_game(spec), pyspiel.load_game(spec)
+    assert ours_game.num_players() == their_game.num_players() == 2
+    assert ours_game.num_distinct_actions() == their_game.num_distinct_actions()
+    ours_type, their_type = ours_game.get_type(), their_game.get_type()
+    for field in ("short_name", "long_name", "utility", "dynamics", "chance_mode", "information", "reward_model"):
+        assert getattr(ours_type, field) == getattr(their_type, field), field
+    if spec.startswith("dots_and_boxes"):
+        # The longest game draws every line. OpenSpiel 2.0.2 says 2 * (num_rows + 1) * num_cols,
+        # the same number on square boards only (fewer than the lines when num_rows > num_cols).
+        assert ours_game.max_game_length() == ours_game.num_distinct_actions()
+        rows, cols = (their_game.get_parameters()[k] for k in ("num_rows", "num_cols"))
+        assert their_game.max_game_length() == 2 * (rows + 1) * cols
+        if rows == cols:
+            assert ours_game.max_game_length() == their_game.max_game_length()
+    else:
+        assert ours_game.max_game_length() == their_game.max_game_length()
+    rng = random.Random("methods " + spec)
+    for _ in range(5):
+        ours, theirs = ours_game.new_initial_state(), their_game.new_initial_state()
+        while True:
+            assert ours.serialize() == theirs.serialize()
+            assert ours.move_number() == theirs.move_number()
+            assert ours.num_distinct_actions() == theirs.num_distinct_actions()
+            assert ours.get_type() == theirs.get_type()
+            assert ours.get_game().get_type().short_name == theirs.get_game().get_type().short_name
+            assert ours.is_player_node() == theirs.is_player_node() and not ours.is_chance_node()
+            assert ours.legal_actions_mask() == theirs.legal_actions_mask()
+            for player in (0, 1):
+                assert ours.legal_actions_mask(player) == theirs.legal_actions_mask(player)
+                assert ours.observation_string(player) == theirs.observation_string(player)
+            if theirs.is_terminal():
+                break
+            action = rng.choice(theirs.legal_actions())
+            ours.apply_action(action)
+            theirs.apply_action(action)
+        # A copy from the serialized history, and a child, as pyspiel's (once a game: each
+        # new state makes a solver with its table).
+        back = ours_game.deserialize_state(theirs.serialize())
+        assert back.history() == theirs.history() and back.returns() == theirs.returns()
+    assert str(ours.get_game()) == str(ours_game)
+    start = ours_game.new_initial_state()
+    action = start.legal_actions()[-1]
+    assert start.child(action).history() == [action] and start.history() == []
+    with pytest.raises(ValueError, match="not a serialized state"):
+        ours_game.deserialize_state("3\nx\n")
