@@ -44,7 +44,7 @@ pub struct Engine<G: Game> {
 
 impl<G: Game> Engine<G> {
     /// An engine for `game` with a TT of `2^tt_bits` entries (see
-    /// [`TranspositionTable::with_bits`]), principal variation search on, one thread.
+    /// [`crate::TranspositionTable::with_bits`]), principal variation search on, one thread.
     pub fn new(game: G, tt_bits: u32) -> Self {
         Self::with_options(game, SearchOptions { tt_bits, ..SearchOptions::DEFAULT })
     }

@@ -142,7 +142,7 @@ pub struct SearchOptions {
     /// span alone decides.
     pub etc_min_moves: usize,
     /// Look-ahead prefetch: while a move is searched, the next move's child is already played
-    /// and keyed and its TT bucket asked into the cache ([`Table::prefetch`]), so that the
+    /// and keyed and its TT bucket asked into the cache (the table's prefetch), so that the
     /// probe's cache miss overlaps the search before it instead of stalling it; the key is
     /// handed to the child's search. It pays where the table is far larger than the cache and
     /// the key costs little beside a miss (dots-and-boxes on 4x4 and up); the child played
