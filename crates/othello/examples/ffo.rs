@@ -2,7 +2,7 @@
 //! value for the side to move, whether it matches the file's best listed score, the nodes
 //! (the engine's and the endgame code's) and the time; then the totals.
 //!
-//! `cargo run --release -p othello --example ffo -- FILE [MAX_EMPTIES] [TT_BITS] [THREADS]
+//! `cargo run --release -p othello-solver --example ffo -- FILE [MAX_EMPTIES] [TT_BITS] [THREADS]
 //! [ENDGAME_EMPTIES] [STABILITY_EMPTIES] [etc|none] [mtdf|fw|bisect] [moves]`: positions with more
 //! than `MAX_EMPTIES` empties are skipped (default: none); the defaults of the others are
 //! the crate's ([`othello::search_options`]); `none` turns enhanced transposition cutoff
