@@ -553,7 +553,7 @@ impl SolveOptions {
             Some(m) => {
                 let mib = m.within(1, i64::try_from(total).unwrap_or(i64::MAX)).ok_or_else(|| {
                     PyValueError::new_err(format!(
-                        "tt_mib: expected a whole number of MiB from 1 to {total} (this machine's memory), found {m}"
+                        "tt_mib: expected a whole number of MiB from 1 to {total} (the total memory), found {m}"
                     ))
                 })? as u64;
                 // Checked before the table is made: a failed allocation would abort the process.

@@ -262,7 +262,7 @@ def test_bad_threads_and_tt_size_raise_value_error():
         (dict(threads=100000), "threads"),
         (dict(threads=10**30), "threads: expected a whole number from 1 to 256, found 1" + "0" * 30),
         (dict(tt_mib=0), "tt_mib: expected a whole number of MiB from 1 to"),
-        (dict(tt_mib=1 << 40), "this machine's memory"),
+        (dict(tt_mib=1 << 40), "the total memory"),
         (dict(time_limit=float("nan")), "time_limit"),
     ]:
         for solve in (gs.value, gs.move_values, gs.best_action, gs.principal_variation, gs.analyze):
