@@ -8,7 +8,7 @@
 use std::io::{BufRead, Write};
 use std::time::Instant;
 
-use connect_four::{parse_line, Geometry, Solver, WinDrawLoss};
+use connect_four::{parse_line, Geometry, Outcome, Solver};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -30,9 +30,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         solver.clear();
         solver.reset_stats();
         let t = Instant::now();
-        let got = if weak { solver.weak(&l.position).sign() } else { solver.score(&l.position) };
+        let got = if weak { solver.weak(&l.position).sign() } else { i64::from(solver.score(&l.position)) };
         let ns = t.elapsed().as_nanos();
-        let expected = if weak { WinDrawLoss::of_score(l.score).sign() } else { l.score };
+        let expected = if weak { Outcome::of_value(i64::from(l.score)).sign() } else { i64::from(l.score) };
         writeln!(out, "{} {expected} {got} {} {ns}", l.position.moves_string(), solver.stats().nodes)?;
         out.flush()?;
     }

@@ -3,10 +3,8 @@
 //! (a move string) read and written. Sessions follow the plain rules ([`PlainConnectFour`]); values come
 //! from the fast [`Solver`].
 
-use std::cell::RefCell;
-
 use game_front::{Front, JudgeCase, ParamError, ParamSpec, Params, SolverSettings};
-use search_core::{Analysis, Engine, Limits, Player, Value};
+use search_core::{Analysis, Interrupted, Limits, Player, Value};
 
 use crate::{parse_line, Column, Geometry, PlainConnectFour, Position, Solver};
 
@@ -65,25 +63,19 @@ fn score_text(pos: &Position) -> String {
 /// [`Solver`].
 pub struct ConnectFourFront {
     geom: Geometry,
-    /// The fast solver, made at its first use.
-    solver: RefCell<Option<Solver>>,
 }
 
 impl ConnectFourFront {
     /// The front of the board of `geom`.
     #[must_use]
     pub fn with_geometry(geom: Geometry) -> Self {
-        ConnectFourFront { geom, solver: RefCell::new(None) }
-    }
-
-    /// The fast solver of this board.
-    fn fast(&self) -> std::cell::RefMut<'_, Solver> {
-        std::cell::RefMut::map(self.solver.borrow_mut(), |s| s.get_or_insert_with(|| Solver::new(self.geom)))
+        ConnectFourFront { geom }
     }
 }
 
 impl Front for ConnectFourFront {
     type G = PlainConnectFour;
+    type Solver = Solver;
     const NAME: &'static str = "connect-four";
     const TITLE: &'static str = "Connect Four";
     const PARAMS: &'static [ParamSpec] = &[ParamSpec {
@@ -102,22 +94,13 @@ impl Front for ConnectFourFront {
         Ok(ConnectFourFront::with_geometry(geom))
     }
 
-    /// Only the rules are used from it: values come from the fast solver (see `analyze`), made
-    /// here afresh when `max_tt_bits` asks for a smaller TT than it has.
-    fn solver(&self, max_tt_bits: Option<u32>) -> Engine<PlainConnectFour> {
-        if let Some(bits) = max_tt_bits.filter(|&b| b < crate::DEFAULT_TT_BITS) {
-            *self.solver.borrow_mut() = Some(Solver::with_tt_bits(self.geom, bits));
-        }
-        search_core::Engine::new(PlainConnectFour::new(self.geom), 1)
-    }
-
-    /// The fast solver is made afresh with the settings' threads and TT budget (the game's
-    /// defaults for those not given); the engine returned only holds the rules.
-    fn solver_with(&self, settings: SolverSettings) -> Engine<PlainConnectFour> {
-        let defaults = crate::search_options(crate::DEFAULT_TT_BITS, crate::DEFAULT_THREADS);
-        let options = settings.apply(defaults, Solver::tt_bits_within);
-        *self.solver.borrow_mut() = Some(Solver::with_threads(self.geom, options.tt_bits, options.threads));
-        search_core::Engine::new(PlainConnectFour::new(self.geom), 1)
+    /// The fast solver with the settings' threads and TT budget (the game's defaults for those
+    /// not given; the budget sized for the table the solver builds: [`Solver::tt_bits_within`]).
+    fn solver(&self, settings: SolverSettings) -> Solver {
+        let threads = settings.threads.unwrap_or(crate::DEFAULT_THREADS).max(1);
+        let tt_bits =
+            settings.tt_bytes.map_or(crate::DEFAULT_TT_BITS, |b| Solver::tt_bits_within(b, threads));
+        Solver::with_threads(self.geom, tt_bits.min(settings.max_tt_bits.unwrap_or(u32::MAX)), threads)
     }
 
     fn start(&self) -> Position {
@@ -164,51 +147,6 @@ impl Front for ConnectFourFront {
 
     fn value_note(&self) -> &'static str {
         VALUE_NOTE
-    }
-
-    fn analyze(&self, _: &mut Engine<PlainConnectFour>, pos: &Position) -> Analysis<Column> {
-        self.fast().analyze(pos)
-    }
-
-    fn best_move(&self, _: &mut Engine<PlainConnectFour>, pos: &Position) -> Column {
-        // Best first, ties left to right: the leftmost best column.
-        self.fast().analyze(pos).moves[0].mv
-    }
-
-    /// The leftmost best column, from the fast solver under `limits`.
-    fn try_best_move(
-        &self,
-        _: &mut Engine<PlainConnectFour>,
-        pos: &Position,
-        limits: Limits,
-    ) -> Result<Column, search_core::Interrupted> {
-        let mut solver = self.fast();
-        solver.set_limits(limits);
-        Ok(solver.try_analyze(pos)?.moves[0].mv)
-    }
-
-    /// Pons' score from the fast solver under `limits`.
-    fn try_value(
-        &self,
-        _: &mut Engine<PlainConnectFour>,
-        pos: &Position,
-        limits: Limits,
-    ) -> Result<Value, search_core::Interrupted> {
-        let mut solver = self.fast();
-        solver.set_limits(limits);
-        solver.try_score(pos).map(Value::from)
-    }
-
-    /// Values come from the fast solver: the limits go to its engine.
-    fn try_analyze(
-        &self,
-        _: &mut Engine<PlainConnectFour>,
-        pos: &Position,
-        limits: Limits,
-    ) -> Result<Analysis<Column>, search_core::Interrupted> {
-        let mut solver = self.fast();
-        solver.set_limits(limits);
-        solver.try_analyze(pos)
     }
 
     /// Columns of 100-unit cells, X red and O yellow; each playable column is a move anchored
@@ -276,6 +214,35 @@ pub fn score_range(pos: &Position) -> (i64, i64) {
     let cells = pos.geometry().cells() as i64;
     let n = pos.moves_played() as i64;
     (-((cells - n) / 2), (cells + 1 - n) / 2)
+}
+
+/// Sessions play by the plain rules ([`PlainConnectFour`]); values, analyses and the solver's
+/// moves come from the fast engine.
+impl game_front::Solver<PlainConnectFour> for Solver {
+    fn game(&self) -> &PlainConnectFour {
+        self.plain_rules()
+    }
+
+    fn nodes(&self) -> u64 {
+        self.stats().nodes
+    }
+
+    /// Pons' score for the side to move.
+    fn try_value(&mut self, pos: &Position, limits: Limits) -> Result<Value, Interrupted> {
+        self.set_limits(limits);
+        self.try_score(pos).map(Value::from)
+    }
+
+    fn try_analyze(&mut self, pos: &Position, limits: Limits) -> Result<Analysis<Column>, Interrupted> {
+        self.set_limits(limits);
+        Solver::try_analyze(self, pos)
+    }
+
+    /// The leftmost best column (the analysis lists moves best first, ties left to right).
+    fn try_best_move(&mut self, pos: &Position, limits: Limits) -> Result<Column, Interrupted> {
+        self.set_limits(limits);
+        Ok(Solver::try_analyze(self, pos)?.moves[0].mv)
+    }
 }
 
 /// The long solve of a Connect Four position (`games-cli connect-four --checkpoint`, `--store`)

@@ -17,8 +17,9 @@ pub use line::{format_line, parse_line, JudgeLine, LineError};
 pub use position::{Board, Column, MoveError, PlayError, Position, Setup, SetupError};
 pub use problem::ConnectFourProblem;
 pub use rules::PlainConnectFour;
+pub use search_core::Outcome;
 pub use sizes::{published, GameResult, PublishedResult, PUBLISHED};
 pub use solver::{
-    all_cores, search_options, Solver, WinDrawLoss, DEFAULT_THREADS, DEFAULT_TT_BITS, ENDS_BUDGET,
-    ENDS_MIN_EMPTY, ETC_SPAN, OPENING_STONES, PACKED_TT_BITS,
+    all_cores, search_options, Solver, DEFAULT_THREADS, DEFAULT_TT_BITS, ENDS_BUDGET, ENDS_MIN_EMPTY,
+    ETC_SPAN, OPENING_STONES, PACKED_TT_BITS,
 };

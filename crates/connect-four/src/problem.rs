@@ -163,8 +163,8 @@ Example:
     ) -> anyhow::Result<Reply> {
         self.set_limits(request);
         let score = match (self.weak, request.time_limit.is_some()) {
-            (true, false) => Ok(self.solver.weak(pos).sign()),
-            (true, true) => self.solver.try_weak(pos).map(|w| w.sign()),
+            (true, false) => Ok(self.solver.weak(pos).sign() as i32),
+            (true, true) => self.solver.try_weak(pos).map(|w| w.sign() as i32),
             (false, false) => Ok(self.solver.score(pos)),
             (false, true) => self.solver.try_score(pos),
         };

@@ -3,46 +3,11 @@
 //! search-core's [`Engine`] with [`ConnectFour`].
 
 use search_core::{
-    unlimited, Analysis, Driver, Engine, Interrupted, Limits, MoveValue, PackedTable, Player, SearchOptions,
-    Stats, Value, INFINITY,
+    unlimited, Analysis, Driver, Engine, Interrupted, Limits, MoveValue, Outcome, PackedTable, Player,
+    SearchOptions, Stats, Value, INFINITY,
 };
 
 use crate::{Column, ConnectFour, Geometry, Position};
-
-/// The result of a game for the side to move, under perfect play.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum WinDrawLoss {
-    /// The side to move loses.
-    Loss,
-    /// Neither side can force a win.
-    Draw,
-    /// The side to move wins.
-    Win,
-}
-
-impl WinDrawLoss {
-    /// The outcome of a score (its sign).
-    #[must_use]
-    pub const fn of_score(score: i32) -> WinDrawLoss {
-        if score > 0 {
-            WinDrawLoss::Win
-        } else if score < 0 {
-            WinDrawLoss::Loss
-        } else {
-            WinDrawLoss::Draw
-        }
-    }
-
-    /// `1`, `0` or `-1`.
-    #[must_use]
-    pub const fn sign(self) -> i32 {
-        match self {
-            WinDrawLoss::Loss => -1,
-            WinDrawLoss::Draw => 0,
-            WinDrawLoss::Win => 1,
-        }
-    }
-}
 
 /// One thread searches with the packed TT ([`Engine::with_packed_tt`]: 16-byte entries, a
 /// bucket per half cache line, fewer cache misses) from `2^19` entries on, where the plain
@@ -82,6 +47,8 @@ pub fn all_cores() -> usize {
 /// shared TT; the scores are the same.
 pub struct Solver {
     engine: Engine<ConnectFour>,
+    /// The plain rules of the same board: what sessions play by ([`game_front::Solver::game`]).
+    plain: crate::PlainConnectFour,
     tt_bits: u32,
     threads: usize,
 }
@@ -118,7 +85,7 @@ impl Solver {
             Engine::with_options(game, options)
         };
         engine.set_etc_min_reach(ETC_MIN_REACH);
-        Solver { engine, tt_bits, threads: threads.max(1) }
+        Solver { engine, plain: crate::PlainConnectFour::new(geom), tt_bits, threads: threads.max(1) }
     }
 
     /// The largest TT size `tt_bits` (`2^tt_bits` entries) of a [`Solver::with_threads`]
@@ -145,6 +112,13 @@ impl Solver {
     #[must_use]
     pub fn threads(&self) -> usize {
         self.threads
+    }
+
+    /// The plain rules of the board solved ([`crate::PlainConnectFour`]: what sessions play
+    /// by).
+    #[must_use]
+    pub fn plain_rules(&self) -> &crate::PlainConnectFour {
+        &self.plain
     }
 
     /// The geometry solved.
@@ -217,16 +191,16 @@ impl Solver {
 
     /// The outcome of `pos` for the side to move: only the sign of [`Solver::score`], found with
     /// the window (-1, 1), usually faster.
-    pub fn weak(&mut self, pos: &Position) -> WinDrawLoss {
-        WinDrawLoss::of_score(unlimited(self.score_as(pos, Some((-1, 1)), false)))
+    pub fn weak(&mut self, pos: &Position) -> Outcome {
+        Outcome::of_value(Value::from(unlimited(self.score_as(pos, Some((-1, 1)), false))))
     }
 
     /// [`Solver::weak`] under the limits of [`Solver::set_limits`].
     ///
     /// # Errors
     /// [`Interrupted`] when a limit stopped it.
-    pub fn try_weak(&mut self, pos: &Position) -> Result<WinDrawLoss, Interrupted> {
-        self.score_as(pos, Some((-1, 1)), true).map(WinDrawLoss::of_score)
+    pub fn try_weak(&mut self, pos: &Position) -> Result<Outcome, Interrupted> {
+        self.score_as(pos, Some((-1, 1)), true).map(|s| Outcome::of_value(Value::from(s)))
     }
 
     /// The score of `pos` clamped to `window` if given, under the limits if `limited`.

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use connect_four::{Geometry, Position, Solver, WinDrawLoss};
+use connect_four::{Geometry, Outcome, Position, Solver};
 use rand::{Rng, SeedableRng};
 use search_core::Expansion;
 
@@ -124,7 +124,7 @@ fn random_positions_match_full_tree_negamax() {
             let (pos, grid) = random_prefix(&mut rng, geom, stones);
             let expected = grid.score(&mut memo);
             assert_eq!(solver.score(&pos), expected, "{w}x{h} k={k} {pos:?}");
-            assert_eq!(solver.weak(&pos), WinDrawLoss::of_score(expected), "{w}x{h} k={k} {pos:?}");
+            assert_eq!(solver.weak(&pos), Outcome::of_value(i64::from(expected)), "{w}x{h} k={k} {pos:?}");
             // Every column's score, as the analysis gives it.
             for (col, s) in solver.column_scores(&pos) {
                 let mut g = grid;

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use connect_four::{parse_line, Geometry, Position, Solver, WinDrawLoss};
+use connect_four::{parse_line, Geometry, Outcome, Position, Solver};
 
 fn set(name: &str, count: usize) -> Vec<(Position, i32)> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata/connect-four").join(name);
@@ -27,7 +27,7 @@ fn hard_positions_with_two_and_four_threads() {
         for (pos, score) in set("Test_L1_R2", 6) {
             solver.clear();
             assert_eq!(solver.score(&pos), score, "{threads} threads: {pos:?}");
-            assert_eq!(solver.weak(&pos), WinDrawLoss::of_score(score), "{threads} threads: {pos:?}");
+            assert_eq!(solver.weak(&pos), Outcome::of_value(i64::from(score)), "{threads} threads: {pos:?}");
         }
     }
 }

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use connect_four::{parse_line, Geometry, Solver, WinDrawLoss};
+use connect_four::{parse_line, Geometry, Outcome, Solver};
 
 fn set(name: &str) -> Vec<(connect_four::Position, i32)> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata/connect-four").join(name);
@@ -24,7 +24,7 @@ fn check(name: &str, count: usize, tt_bits: u32) {
     assert_eq!(cases.len(), 1000, "{name}");
     for (pos, score) in cases.into_iter().take(count) {
         assert_eq!(solver.score(&pos), score, "{name}: {pos:?}");
-        assert_eq!(solver.weak(&pos), WinDrawLoss::of_score(score), "{name}: {pos:?}");
+        assert_eq!(solver.weak(&pos), Outcome::of_value(i64::from(score)), "{name}: {pos:?}");
     }
 }
 

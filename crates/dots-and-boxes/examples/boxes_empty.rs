@@ -17,7 +17,7 @@
 
 use std::time::Instant;
 
-use dots_and_boxes::{Geometry, Position, Rules, Solver};
+use dots_and_boxes::{Geometry, Position, Pruning, Solver};
 use search_core::{Driver, SearchOptions};
 
 fn main() {
@@ -30,7 +30,7 @@ fn main() {
     let mut etc_moves = defaults.etc_min_moves;
     let mut prefetch = defaults.prefetch_children;
     let mut defer_plies = defaults.defer_plies;
-    let mut rules = Rules::ALL;
+    let mut rules = Pruning::ALL;
     let mut window = None;
     let mut time_limit = None;
     let mut root = false;

@@ -12,7 +12,7 @@
 
 use std::time::Instant;
 
-use dots_and_boxes::{DotsAndBoxes, Geometry, Position, Rules, Solver};
+use dots_and_boxes::{DotsAndBoxes, Geometry, Position, Pruning, Solver};
 use search_core::Game;
 
 fn main() {
@@ -36,8 +36,8 @@ fn main() {
     let geometry = Geometry::new(r, c).expect("a board of at most 64 lines");
     // The searches use every rule; the line itself walks the plain game (every legal move, to
     // the last line), as `games-cli --analyze` prints it.
-    let game = DotsAndBoxes::with_rules(geometry.clone(), Rules::NONE);
-    let mut solver = Solver::with_options(geometry, Rules::ALL, options);
+    let game = DotsAndBoxes::with_pruning(geometry.clone(), Pruning::NONE);
+    let mut solver = Solver::with_options(geometry, Pruning::ALL, options);
     let t = Instant::now();
     let mut pos = Position::start();
     for &m in &line {

@@ -13,7 +13,7 @@
 //! then what trying the replies in order costs up to the first `Y` (a lower bound when a `?`
 //! comes first) and the cheapest `Y`.
 
-use dots_and_boxes::{DotsAndBoxes, Geometry, Position, Rules, Solver};
+use dots_and_boxes::{DotsAndBoxes, Geometry, Position, Pruning, Solver};
 use rand::{Rng, SeedableRng};
 use search_core::{Game, Limits};
 
@@ -39,7 +39,7 @@ fn main() {
             }
         }
         let mut solver =
-            Solver::with_options(geometry.clone(), Rules::ALL, dots_and_boxes::search_options(24, 1));
+            Solver::with_options(geometry.clone(), Pruning::ALL, dots_and_boxes::search_options(24, 1));
         solver.set_limits(Limits { max_nodes: Some(4 * budget), ..Limits::default() });
         let Ok(v) = solver.try_value(&pos) else {
             println!("opening {opening:?}: its value takes over {} nodes, skipped", 4 * budget);
@@ -56,7 +56,7 @@ fn main() {
             // The child's value, from its side to move, if `m` keeps `v`.
             let target = if same { v - gain } else { gain - v };
             let mut s =
-                Solver::with_options(geometry.clone(), Rules::ALL, dots_and_boxes::search_options(22, 1));
+                Solver::with_options(geometry.clone(), Pruning::ALL, dots_and_boxes::search_options(22, 1));
             s.set_limits(Limits { max_nodes: Some(budget), ..Limits::default() });
             let keeps = if same {
                 s.engine().try_search(&child, target - 1, target).map(|w| w >= target)

@@ -2,10 +2,10 @@
 //! (`games-cli`, its web page, the Python module): lines by OpenSpiel action id, the board
 //! drawn as text and as a sketch, one DBN string read and written.
 
-use game_front::{Front, JudgeCase, ParamError, ParamSpec, Params};
-use search_core::{Analysis, Engine, Interrupted, Limits, Player, Value};
+use game_front::{Front, JudgeCase, ParamError, ParamSpec, Params, PrunedEngine, SolverSettings};
+use search_core::{Player, Value};
 
-use crate::{parse_dbn_line, DotsAndBoxes, Geometry, Orientation, Position, Rules};
+use crate::{parse_dbn_line, DotsAndBoxes, Geometry, Orientation, Position, Pruning};
 
 /// A board size `ROWSxCOLS` in boxes (e.g. `2x2`), with at most 64 lines.
 ///
@@ -107,6 +107,7 @@ fn parse_line(g: &Geometry, text: &str) -> Result<usize, String> {
 
 impl Front for DotsAndBoxesFront {
     type G = DotsAndBoxes;
+    type Solver = PrunedEngine<DotsAndBoxes>;
     const NAME: &'static str = "dots-and-boxes";
     const TITLE: &'static str = "Dots and Boxes";
     const PARAMS: &'static [ParamSpec] = &[ParamSpec {
@@ -125,21 +126,18 @@ impl Front for DotsAndBoxesFront {
         Ok(DotsAndBoxesFront { geometry })
     }
 
-    fn solver(&self, max_tt_bits: Option<u32>) -> Engine<DotsAndBoxes> {
-        let bits = crate::default_tt_bits(&self.geometry).min(max_tt_bits.unwrap_or(u32::MAX));
-        // Sessions play one line at a time: no forced captures folded into a move.
-        let rules = Rules { fold_forced: false, ..Rules::ALL };
-        crate::engine(DotsAndBoxes::with_rules(self.geometry.clone(), rules), crate::search_options(bits, 1))
+    /// The engine with every pruning rule but folded forced captures (sessions play one line
+    /// at a time), beside the rules without pruning for move lists and analyses.
+    fn solver(&self, settings: SolverSettings) -> PrunedEngine<DotsAndBoxes> {
+        let defaults = crate::search_options(crate::default_tt_bits(&self.geometry), 1);
+        let rules = Pruning { fold_forced: false, ..Pruning::ALL };
+        let options = settings.options::<DotsAndBoxes>(defaults);
+        let engine = crate::engine(DotsAndBoxes::with_pruning(self.geometry.clone(), rules), options);
+        PrunedEngine::new(engine, DotsAndBoxes::with_pruning(self.geometry.clone(), Pruning::NONE))
     }
 
     fn start(&self) -> Position {
         Position::start()
-    }
-
-    /// Every undrawn line (the session's engine searches only the moves its pruning rules
-    /// keep, e.g. a forced capture).
-    fn legal_moves(&self, _solver: &Engine<DotsAndBoxes>, pos: &Position) -> Vec<u8> {
-        (0..self.geometry.lines().len()).filter(|&l| pos.drawn() >> l & 1 == 0).map(|l| l as u8).collect()
     }
 
     fn player_name(&self, player: Player) -> &'static str {
@@ -180,31 +178,6 @@ impl Front for DotsAndBoxesFront {
 
     fn value_note(&self) -> &'static str {
         "A's boxes minus B's at the end, counting from the position given"
-    }
-
-    /// Every legal move valued: the engine's forced-capture rule would generate only the
-    /// capture, so the moves come from the rules without pruning and each value from `solver`.
-    fn analyze(&self, solver: &mut Engine<DotsAndBoxes>, pos: &Position) -> Analysis<u8> {
-        let before = solver.stats();
-        let all = DotsAndBoxes::with_rules(self.geometry.clone(), Rules::NONE);
-        let mut analysis = search_core::analyze_with(&all, pos, |p| solver.solve(p));
-        analysis.stats = solver.stats().since(&before);
-        analysis
-    }
-
-    /// [`Front::analyze`]'s analysis with every search under `limits`.
-    fn try_analyze(
-        &self,
-        solver: &mut Engine<DotsAndBoxes>,
-        pos: &Position,
-        limits: Limits,
-    ) -> Result<Analysis<u8>, Interrupted> {
-        solver.set_limits(limits);
-        let before = solver.stats();
-        let all = DotsAndBoxes::with_rules(self.geometry.clone(), Rules::NONE);
-        let mut analysis = search_core::try_analyze_with(&all, pos, |p| solver.try_solve(p))?;
-        analysis.stats = solver.stats().since(&before);
-        Ok(analysis)
     }
 
     /// Dots on a grid of 100 units, drawn lines in ink, owned boxes in their owner's colour

@@ -2,7 +2,7 @@
 
 use search_core::{Analysis, Engine, Game, OneThreadTable, Player, SearchOptions, Stats, Symmetry, Value};
 
-use strings_and_coins::Rules;
+use strings_and_coins::Pruning;
 
 use crate::{Geometry, Position};
 
@@ -11,7 +11,7 @@ use crate::{Geometry, Position};
 /// Moves are line indices (OpenSpiel's action ids). A move banks the boxes it completes for the
 /// mover, who then moves again; values are the boxes the side to move will still take minus
 /// the opponent's. The TT key is the drawn set canonicalised under the rectangle's symmetries
-/// (4, or 8 on a square board); under [`Rules::graph_keys`] it is the split key
+/// (4, or 8 on a square board); under [`Pruning::graph_keys`] it is the split key
 /// (`Board::split_graph`): the junction part canonicalised the same way, with the simple
 /// components' code (7 bits a component, [`DotsAndBoxes::narrow_key_bits`]) right above the
 /// board's lines.
@@ -22,7 +22,7 @@ pub struct DotsAndBoxes {
     symmetries: strings_and_coins::Symmetries,
     /// The strings-and-coins rules that [`Game::generate_moves`], [`Game::play`] and the keys
     /// apply.
-    rules: Rules,
+    rules: Pruning,
     /// Each line's rank by the distance of its midpoint from the centre of the board (0 the
     /// nearest), for move ordering.
     centre_rank: [u8; 64],
@@ -41,10 +41,10 @@ pub struct DotsAndBoxes {
 }
 
 impl DotsAndBoxes {
-    /// The game on `geometry`, with every pruning rule ([`Rules::ALL`]).
+    /// The game on `geometry`, with every pruning rule ([`Pruning::ALL`]).
     #[must_use]
     pub fn new(geometry: Geometry) -> Self {
-        Self::with_rules(geometry, Rules::ALL)
+        Self::with_pruning(geometry, Pruning::ALL)
     }
 
     /// The same game with the shared TT's narrow part on (the default) or off: off, every key
@@ -57,7 +57,7 @@ impl DotsAndBoxes {
 
     /// The game on `geometry`, searched with the pruning `rules` (values do not depend on them).
     #[must_use]
-    pub fn with_rules(geometry: Geometry, rules: Rules) -> Self {
+    pub fn with_pruning(geometry: Geometry, rules: Pruning) -> Self {
         let symmetries = strings_and_coins::Symmetries::with_twins(
             geometry.symmetries(),
             geometry.line_count(),
@@ -99,7 +99,7 @@ impl DotsAndBoxes {
 
     /// The pruning rules in force.
     #[must_use]
-    pub fn rules(&self) -> Rules {
+    pub fn pruning(&self) -> Pruning {
         self.rules
     }
 
@@ -117,7 +117,7 @@ impl DotsAndBoxes {
         self.geometry.board().candidates(drawn, self.rules)
     }
 
-    /// The line that [`Rules::fold_forced`] plays next inside [`Game::play`] in `drawn`, if
+    /// The line that [`Pruning::fold_forced`] plays next inside [`Game::play`] in `drawn`, if
     /// any ([`strings_and_coins::Board::folded_move`]).
     #[inline]
     #[must_use]
@@ -298,7 +298,7 @@ impl Game for DotsAndBoxes {
         (u128::from(key), Symmetry::Map(symmetry))
     }
 
-    /// [`Rules::key_scheme`]: the keys' version and the rules that change them.
+    /// [`Pruning::key_scheme`]: the keys' version and the rules that change them.
     fn key_scheme(&self) -> String {
         // "codes7": the split key's components code, 7 bits a component, right above the lines
         // (before: one byte a component, from bit 64).
@@ -332,9 +332,9 @@ impl Game for DotsAndBoxes {
         self.symmetries.inverse(symmetry, mv)
     }
 
-    /// ± the boxes still open; under [`Rules::loony_values`] the value itself, as both bounds,
+    /// ± the boxes still open; under [`Pruning::loony_values`] the value itself, as both bounds,
     /// in a simple loony endgame ([`strings_and_coins::Board::loony_value`]); under
-    /// [`Rules::loony_offers`] at least 0 (1 with an odd number open) facing a loony offer
+    /// [`Pruning::loony_offers`] at least 0 (1 with an odd number open) facing a loony offer
     /// ([`strings_and_coins::Board::loony_offer`]).
     fn value_bounds(&self, pos: &Position) -> (Value, Value) {
         let board = self.geometry.board();
@@ -498,8 +498,8 @@ impl Solver {
     /// A solver for `geometry` with the pruning `rules` and the engine's `options` (threads
     /// included).
     #[must_use]
-    pub fn with_options(geometry: Geometry, rules: Rules, options: SearchOptions) -> Self {
-        Solver { engine: engine(DotsAndBoxes::with_rules(geometry, rules), options) }
+    pub fn with_options(geometry: Geometry, rules: Pruning, options: SearchOptions) -> Self {
+        Solver { engine: engine(DotsAndBoxes::with_pruning(geometry, rules), options) }
     }
 
     /// Statistics of the engine (all threads together).
@@ -526,7 +526,7 @@ impl Solver {
     /// already owned counted). Every legal move is listed, also where a pruning rule would
     /// search only one.
     pub fn analyze(&mut self, pos: &Position) -> Analysis<u8> {
-        let all = DotsAndBoxes::with_rules(self.engine.game().geometry().clone(), Rules::NONE);
+        let all = DotsAndBoxes::with_pruning(self.engine.game().geometry().clone(), Pruning::NONE);
         let before = self.engine.stats();
         let engine = &mut self.engine;
         let mut a = search_core::analyze_with(&all, pos, |p| engine.solve(p));
@@ -539,7 +539,7 @@ impl Solver {
     /// # Errors
     /// [`search_core::Interrupted`] when a limit stopped one of its searches.
     pub fn try_analyze(&mut self, pos: &Position) -> Result<Analysis<u8>, search_core::Interrupted> {
-        let all = DotsAndBoxes::with_rules(self.engine.game().geometry().clone(), Rules::NONE);
+        let all = DotsAndBoxes::with_pruning(self.engine.game().geometry().clone(), Pruning::NONE);
         let before = self.engine.stats();
         let engine = &mut self.engine;
         let mut a = search_core::try_analyze_with(&all, pos, |p| engine.try_solve(p))?;
@@ -565,7 +565,7 @@ impl Solver {
 /// on positions with few lines left.
 #[must_use]
 pub fn minimax(geometry: &Geometry, pos: &Position) -> i64 {
-    search_core::reference::minimax(&DotsAndBoxes::with_rules(geometry.clone(), Rules::NONE), pos)
+    search_core::reference::minimax(&DotsAndBoxes::with_pruning(geometry.clone(), Pruning::NONE), pos)
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 
 use search_core::Analysis;
 
-use crate::{Geometry, Position, RetrogradeTable, Rules, Solver};
+use crate::{Geometry, Position, Pruning, RetrogradeTable, Solver};
 
 /// Most lines answered from a [`RetrogradeTable`] by a [`Judge`] (2x3 and 1x5: 17 lines, 2^17
 /// sets, 128 KiB, a few milliseconds to build); larger boards are searched (3x3 by search
@@ -95,7 +95,7 @@ impl Judge {
     pub fn solver(&mut self) -> &mut Solver {
         let (geometry, tt_bits, threads) = (&self.geometry, self.tt_bits, self.threads);
         self.solver.get_or_insert_with(|| {
-            Solver::with_options(geometry.clone(), Rules::ALL, crate::search_options(tt_bits, threads))
+            Solver::with_options(geometry.clone(), Pruning::ALL, crate::search_options(tt_bits, threads))
         })
     }
 }

@@ -22,4 +22,4 @@ pub use retrograde::RetrogradeTable;
 pub use search_core::Player;
 /// The strings-and-coins parts of the game (line borders, the pruning rules with their proofs),
 /// shared with Triangle War.
-pub use strings_and_coins::{Border, Rules};
+pub use strings_and_coins::{Border, Pruning};

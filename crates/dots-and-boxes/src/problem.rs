@@ -18,7 +18,7 @@ use search_core::{Analysis, Engine, Interrupted, Stats};
 
 use crate::{
     dbn_string, open_boxes, parse_dbn_line, parse_size, DotsAndBoxes, DotsAndBoxesFront, Geometry, Judge,
-    Position, Rules,
+    Position, Pruning,
 };
 
 /// The empty board (`--empty`) or a checkpointed solve of a board of more than this many lines
@@ -55,7 +55,7 @@ impl DotsAndBoxesProblem {
     /// Whether the pruning rules keep every legal move of `pos` at the root (always on the empty
     /// board), so that the root driver's move values are an analysis.
     fn every_move_at_root(&mut self, pos: &Position) -> bool {
-        let plain = DotsAndBoxes::with_rules(self.judge.geometry().clone(), Rules::NONE);
+        let plain = DotsAndBoxes::with_pruning(self.judge.geometry().clone(), Pruning::NONE);
         let every_move = |game: &DotsAndBoxes| search_core::root_checkpoint(game, pos).moves.len();
         every_move(self.judge.solver().engine().game()) == every_move(&plain)
     }
@@ -247,7 +247,7 @@ Example:
             // A principal variation cut short by the time limit: the value is known, the
             // analysis is not.
             None => {
-                let plain = DotsAndBoxes::with_rules(self.judge.geometry().clone(), Rules::NONE);
+                let plain = DotsAndBoxes::with_pruning(self.judge.geometry().clone(), Pruning::NONE);
                 let (before, deadline) = self.long_start.take().unwrap_or_default();
                 let engine = self.judge.solver().engine();
                 match engine.root_analysis_from(&plain, pos, &done.result, &done.known_pv, &before, deadline)

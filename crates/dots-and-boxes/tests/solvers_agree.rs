@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use dots_and_boxes::{minimax, Geometry, Judge, Position, RetrogradeTable, Rules, Solver};
+use dots_and_boxes::{minimax, Geometry, Judge, Position, Pruning, RetrogradeTable, Solver};
 use rand::{rngs::SmallRng, Rng, SeedableRng};
 use search_core::SearchOptions;
 
@@ -124,7 +124,7 @@ fn the_3x3_table_equals_the_memoised_solver_on_random_positions() {
 }
 
 /// The engine with `rules` on `g`, with a fresh TT.
-fn engine(g: &Geometry, rules: Rules) -> Solver {
+fn engine(g: &Geometry, rules: Pruning) -> Solver {
     Solver::with_options(g.clone(), rules, SearchOptions { tt_bits: 18, ..SearchOptions::DEFAULT })
 }
 
@@ -140,9 +140,9 @@ struct RuleCheck {
 
 impl RuleCheck {
     /// `without`: every rule but the one checked; `alone`: the rule with the forced captures.
-    fn new(g: &Geometry, without: Rules, alone: Rules) -> Self {
+    fn new(g: &Geometry, without: Pruning, alone: Pruning) -> Self {
         RuleCheck {
-            with_it: engine(g, Rules::ALL),
+            with_it: engine(g, Pruning::ALL),
             reference: engine(g, without),
             alone: engine(g, alone),
             lines: g.line_count(),
@@ -179,7 +179,7 @@ fn agrees_with_the_3x3_table(solver: &mut Solver, seed: u64, count: usize, max_d
 #[test]
 fn the_engine_equals_the_table_on_random_3x3_positions() {
     let g = Geometry::new(3, 3).unwrap();
-    agrees_with_the_3x3_table(&mut engine(&g, Rules::ALL), 2012, 3000, 24);
+    agrees_with_the_3x3_table(&mut engine(&g, Pruning::ALL), 2012, 3000, 24);
 }
 
 /// Two threads share a `search_core::SharedTable`, whose `u128` buckets hold three entries in
@@ -189,7 +189,7 @@ fn the_engine_equals_the_table_on_random_3x3_positions() {
 fn the_engine_on_two_threads_equals_the_table_on_random_3x3_positions() {
     let g = Geometry::new(3, 3).unwrap();
     let options = SearchOptions { tt_bits: 10, threads: 2, ..dots_and_boxes::search_options(10, 2) };
-    agrees_with_the_3x3_table(&mut Solver::with_options(g, Rules::ALL, options), 2026, 400, 16);
+    agrees_with_the_3x3_table(&mut Solver::with_options(g, Pruning::ALL, options), 2026, 400, 16);
 }
 
 /// Two threads with a table of 2^18 entries: large enough for its narrow part (3x3 keys below
@@ -201,7 +201,7 @@ fn the_engine_on_two_threads_with_narrow_keys_equals_the_table_on_random_3x3_pos
     assert_eq!(search_core::Game::narrow_key_bits(&dots_and_boxes::DotsAndBoxes::new(g.clone())), 59);
     assert!(search_core::SharedTable::<u128, u8>::with_bits_narrow(18, 59).narrow_entries() > 0);
     let options = SearchOptions { tt_bits: 18, threads: 2, ..dots_and_boxes::search_options(18, 2) };
-    agrees_with_the_3x3_table(&mut Solver::with_options(g, Rules::ALL, options), 2027, 400, 16);
+    agrees_with_the_3x3_table(&mut Solver::with_options(g, Pruning::ALL, options), 2027, 400, 16);
 }
 
 #[test]
@@ -209,20 +209,20 @@ fn every_pruning_rule_alone_equals_the_unpruned_search() {
     let g = Geometry::new(3, 3).unwrap();
     let table = table_3x3();
     let alone = [
-        Rules { capture: true, ..Rules::NONE },
-        Rules { capture_first: true, ..Rules::NONE },
-        Rules { capture_first: true, all_but_two: true, ..Rules::NONE },
-        Rules { fold_forced: true, capture: true, ..Rules::NONE },
-        Rules { graph_keys: true, ..Rules::NONE },
-        Rules { twins: true, ..Rules::NONE },
-        Rules { loony_values: true, ..Rules::NONE },
-        Rules { simple_openings: true, ..Rules::NONE },
-        Rules { chain_ends: true, ..Rules::NONE },
-        Rules { loony_offers: true, ..Rules::NONE },
-        Rules { twin_moves: true, ..Rules::NONE },
-        Rules::ALL,
+        Pruning { capture: true, ..Pruning::NONE },
+        Pruning { capture_first: true, ..Pruning::NONE },
+        Pruning { capture_first: true, all_but_two: true, ..Pruning::NONE },
+        Pruning { fold_forced: true, capture: true, ..Pruning::NONE },
+        Pruning { graph_keys: true, ..Pruning::NONE },
+        Pruning { twins: true, ..Pruning::NONE },
+        Pruning { loony_values: true, ..Pruning::NONE },
+        Pruning { simple_openings: true, ..Pruning::NONE },
+        Pruning { chain_ends: true, ..Pruning::NONE },
+        Pruning { loony_offers: true, ..Pruning::NONE },
+        Pruning { twin_moves: true, ..Pruning::NONE },
+        Pruning::ALL,
     ];
-    let mut unpruned = engine(&g, Rules::NONE);
+    let mut unpruned = engine(&g, Pruning::NONE);
     let mut solvers: Vec<Solver> = alone.iter().map(|&r| engine(&g, r)).collect();
     let mut rng = SmallRng::seed_from_u64(2000);
     for _ in 0..1500 {
@@ -245,7 +245,7 @@ fn known_values_of_the_empty_boards() {
         let g = Geometry::new(r, c).unwrap();
         let start = Position::start();
         assert_eq!(Judge::new(g.clone(), Some(18)).value(&start), value, "judge {r}x{c}");
-        assert_eq!(engine(&g, Rules::ALL).value(&start), value, "engine {r}x{c}");
+        assert_eq!(engine(&g, Pruning::ALL).value(&start), value, "engine {r}x{c}");
         assert_eq!(RetrogradeTable::build(&g).unwrap().value(0), value, "table {r}x{c}");
     }
 }
@@ -270,7 +270,7 @@ fn the_engine_equals_the_table_on_other_small_boards_with_analysis() {
     for (r, c) in [(1, 4), (2, 3), (3, 2), (1, 5)] {
         let g = Geometry::new(r, c).unwrap();
         let table = RetrogradeTable::build(&g).unwrap();
-        let mut solver = engine(&g, Rules::ALL);
+        let mut solver = engine(&g, Pruning::ALL);
         let mut rng = SmallRng::seed_from_u64(5);
         for _ in 0..300 {
             let k = rng.gen_range(0..=g.line_count());
@@ -305,7 +305,7 @@ fn the_engine_equals_the_memoised_solver_on_large_boards() {
     let mut hard_seen = 0;
     for (r, c) in [(4, 4), (4, 5), (5, 5)] {
         let g = Geometry::new(r, c).unwrap();
-        let mut solver = engine(&g, Rules::ALL);
+        let mut solver = engine(&g, Pruning::ALL);
         let mut rng = SmallRng::seed_from_u64(45);
         let n = g.line_count();
         for i in 0..12 {
@@ -352,7 +352,7 @@ fn safe_prefix(rng: &mut SmallRng, memo: &Memo, steps: usize) -> u64 {
     drawn
 }
 
-/// [`Rules::simple_openings`] where it drops moves (independent chains and loops beside the
+/// [`Pruning::simple_openings`] where it drops moves (independent chains and loops beside the
 /// rest, nothing capturable): alone and with every rule, against the table on 3x3, and against
 /// the engine without it (every other rule) on 3x4 and 4x4, and the memoised solver on 4x4
 /// with at most 18 lines left.
@@ -361,8 +361,8 @@ fn simple_openings_keep_the_values_where_they_drop_moves() {
     let g = Geometry::new(3, 3).unwrap();
     let table = table_3x3();
     let memo = Memo::new(3, 3);
-    let mut alone = engine(&g, Rules { simple_openings: true, ..Rules::NONE });
-    let mut all = engine(&g, Rules::ALL);
+    let mut alone = engine(&g, Pruning { simple_openings: true, ..Pruning::NONE });
+    let mut all = engine(&g, Pruning::ALL);
     let mut rng = SmallRng::seed_from_u64(2121);
     let mut dropping = 0;
     while dropping < 2000 {
@@ -376,13 +376,13 @@ fn simple_openings_keep_the_values_where_they_drop_moves() {
         assert_eq!(alone.value(&pos), table.value(drawn), "drawn {drawn:#x}");
         assert_eq!(all.value(&pos), table.value(drawn), "drawn {drawn:#x}");
     }
-    let without = Rules { simple_openings: false, ..Rules::ALL };
+    let without = Pruning { simple_openings: false, ..Pruning::ALL };
     let mut memo_checked = 0;
     for (r, c, cases) in [(3, 4, 400), (4, 4, 150)] {
         let g = Geometry::new(r, c).unwrap();
         let memo = Memo::new(r, c);
         let n = g.line_count();
-        let alone = Rules { simple_openings: true, capture: true, fold_forced: true, ..Rules::NONE };
+        let alone = Pruning { simple_openings: true, capture: true, fold_forced: true, ..Pruning::NONE };
         let mut check = RuleCheck::new(&g, without, alone);
         let mut done = 0;
         while done < cases {
@@ -518,8 +518,8 @@ fn loony_values_equal_the_plain_search_on_random_endgames() {
     for (r, c, cases) in [(3, 3, 1500), (3, 4, 1000), (4, 4, 500)] {
         let g = Geometry::new(r, c).unwrap();
         let memo = Memo::new(r, c);
-        let mut plain = engine(&g, Rules::NONE);
-        let mut pruned = engine(&g, Rules::ALL);
+        let mut plain = engine(&g, Pruning::NONE);
+        let mut pruned = engine(&g, Pruning::ALL);
         let mut rng = SmallRng::seed_from_u64(2014);
         let mut done = 0;
         while done < cases {
@@ -641,7 +641,7 @@ fn the_engine_equals_the_dense_solver_with_24_lines_left() {
     for (r, c) in [(4, 4), (4, 5), (5, 5)] {
         let g = Geometry::new(r, c).unwrap();
         let memo = Memo::new(r, c);
-        let mut solver = engine(&g, Rules::ALL);
+        let mut solver = engine(&g, Pruning::ALL);
         let mut rng = SmallRng::seed_from_u64(2400 + (r * 10 + c) as u64);
         let n = g.line_count();
         for i in 0..cases {
@@ -683,7 +683,7 @@ fn best_kept(g: &Geometry, table: &RetrogradeTable, pos: &Position, kept: u64) -
     (0..24).filter(|&l| kept >> l & 1 == 1).map(|l| move_value(g, table, pos, l)).max().unwrap()
 }
 
-/// [`Rules::chain_ends`] on every position of 3x3 where it drops moves (nothing capturable, a
+/// [`Pruning::chain_ends`] on every position of 3x3 where it drops moves (nothing capturable, a
 /// chain of two coins or more with an end on a junction): the best of the moves it keeps,
 /// valued by the table, is the position's value, so no dropped move is better.
 #[test]
@@ -691,7 +691,7 @@ fn chain_ends_keep_the_best_move_on_every_3x3_position() {
     let g = Geometry::new(3, 3).unwrap();
     let table = table_3x3();
     let board = g.board();
-    let rules = Rules { chain_ends: true, ..Rules::NONE };
+    let rules = Pruning { chain_ends: true, ..Pruning::NONE };
     let mut dropping = 0u64;
     for drawn in 0..1u64 << 24 {
         if board.capturing(drawn) != 0 || board.chain_cuts(drawn) == 0 {
@@ -707,7 +707,7 @@ fn chain_ends_keep_the_best_move_on_every_3x3_position() {
     eprintln!("chain ends drop moves in {dropping} positions of 3x3");
 }
 
-/// [`Rules::loony_offers`] on every position of 3x3 with a loony offer: the table's value is
+/// [`Pruning::loony_offers`] on every position of 3x3 with a loony offer: the table's value is
 /// at least 0 and has the parity of the open boxes, so the bound the engine takes holds.
 #[test]
 fn loony_offers_are_worth_at_least_0_on_every_3x3_position() {
@@ -727,7 +727,7 @@ fn loony_offers_are_worth_at_least_0_on_every_3x3_position() {
     eprintln!("{offers} positions of 3x3 with a loony offer");
 }
 
-/// [`Rules::twin_moves`] on every position of 3x3 where it drops moves (both rim lines of a
+/// [`Pruning::twin_moves`] on every position of 3x3 where it drops moves (both rim lines of a
 /// corner box undrawn, something drawn): the best of the moves it keeps, valued by the table,
 /// is the position's value, and the dropped twin is worth what the kept one is.
 #[test]
@@ -735,7 +735,7 @@ fn twin_moves_keep_the_best_move_on_every_3x3_position() {
     let g = Geometry::new(3, 3).unwrap();
     let table = table_3x3();
     let board = g.board();
-    let rules = Rules { twin_moves: true, ..Rules::NONE };
+    let rules = Pruning { twin_moves: true, ..Pruning::NONE };
     let free = (1u64 << 24) - 1;
     let mut dropping = 0u64;
     for drawn in 1..1u64 << 24 {
@@ -759,19 +759,19 @@ fn twin_moves_keep_the_best_move_on_every_3x3_position() {
     assert!(dropping > 1_000_000, "only {dropping} positions where the rule drops moves");
 }
 
-/// [`Rules::twin_moves`] against the engine without it (every other rule) on random positions
+/// [`Pruning::twin_moves`] against the engine without it (every other rule) on random positions
 /// of 3x4 and 4x4 where it drops moves (at most 24 lines left), and alone with the forced
 /// captures on those with at most 18 lines left.
 #[test]
 fn twin_moves_equal_the_search_without_them_on_3x4_and_4x4() {
-    let without = Rules { twin_moves: false, ..Rules::ALL };
+    let without = Pruning { twin_moves: false, ..Pruning::ALL };
     let mut rng = SmallRng::seed_from_u64(2123);
     for (r, c) in [(3, 4), (4, 4)] {
         let g = Geometry::new(r, c).unwrap();
         let memo = Memo::new(r, c);
         let n = g.line_count();
         let free = (1u64 << n) - 1;
-        let alone = Rules { twin_moves: true, capture: true, fold_forced: true, ..Rules::NONE };
+        let alone = Pruning { twin_moves: true, capture: true, fold_forced: true, ..Pruning::NONE };
         let mut check = RuleCheck::new(&g, without, alone);
         let mut done = 0;
         while done < 200 {
@@ -782,7 +782,7 @@ fn twin_moves_equal_the_search_without_them_on_3x4_and_4x4() {
             }
             let left = n - drawn.count_ones() as usize;
             let dropped =
-                free & !drawn & !g.board().candidates(drawn, Rules { twin_moves: true, ..Rules::NONE });
+                free & !drawn & !g.board().candidates(drawn, Pruning { twin_moves: true, ..Pruning::NONE });
             if left > 24 || dropped == 0 {
                 continue;
             }
@@ -792,7 +792,7 @@ fn twin_moves_equal_the_search_without_them_on_3x4_and_4x4() {
     }
 }
 
-/// [`Rules::chain_ends`] against the engine without it (every other rule) on random positions
+/// [`Pruning::chain_ends`] against the engine without it (every other rule) on random positions
 /// of 3x4 and 4x4 where it drops moves (safe lines drawn at random, then a few random lines,
 /// until nothing is capturable and a chain with an end on a junction is there, at most 24
 /// lines left), alone with the forced captures on those with at most 18 lines left, and
@@ -801,14 +801,14 @@ fn twin_moves_equal_the_search_without_them_on_3x4_and_4x4() {
 #[test]
 fn chain_ends_equal_the_search_without_them_on_3x4_and_4x4() {
     let cases: usize = std::env::var("BOXES_CHAIN_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(300);
-    let without = Rules { chain_ends: false, ..Rules::ALL };
+    let without = Pruning { chain_ends: false, ..Pruning::ALL };
     let mut rng = SmallRng::seed_from_u64(2122);
     let mut memo_checked = 0;
     for (r, c) in [(3, 4), (4, 4)] {
         let g = Geometry::new(r, c).unwrap();
         let memo = Memo::new(r, c);
         let n = g.line_count();
-        let alone = Rules { chain_ends: true, capture: true, fold_forced: true, ..Rules::NONE };
+        let alone = Pruning { chain_ends: true, capture: true, fold_forced: true, ..Pruning::NONE };
         let mut check = RuleCheck::new(&g, without, alone);
         let mut done = 0;
         while done < cases {
@@ -864,7 +864,7 @@ fn one_thread_solvers_take_the_shared_table_from_32_lines() {
             let pos = Position::from_drawn(&g, drawn).unwrap();
             // A small table, so that the two tables' replacement tells them apart.
             let options = search_options(10, 1);
-            let mut solver = Solver::with_options(g.clone(), Rules::ALL, options);
+            let mut solver = Solver::with_options(g.clone(), Pruning::ALL, options);
             let mut with_shared = Engine::with_shared_tt(DotsAndBoxes::new(g.clone()), options);
             let mut with_own = Engine::with_options(DotsAndBoxes::new(g.clone()), options);
             let v = solver.value(&pos);

@@ -1,15 +1,15 @@
 //! [`Session`]: one game in progress: a front, its solver, the start position, the moves played
 //! (with who played each) and the moves taken back, for play / undo / redo.
 
-use search_core::{Engine, Game, Player, Value};
+use search_core::{Game, Player, Value};
 
-use crate::{Front, JudgeCase, Move, Pos};
+use crate::{Front, JudgeCase, Move, Pos, Solver, SolverSettings};
 
 /// A game in progress of front `F`. Copy-make: every position after the start is replayed
 /// from the moves, so undo and redo cost nothing but the replay of one move.
 pub struct Session<F: Front> {
     front: F,
-    solver: Engine<F::G>,
+    solver: F::Solver,
     start: Pos<F>,
     /// Positions before each move played, with the move and the player who made it.
     played: Vec<(Pos<F>, Move<F>, Player)>,
@@ -22,27 +22,26 @@ impl<F: Front> Session<F> {
     /// A session from `front`'s start position.
     #[must_use]
     pub fn new(front: F) -> Self {
-        Self::with_tt_bits(front, None)
+        Self::with_settings(front, SolverSettings::default())
     }
 
-    /// [`Session::new`] with a solver whose TT has at most `2^max_tt_bits` entries when given
-    /// ([`Front::solver`]).
+    /// [`Session::new`] with a solver searching as `settings` say ([`Front::solver`]).
     #[must_use]
-    pub fn with_tt_bits(front: F, max_tt_bits: Option<u32>) -> Self {
+    pub fn with_settings(front: F, settings: SolverSettings) -> Self {
         let start = front.start();
-        let solver = front.solver(max_tt_bits);
+        let solver = front.solver(settings);
         Session { front, solver, start, played: Vec::new(), undone: Vec::new(), pos: start }
     }
 
     /// A session from one case of the judge's input format ([`Front::parse_setup`]): its start
-    /// position, with the moves it records played (so that they can be undone); the solver's
-    /// TT as in [`Session::with_tt_bits`].
+    /// position, with the moves it records played (so that they can be undone); the solver
+    /// as in [`Session::with_settings`].
     ///
     /// # Errors
     /// The parser's message.
-    pub fn from_setup(front: F, text: &str, max_tt_bits: Option<u32>) -> Result<Self, String> {
+    pub fn from_setup(front: F, text: &str, settings: SolverSettings) -> Result<Self, String> {
         let JudgeCase { front: new_front, start, moves } = front.parse_setup(text)?;
-        let mut session = Session::with_tt_bits(new_front.unwrap_or(front), max_tt_bits);
+        let mut session = Session::with_settings(new_front.unwrap_or(front), settings);
         session.start = start;
         session.pos = start;
         for mv in moves {
@@ -56,13 +55,14 @@ impl<F: Front> Session<F> {
         &self.front
     }
 
-    /// The solver, for hints and replies ([`Front::analyze`], [`Front::best_move`]).
-    pub fn solver(&mut self) -> &mut Engine<F::G> {
+    /// The solver, for hints and replies ([`Solver::try_analyze`], [`Solver::try_best_move`]).
+    pub fn solver(&mut self) -> &mut F::Solver {
         &mut self.solver
     }
 
-    /// The front and the solver together (a front's methods take the solver mutably).
-    pub fn parts(&mut self) -> (&F, &mut Engine<F::G>, &Pos<F>) {
+    /// The front, the solver and the position now together (the solver's questions take the
+    /// position; the front names the moves of the answers).
+    pub fn parts(&mut self) -> (&F, &mut F::Solver, &Pos<F>) {
         (&self.front, &mut self.solver, &self.pos)
     }
 
@@ -98,7 +98,7 @@ impl<F: Front> Session<F> {
         if self.final_value().is_some() {
             return Vec::new();
         }
-        self.front.legal_moves(&self.solver, &self.pos)
+        self.solver.legal_moves(&self.pos)
     }
 
     /// Plays `mv` (legal in the position now); the moves taken back are forgotten.

@@ -4,7 +4,7 @@
 //! value, and an analysis's value is the best of its move values (negamax consistency) with a
 //! principal variation that replays to the end.
 
-use game_front::{Front, Session, Visit};
+use game_front::{Front, Session, Solver as _, SolverSettings, Visit};
 use game_registry::{params_from_words, visit, GAMES};
 use search_core::{Limits, Player};
 
@@ -29,7 +29,10 @@ impl Visit for Laws {
 
     fn visit<F: Front>(self, front: F) -> Result<(), String> {
         let name = F::NAME;
-        let mut session = Session::with_tt_bits(front, Some(16));
+        let mut session = Session::with_settings(
+            front,
+            SolverSettings { max_tt_bits: Some(16), ..SolverSettings::default() },
+        );
         let mut analysed = 0;
         for seed in 0..self.playouts {
             while session.undo() {}
@@ -102,8 +105,12 @@ fn move_texts<F: Front>(session: &Session<F>) -> Vec<String> {
 /// session's moves replay to the position.
 fn reread<F: Front>(session: &mut Session<F>) -> Result<Session<F>, String> {
     let (name, setup) = (F::NAME, session.setup_text());
-    let mut copy = Session::from_setup(example_front::<F>(), &setup, Some(10))
-        .map_err(|e| format!("{name}: setup text {setup:?} refused: {e}"))?;
+    let mut copy = Session::from_setup(
+        example_front::<F>(),
+        &setup,
+        SolverSettings { max_tt_bits: Some(10), ..SolverSettings::default() },
+    )
+    .map_err(|e| format!("{name}: setup text {setup:?} refused: {e}"))?;
     if copy.setup_text() != setup {
         return Err(format!("{name}: setup text {setup:?} reads back as {:?}", copy.setup_text()));
     }
@@ -123,10 +130,9 @@ fn reread<F: Front>(session: &mut Session<F>) -> Result<Session<F>, String> {
 /// principal variation plays legal moves to a finished game of that value.
 fn check_analysis<F: Front>(session: &mut Session<F>, name: &str) -> Result<bool, String> {
     let setup = session.setup_text();
-    let (front, solver, pos) = session.parts();
-    let limits = Limits { max_nodes: Some(solver.stats().nodes + 2_000_000), ..Limits::default() };
-    let Ok(analysis) = front.try_analyze(solver, pos, limits) else { return Ok(false) };
-    solver.set_limits(Limits::default());
+    let (_, solver, pos) = session.parts();
+    let limits = Limits { max_nodes: Some(solver.nodes() + 2_000_000), ..Limits::default() };
+    let Ok(analysis) = solver.try_analyze(pos, limits) else { return Ok(false) };
     if let Some(best) = match analysis.to_move {
         Player::First => analysis.moves.iter().map(|m| m.value).max(),
         Player::Second => analysis.moves.iter().map(|m| m.value).min(),

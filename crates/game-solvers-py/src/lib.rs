@@ -4,7 +4,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex, PoisonError, TryLockError};
 use std::time::{Duration, Instant};
 
-use game_front::{Front, Session, SolverSettings, Visit};
+use game_front::{Front, Session, Solver as _, SolverSettings, Visit};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyMemoryError, PyOverflowError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -150,7 +150,7 @@ impl<F: Front> AnyState for StateOf<F> {
         limits: Limits,
     ) -> Result<Result<Explained, String>, Interrupted> {
         if settings != self.settings {
-            let solver = self.session.front().solver_with(settings);
+            let solver = self.session.front().solver(settings);
             *self.session.solver() = solver;
             self.settings = settings;
         }
@@ -158,7 +158,7 @@ impl<F: Front> AnyState for StateOf<F> {
         let (front, solver, pos) = self.session.parts();
         let started = Instant::now();
         // The value first, so that a stop has bounds on this position's value.
-        let value = front.try_value(solver, pos, limits.clone())?;
+        let value = solver.try_value(pos, limits.clone())?;
         if job == Job::Value {
             return Ok(Ok(Explained { value, moves: Vec::new(), pv: Vec::new(), nodes: 0 }));
         }
@@ -168,8 +168,7 @@ impl<F: Front> AnyState for StateOf<F> {
             Some(t) => Some(t.checked_sub(started.elapsed()).filter(|left| !left.is_zero()).ok_or(proven)?),
             None => None,
         };
-        let analysis: Analysis<_> =
-            front.try_analyze(solver, pos, Limits { time, ..limits }).map_err(|_| proven)?;
+        let analysis: Analysis<_> = solver.try_analyze(pos, Limits { time, ..limits }).map_err(|_| proven)?;
         let moves = analysis.moves.iter().map(|m| Ok((code(m.mv)?, sign * m.value, front.move_text(&m.mv))));
         let pv: Result<Vec<u16>, String> = analysis.pv.iter().map(|&m| code(m)).collect();
         Ok(moves
@@ -188,7 +187,7 @@ impl Visit for Open {
     type Output = Result<Box<dyn AnyState>, String>;
     fn visit<F: Front>(self, front: F) -> Self::Output {
         let session = match &self.setup {
-            Some(text) => Session::from_setup(front, text, None)?,
+            Some(text) => Session::from_setup(front, text, SolverSettings::default())?,
             None => Session::new(front),
         };
         Ok(Box::new(StateOf {
@@ -565,7 +564,7 @@ impl SolveOptions {
                 Some(mib << 20)
             }
         };
-        Ok((SolverSettings { threads, tt_bytes }, time))
+        Ok((SolverSettings { threads, tt_bytes, max_tt_bits: None }, time))
     }
 }
 

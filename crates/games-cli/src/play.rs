@@ -12,8 +12,8 @@
 use std::io::{self, BufRead, IsTerminal, Write};
 
 use anyhow::Result;
-use game_front::{Front, Session, Visit};
-use search_core::Player;
+use game_front::{Front, Session, Solver as _, SolverSettings, Visit};
+use search_core::{unlimited, Limits, Player};
 
 /// Arguments of `play`.
 #[derive(clap::Args, Debug)]
@@ -120,9 +120,8 @@ impl Visit for Play<'_, '_> {
     type Output = Result<()>;
     fn visit<F: Front>(self, front: F) -> Result<()> {
         let session = match &self.setup {
-            Some(text) => {
-                Session::from_setup(front, text, None).map_err(|e| anyhow::anyhow!("--file: {e}"))?
-            }
+            Some(text) => Session::from_setup(front, text, SolverSettings::default())
+                .map_err(|e| anyhow::anyhow!("--file: {e}"))?,
             None => Session::new(front),
         };
         session_loop(session, self.human, self.time_limit, self.lines, self.out)
@@ -226,7 +225,7 @@ fn session_loop<F: Front>(
     lines: &mut Lines<'_>,
     out: &mut dyn Write,
 ) -> Result<()> {
-    let limits = || search_core::Limits { time: time_limit, ..search_core::Limits::default() };
+    let limits = || Limits { time: time_limit, ..Limits::default() };
     let name = |p: Player| session_name(&session, p);
     writeln!(
         out,
@@ -250,10 +249,10 @@ fn session_loop<F: Front>(
                 writeln!(out, "{} is thinking…", session_name(&session, mover))?;
                 out.flush()?;
             }
-            let (front, solver, pos) = session.parts();
+            let (_, solver, pos) = session.parts();
             let mv = match time_limit {
-                None => front.best_move(solver, pos),
-                Some(t) => match front.try_best_move(solver, pos, limits()) {
+                None => unlimited(solver.try_best_move(pos, Limits::default())),
+                Some(t) => match solver.try_best_move(pos, limits()) {
                     Ok(mv) => mv,
                     Err(_) => {
                         writeln!(
@@ -289,8 +288,8 @@ fn session_loop<F: Front>(
                 "hint" => {
                     let (front, solver, pos) = session.parts();
                     let analysis = match time_limit {
-                        None => front.analyze(solver, pos),
-                        Some(t) => match front.try_analyze(solver, pos, limits()) {
+                        None => unlimited(solver.try_analyze(pos, Limits::default())),
+                        Some(t) => match solver.try_analyze(pos, limits()) {
                             Ok(a) => a,
                             Err(_) => {
                                 writeln!(out, "no exact hint within {} s", t.as_secs_f64())?;

@@ -312,11 +312,11 @@ fn every_long_solve_subcommand_takes_a_store() {
 /// the boxes it completes plus the child's value when the mover goes on, minus it otherwise),
 /// by D. Wilson's retrograde table, and the line ends with every line drawn.
 fn assert_pv_keeps_the_value(answer: &serde_json::Value, rows: usize, cols: usize) {
-    use dots_and_boxes::{DotsAndBoxes, Geometry, Position, RetrogradeTable, Rules};
+    use dots_and_boxes::{DotsAndBoxes, Geometry, Position, Pruning, RetrogradeTable};
     use search_core::Game;
     let geometry = Geometry::new(rows, cols).unwrap();
     let table = RetrogradeTable::build(&geometry).unwrap();
-    let game = DotsAndBoxes::with_rules(geometry.clone(), Rules::NONE);
+    let game = DotsAndBoxes::with_pruning(geometry.clone(), Pruning::NONE);
     let pv: Vec<u8> =
         answer["pv"].as_array().unwrap().iter().map(|m| m.as_str().unwrap().parse().unwrap()).collect();
     assert_eq!(pv.len(), geometry.line_count(), "{pv:?}");

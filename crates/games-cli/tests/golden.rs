@@ -70,13 +70,13 @@ fn golden_outputs() {
 /// (rewritten by `cargo xtask golden` with the others).
 #[test]
 fn solve_4x5_proof() {
-    use dots_and_boxes::{DotsAndBoxes, Geometry, Position, Rules};
+    use dots_and_boxes::{DotsAndBoxes, Geometry, Position, Pruning};
     use split_solve::{record::decode_store, Split, SplitOptions};
 
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/dots-and-boxes/solve-4x5");
     let bytes = fs::read(root.join("store/main.rec")).unwrap();
     let store = decode_store(&bytes).unwrap();
-    let game = DotsAndBoxes::with_rules(Geometry::new(4, 5).unwrap(), Rules::ALL);
+    let game = DotsAndBoxes::with_pruning(Geometry::new(4, 5).unwrap(), Pruning::ALL);
     let options = SplitOptions { depth: 6, ..SplitOptions::default() };
     let mut split = Split::new(game, &Position::start(), options);
     for rec in store.records.iter().flatten() {

@@ -2,7 +2,7 @@
 //! page, the Python module): squares `a1` to `h8` (moves written as in the FFO files, `G8`,
 //! `PASS`), Black (`X`) and White (`O`), the board drawn, one OBF line read and written.
 
-use game_front::{Front, JudgeCase, ParamError, ParamSpec, Params};
+use game_front::{Front, JudgeCase, ParamError, ParamSpec, Params, SolverSettings};
 use search_core::{Engine, Player, Value};
 
 use crate::{colour_name, obf_line, parse_obf_line, Geometry, Move, Othello, Position, Square};
@@ -80,6 +80,7 @@ fn score_text(pos: &Position) -> String {
 
 impl Front for OthelloFront {
     type G = Othello;
+    type Solver = Engine<Othello>;
     const NAME: &'static str = "othello";
     const TITLE: &'static str = "Othello";
     const PARAMS: &'static [ParamSpec] = &[ParamSpec {
@@ -96,9 +97,8 @@ impl Front for OthelloFront {
         Ok(OthelloFront { geometry })
     }
 
-    fn solver(&self, max_tt_bits: Option<u32>) -> Engine<Othello> {
-        let bits = crate::DEFAULT_TT_BITS.min(max_tt_bits.unwrap_or(u32::MAX));
-        crate::engine(self.geometry, bits, 1)
+    fn solver(&self, settings: SolverSettings) -> Engine<Othello> {
+        settings.engine(Othello::new(self.geometry), crate::search_options(crate::DEFAULT_TT_BITS, 1))
     }
 
     fn start(&self) -> Position {

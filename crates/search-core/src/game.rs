@@ -27,6 +27,53 @@ pub fn play_keeping<G: Game>(game: &G, pos: &G::Position, mv: G::Move, value: Va
     (child, if same { value - gain } else { gain - value })
 }
 
+/// Who wins under perfect play, from one player's side: the side to move's (Connect Four's
+/// weak solve) or the first player's (Triangle War's judge answer), as the function that
+/// returns it says. Ordered from that player's view: `Loss < Draw < Win`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Outcome {
+    /// The other player wins.
+    Loss,
+    /// Neither player can force a win (or the margin ends level).
+    Draw,
+    /// This player wins.
+    Win,
+}
+
+impl Outcome {
+    /// The outcome of an exact value or margin from this player's side: its sign.
+    #[must_use]
+    pub const fn of_value(value: Value) -> Outcome {
+        if value > 0 {
+            Outcome::Win
+        } else if value < 0 {
+            Outcome::Loss
+        } else {
+            Outcome::Draw
+        }
+    }
+
+    /// `1`, `0` or `-1`.
+    #[must_use]
+    pub const fn sign(self) -> Value {
+        match self {
+            Outcome::Loss => -1,
+            Outcome::Draw => 0,
+            Outcome::Win => 1,
+        }
+    }
+
+    /// The same result from the other player's side.
+    #[must_use]
+    pub const fn flipped(self) -> Outcome {
+        match self {
+            Outcome::Loss => Outcome::Win,
+            Outcome::Draw => Outcome::Draw,
+            Outcome::Win => Outcome::Loss,
+        }
+    }
+}
+
 /// One of the two players. `First` moves first in the game's standard start position
 /// (A in Triangle War, Black in the Young-diagram game, x / Alice in tic-tac-toe).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -86,6 +86,8 @@ mod atomic_tt;
 mod engine;
 mod entry;
 mod game;
+mod line_bucket;
+mod narrow_line;
 mod negamax;
 mod null_window;
 mod options;
@@ -93,15 +95,19 @@ mod parallel;
 pub mod reference;
 mod root;
 mod sealed;
+mod shared_bucket;
 mod table;
 mod threshold;
 mod tt;
 
 pub use analysis::{analyze_with, try_analyze_with, Analysis, MoveValue};
-pub use atomic_tt::{LineBucket, PairBucket, SharedBucket, SharedTable, MAX_LINE_MOVE_CODE};
+pub use atomic_tt::SharedTable;
 pub use engine::Engine;
 pub use entry::{Bound, PackedMove, TtEntry, MAX_MOVE_CODE};
-pub use game::{play_keeping, Expansion, Game, Player, SearchVisitor, Symmetry, TtKey, Value, INFINITY};
+pub use game::{
+    play_keeping, Expansion, Game, Outcome, Player, SearchVisitor, Symmetry, TtKey, Value, INFINITY,
+};
+pub use line_bucket::{LineBucket, MAX_LINE_MOVE_CODE};
 pub use options::{
     unlimited, Driver, Interrupted, Limits, OneThreadTable, SearchOptions, Stats, TtSizeError,
     DEFAULT_DEFER_PLIES, DEFAULT_SOLO_NODES,
@@ -111,6 +117,7 @@ pub use root::{
     Checkpoint, CheckpointError, Progress, RootMove, RootResult, MTD_REACH,
 };
 pub use sealed::{seal, unseal, SealedKind, SolveIdentity};
+pub use shared_bucket::{PairBucket, SharedBucket};
 pub use table::Table;
 pub use threshold::{narrow, Threshold};
 pub use tt::{BoundsTable, PackedTable, TranspositionTable, MAX_TT_BITS};

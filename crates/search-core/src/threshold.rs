@@ -1,8 +1,8 @@
 //! The one threshold policy of the null-window drivers: which question "is the value above
 //! `t`?" is asked next about a value known to lie in `[lo, hi]` ([`Threshold::next`]), and how
 //! a fail-soft answer narrows the interval ([`narrow`]). Written once, for the engine's
-//! [`crate::Driver`]s, the root driver ([`crate::Engine::solve_root`]) and the split solve's
-//! driver (`split_solve::Driver`).
+//! [`crate::Driver`]s, the root driver ([`crate::Engine::solve_root`]) and the split solve
+//! (`split_solve::SplitOptions::threshold`).
 //!
 //! # Sources
 //! - MTD(f): A. Plaat, J. Schaeffer, W. Pijls and A. de Bruin, "Best-first fixed-depth minimax

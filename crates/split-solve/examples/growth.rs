@@ -31,7 +31,7 @@ use std::time::Instant;
 
 use rand::{rngs::SmallRng, Rng, SeedableRng};
 use search_core::{Limits, SearchOptions, INFINITY};
-use strings_and_coins::{Board, Rules};
+use strings_and_coins::{Board, Pruning};
 
 /// A safe opening of `board` with `left` strings undrawn, or `None` when the safe strings run out
 /// first.
@@ -58,9 +58,9 @@ fn opening(board: &Board, rng: &mut SmallRng, left: usize) -> Option<u64> {
 /// `None` over budget.
 enum Game {
     /// The board, its rules, one thread on the shared TT (`--shared-tt`), its narrow part.
-    TriangleWar(triangle_war::Geometry, Rules, bool, bool),
+    TriangleWar(triangle_war::Geometry, Pruning, bool, bool),
     /// The same for dots-and-boxes.
-    DotsAndBoxes(dots_and_boxes::Geometry, Rules, bool, bool),
+    DotsAndBoxes(dots_and_boxes::Geometry, Pruning, bool, bool),
 }
 
 impl Game {
@@ -75,7 +75,8 @@ impl Game {
         let limits = Limits { max_nodes: Some(budget), ..Limits::default() };
         match self {
             Game::TriangleWar(g, rules, shared_tt, narrow) => {
-                let game = triangle_war::TriangleWar::with_rules(g.clone(), *rules).with_narrow_keys(*narrow);
+                let game =
+                    triangle_war::TriangleWar::with_pruning(g.clone(), *rules).with_narrow_keys(*narrow);
                 let mut engine = if *shared_tt {
                     search_core::Engine::with_shared_tt(game, options)
                 } else {
@@ -94,7 +95,7 @@ impl Game {
             }
             Game::DotsAndBoxes(g, rules, shared_tt, narrow) => {
                 let game =
-                    dots_and_boxes::DotsAndBoxes::with_rules(g.clone(), *rules).with_narrow_keys(*narrow);
+                    dots_and_boxes::DotsAndBoxes::with_pruning(g.clone(), *rules).with_narrow_keys(*narrow);
                 let mut engine = if *shared_tt {
                     search_core::Engine::with_shared_tt(game, options)
                 } else {
@@ -114,7 +115,7 @@ fn main() {
     let usage = "usage: growth triangle-war SIDE | dots-and-boxes RxC [--left L1,L2,..] [--samples N] [--tt-bits B] [--budget NODES] [--seed S] [--rules all|none|LIST] [--etc SPAN] [--etc-moves N] [--prefetch] [--driver full|bisection|zero|mtdf] [--shared-tt [--no-narrow]]";
     let (game_name, board_name) = (args.next().expect(usage), args.next().expect(usage));
     let mut lefts: Vec<usize> = Vec::new();
-    let mut rules = Rules::ALL;
+    let mut rules = Pruning::ALL;
     let (mut samples, mut tt_bits, mut budget, mut seed) = (8usize, 22u32, 200_000_000u64, 1u64);
     let (mut etc, mut etc_moves, mut driver) = (None, 0usize, search_core::Driver::FullWindow);
     let (mut prefetch, mut shared_tt, mut narrow) = (false, false, true);
@@ -140,7 +141,7 @@ fn main() {
                 }
             }
             "--seed" => seed = value().parse().expect("a number"),
-            "--rules" => rules = triangle_war::parse_rules(&value()).unwrap_or_else(|e| panic!("{e}")),
+            "--rules" => rules = triangle_war::parse_pruning(&value()).unwrap_or_else(|e| panic!("{e}")),
             other => panic!("unknown option {other}"),
         }
     }

@@ -23,7 +23,7 @@
 
 use std::io::Write as _;
 
-use dots_and_boxes::{DotsAndBoxes, Geometry, Position, Rules};
+use dots_and_boxes::{DotsAndBoxes, Geometry, Position, Pruning};
 use split_solve::record::decode_store;
 use split_solve::{RoundKind, Split, SplitOptions};
 
@@ -70,7 +70,7 @@ fn run(out: &mut String) {
     let bytes = std::fs::read(file).expect("a readable store file");
     let store = decode_store(&bytes).expect("a store file");
     let boxes = search_core::Value::try_from(geometry.boxes()).expect("at most 64 boxes");
-    let game = DotsAndBoxes::with_rules(geometry, Rules::ALL);
+    let game = DotsAndBoxes::with_pruning(geometry, Pruning::ALL);
     let options = SplitOptions { depth, exact_moves: first_moves, ..SplitOptions::default() };
     let mut split = Split::new(game, &Position::start(), options);
     // One pass over the records: apply each, and tally nodes in all, by answer (above its

@@ -8,55 +8,28 @@ use search_core::{Game, Threshold, Value, INFINITY};
 
 pub use record::Record;
 
-/// How the root's (or a root move's) margin is narrowed, one null-window question at a time.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Driver {
-    /// MTD(f) from the guess 0: "greater than 0?" while 0 is inside the bounds, then the
-    /// bound nearest 0 is tested (`t = lo` after a proven lower bound `lo > 0`, `t = hi - 1`
-    /// after an upper bound `hi <= 0`). Few questions when the value is near 0, as in Triangle
-    /// War and dots-and-boxes.
-    #[default]
-    Mtdf,
-    /// Bisection of the bounds: `t = lo + (hi - lo) / 2`.
-    Bisection,
-}
-
-impl Driver {
-    /// The threshold of the next question on a value known to lie in `[lo, hi]`, `lo < hi`:
-    /// always `lo <= t < hi`, so that either answer narrows the bounds ([`Threshold::next`] of
-    /// [`Driver::policy`]).
-    #[must_use]
-    pub fn threshold(self, lo: Value, hi: Value) -> Value {
-        self.policy().next(lo, hi)
-    }
-
-    /// The engine's threshold policy this driver is: MTD(f) whose first test is "greater than
-    /// 0?", or bisection.
-    #[must_use]
-    pub fn policy(self) -> Threshold {
-        match self {
-            Driver::Mtdf => Threshold::Mtd { first: 0 },
-            Driver::Bisection => Threshold::Bisection,
-        }
-    }
-}
-
 /// How a [`Split`] is built and what it proves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SplitOptions {
     /// Plies from the root to the frontier (0: the root itself is the one job; at least 1 with
     /// `exact_moves`).
     pub depth: u32,
-    /// How the margin is narrowed.
-    pub driver: Driver,
+    /// How the margin is narrowed, one null-window question at a time: the engine's
+    /// [`Threshold`] policy, [`SplitOptions::default`]'s MTD(f) from 0 ("greater than 0?"
+    /// first, then the bound nearest 0: few questions when the value is near 0, as in
+    /// Triangle War and dots-and-boxes) or [`Threshold::Bisection`].
+    pub threshold: Threshold,
     /// Make every root move's value exact (first-move values, as for an analysis), not only
     /// the root's.
     pub exact_moves: bool,
 }
 
+/// MTD(f) whose first test is "greater than 0?": the split's default [`Threshold`].
+pub const MTD_FROM_ZERO: Threshold = Threshold::Mtd { first: 0 };
+
 impl Default for SplitOptions {
     fn default() -> Self {
-        SplitOptions { depth: 3, driver: Driver::Mtdf, exact_moves: false }
+        SplitOptions { depth: 3, threshold: MTD_FROM_ZERO, exact_moves: false }
     }
 }
 
@@ -625,12 +598,12 @@ where
         }
     }
 
-    /// The questions being asked: each target node not yet exact with the driver's threshold.
+    /// The questions being asked: each target node not yet exact with the threshold of its interval.
     fn questions(&self) -> Vec<(usize, Value)> {
         self.targets()
             .into_iter()
             .filter(|&n| self.nodes[n].lo < self.nodes[n].hi)
-            .map(|n| (n, self.options.driver.threshold(self.nodes[n].lo, self.nodes[n].hi)))
+            .map(|n| (n, self.options.threshold.next(self.nodes[n].lo, self.nodes[n].hi)))
             .collect()
     }
 
@@ -1173,9 +1146,9 @@ mod tests {
     fn every_option(depths: &[u32]) -> Vec<SplitOptions> {
         let mut all = Vec::new();
         for &depth in depths {
-            for driver in [Driver::Mtdf, Driver::Bisection] {
+            for threshold in [MTD_FROM_ZERO, Threshold::Bisection] {
                 for exact_moves in [false, true] {
-                    all.push(SplitOptions { depth, driver, exact_moves });
+                    all.push(SplitOptions { depth, threshold, exact_moves });
                 }
             }
         }

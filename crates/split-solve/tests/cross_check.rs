@@ -1,12 +1,13 @@
 //! The split solve against the one-machine solve: the root value ([`Engine::solve`]) and the
 //! first-move values ([`Engine::move_values`]) of several games (Triangle War with its extra
 //! move and folded captures, tic-tac-toe scored at the end, Connect Four, dots-and-boxes), at
-//! several frontier depths, with both drivers, served by a serial worker closure; and the same
+//! several frontier depths, with both threshold policies, served by a serial worker closure; and the same
 //! answer when the jobs are run out of order, some of them abandoned, and the results replayed
 //! into a fresh coordinator as a restart would.
 
+use search_core::Threshold;
 use search_core::{Engine, Game, Value};
-use split_solve::{Driver, Job, Record, Split, SplitError, SplitOptions};
+use split_solve::{Job, Record, Split, SplitError, SplitOptions, MTD_FROM_ZERO};
 
 /// Runs `split` to the end with a fresh engine's null-window searches as the worker; returns
 /// the records written and the jobs run.
@@ -34,7 +35,7 @@ where
 }
 
 /// Checks the split's root value and first-move values against the one-machine engine, for
-/// every depth in `depths` and both drivers; with `every_move`, that the tree's bounds below
+/// every depth in `depths` and both threshold policies; with `every_move`, that the tree's bounds below
 /// the root name every move ([`check_bounds_below_the_root`]).
 fn check<G: Game + Clone>(game: &G, root: &G::Position, depths: &[u32], every_move: bool)
 where
@@ -44,9 +45,9 @@ where
     let value = engine.solve(root);
     let move_values = engine.move_values(root);
     for &depth in depths {
-        for driver in [Driver::Mtdf, Driver::Bisection] {
+        for threshold in [MTD_FROM_ZERO, Threshold::Bisection] {
             for exact_moves in [false, true] {
-                let options = SplitOptions { depth, driver, exact_moves };
+                let options = SplitOptions { depth, threshold, exact_moves };
                 let mut split = Split::new(game.clone(), root, options);
                 let records = run(&mut split);
                 assert_eq!(split.root_bounds(), (value, value), "{options:?}");
@@ -196,7 +197,7 @@ fn parallel_workers_out_of_order_with_cancellations_give_the_same_answer() {
     let root = Position::start();
     let value = Engine::new(game.clone(), 18).solve(&root);
     let mut engine = Engine::new(game.clone(), 16);
-    let options = SplitOptions { depth: 3, driver: Driver::Mtdf, exact_moves: false };
+    let options = SplitOptions { depth: 3, threshold: MTD_FROM_ZERO, exact_moves: false };
     let mut split = Split::new(game, &root, options);
     let mut in_flight: Vec<Job<Position>> = Vec::new();
     let (mut handed, mut cancelled) = (0, 0);
@@ -239,7 +240,7 @@ fn a_round_is_the_independent_jobs_of_one_question() {
     let mut engine = Engine::new(game.clone(), 16);
     let mut split = Split::new(game, &root, SplitOptions { depth: 2, ..SplitOptions::default() });
     let (lo0, hi0) = split.root_bounds();
-    let t = Driver::Mtdf.threshold(lo0, hi0);
+    let t = MTD_FROM_ZERO.next(lo0, hi0);
     let round = split.round();
     assert!(round.len() > 1 && round.len() <= split.frontier_len());
     for job in &round {
@@ -394,7 +395,7 @@ where
     let mut move_values = engine.move_values(root);
     move_values.sort_by_key(|&(m, _)| format!("{m:?}"));
     for exact_moves in [false, true] {
-        let options = |depth| SplitOptions { depth, driver: Driver::Mtdf, exact_moves };
+        let options = |depth| SplitOptions { depth, threshold: MTD_FROM_ZERO, exact_moves };
         let records = run(&mut Split::new(game.clone(), root, options(shallow)));
         let scratch = run(&mut Split::new(game.clone(), root, options(deep)));
         // The whole shallow store: every record lands on an interior node, nothing is left.

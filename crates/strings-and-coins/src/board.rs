@@ -266,7 +266,7 @@ impl Board {
     /// the ground (a corner box; a corner triangle of Triangle War), those strings. Cutting
     /// one or another of a group leaves isomorphic graphs (the swap of the two strings is an
     /// automorphism of the board), so the value of a drawn set depends only on how many of
-    /// each group are drawn ([`crate::Rules::twins`], [`Board::normalise_twins`]; Barker and
+    /// each group are drawn ([`crate::Pruning::twins`], [`Board::normalise_twins`]; Barker and
     /// Korf's corner symmetry).
     #[inline]
     #[must_use]

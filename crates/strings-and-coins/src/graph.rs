@@ -27,7 +27,7 @@ pub fn components_key(codes: &mut [u8]) -> u64 {
 pub const GRAPH_KEY_FLAG: u64 = 1 << 63;
 
 impl Board {
-    /// The graph key of `drawn` ([`crate::Rules::graph_keys`]), if every open coin has at most
+    /// The graph key of `drawn` ([`crate::Pruning::graph_keys`]), if every open coin has at most
     /// two strings and the graph has at most [`GRAPH_KEY_COMPONENTS`] components of at most 63
     /// coins each: bit 63 set ([`GRAPH_KEY_FLAG`]), then one byte per component, largest first,
     /// `kind << 6 | coins` with `kind` 0, 1 or 2 for a path with that many ends on the ground
@@ -52,7 +52,7 @@ impl Board {
     }
 
     /// The graph split into its simple and its junction parts, for keys of positions that are
-    /// not yet endgames ([`crate::Rules::graph_keys`] on a game whose key holds 128 bits): the
+    /// not yet endgames ([`crate::Pruning::graph_keys`] on a game whose key holds 128 bits): the
     /// drawn set with every string of the simple components counted as drawn, and the code of
     /// the simple components (paths and cycles: components of the graph of open coins, tied by
     /// their strings between coins, in which no coin has three strings or more), coded as
@@ -115,7 +115,7 @@ impl Board {
         Some((drawn | hidden, components_key(&mut codes[..n])))
     }
 
-    /// The strings that [`crate::Rules::simple_openings`] leaves out in `drawn`, a position
+    /// The strings that [`crate::Pruning::simple_openings`] leaves out in `drawn`, a position
     /// with no capturable coin: every string of the independent chains (paths of open coins
     /// with two strings each, both ends on the ground) and loops (cycles of such coins), except
     /// one per isomorphism class (kind and number of coins): for a chain of two coins its
@@ -126,7 +126,7 @@ impl Board {
         self.dropped_openings(drawn, true, false)
     }
 
-    /// The strings that [`crate::Rules::chain_ends`] leaves out in `drawn`, a position with no
+    /// The strings that [`crate::Pruning::chain_ends`] leaves out in `drawn`, a position with no
     /// capturable coin: of each chain with an end on a junction (a path of open coins with
     /// two strings each, from the ground or a coin with three strings or more to such a coin)
     /// of two coins both end strings, of three coins or more every string but the lowest end

@@ -3,13 +3,13 @@
 mod board;
 mod graph;
 mod loony;
+mod pruning;
 mod retrograde;
-mod rules;
 mod symmetry;
 
 pub use board::{Board, BoardError, Border, CoinClasses, MAX_COINS, MAX_STRINGS};
 pub use graph::{component_code, components_key, GRAPH_KEY_COMPONENTS, GRAPH_KEY_FLAG};
 pub use loony::LOONY_COMPONENTS;
+pub use pruning::{Hang, Pruning};
 pub use retrograde::RetrogradeTable;
-pub use rules::{Hang, Rules};
 pub use symmetry::Symmetries;

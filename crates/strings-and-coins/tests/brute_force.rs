@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 
 use rand::{rngs::SmallRng, seq::SliceRandom, Rng, SeedableRng};
-use strings_and_coins::{Board, BoardError, Hang, Rules, GRAPH_KEY_FLAG};
+use strings_and_coins::{Board, BoardError, Hang, Pruning, GRAPH_KEY_FLAG};
 
 /// The value of the remaining play from the side to move, straight from the rules of the game:
 /// every undrawn string is a move, a move completing coins scores them and moves again.
@@ -52,7 +52,7 @@ impl Brute {
 /// forced moves folded into the move before, memoised on the graph key where there is one.
 struct Pruned<'a> {
     board: &'a Board,
-    rules: Rules,
+    rules: Pruning,
     memo: HashMap<u64, i32>,
 }
 
@@ -107,16 +107,16 @@ fn random_board(rng: &mut SmallRng, max_coins: usize, strings: usize) -> Option<
 
 /// Every rule on, none, graph keys alone, and the move rules alone and together (chain ends
 /// alone and with the simple openings and forced captures), each with and without folding.
-fn rule_sets() -> Vec<Rules> {
-    let mut sets = vec![Rules::ALL, Rules::NONE, Rules { graph_keys: true, ..Rules::NONE }];
+fn rule_sets() -> Vec<Pruning> {
+    let mut sets = vec![Pruning::ALL, Pruning::NONE, Pruning { graph_keys: true, ..Pruning::NONE }];
     for fold in [false, true] {
-        let base = Rules { fold_forced: fold, ..Rules::NONE };
-        sets.push(Rules { capture: true, ..base });
-        sets.push(Rules { capture_first: true, ..base });
-        sets.push(Rules { capture_first: true, all_but_two: true, ..base });
-        sets.push(Rules { capture: true, capture_first: true, all_but_two: true, ..base });
-        sets.push(Rules { chain_ends: true, ..base });
-        sets.push(Rules { chain_ends: true, simple_openings: true, capture: true, ..base });
+        let base = Pruning { fold_forced: fold, ..Pruning::NONE };
+        sets.push(Pruning { capture: true, ..base });
+        sets.push(Pruning { capture_first: true, ..base });
+        sets.push(Pruning { capture_first: true, all_but_two: true, ..base });
+        sets.push(Pruning { capture: true, capture_first: true, all_but_two: true, ..base });
+        sets.push(Pruning { chain_ends: true, ..base });
+        sets.push(Pruning { chain_ends: true, simple_openings: true, capture: true, ..base });
     }
     sets
 }
@@ -206,7 +206,7 @@ fn dots_and_boxes_boards_keep_the_brute_force_value() {
     let (coins, strings) = boxes(2, 2);
     let board = Board::new(&coins, strings).unwrap();
     let want = Brute::new(&coins, strings).value(0);
-    assert_eq!(Pruned { board: &board, rules: Rules::ALL, memo: HashMap::new() }.value(0), want);
+    assert_eq!(Pruned { board: &board, rules: Pruning::ALL, memo: HashMap::new() }.value(0), want);
 }
 
 /// A 1x3 strip with its tops and bottoms drawn is one chain of three boxes, both ends on the
@@ -224,13 +224,13 @@ fn a_chain_of_three_boxes() {
     assert_eq!(board.graph_key(open), Some(GRAPH_KEY_FLAG | 1 << 6 | 3));
     assert_eq!(board.hang(open, v1, false), Hang::Chain { double_deal: Some(v2) });
     assert_eq!(board.hang(open, v1, true), Hang::Chain { double_deal: None });
-    assert_eq!(board.candidates(open, Rules { all_but_two: false, ..Rules::ALL }), 1 << v1 | 1 << v2);
-    assert_eq!(board.candidates(open, Rules::ALL), 1 << v1);
-    assert_eq!(board.folded_move(open, Rules::ALL), Some(v1));
+    assert_eq!(board.candidates(open, Pruning { all_but_two: false, ..Pruning::ALL }), 1 << v1 | 1 << v2);
+    assert_eq!(board.candidates(open, Pruning::ALL), 1 << v1);
+    assert_eq!(board.folded_move(open, Pruning::ALL), Some(v1));
     // The last two boxes: a pair, whose double-dealing move is searched.
     let pair = open | 1 << v1;
     assert_eq!(board.hang(pair, v2, true), Hang::Chain { double_deal: Some(v3) });
-    assert_eq!(board.candidates(pair, Rules::ALL), 1 << v2 | 1 << v3);
+    assert_eq!(board.candidates(pair, Pruning::ALL), 1 << v2 | 1 << v3);
     assert_eq!(Brute::new(&coins, strings).value(open), 3);
     // Mirrored: with the right side drawn instead, the right box is the open end.
     let closed = chain | 1 << v3;

@@ -2,8 +2,8 @@
 //! front end (`games-cli`, its web page, the Python module): cells `r,c`, x and o, the grid
 //! drawn, UVa 10111's and CCF 201803-4's input read and written.
 
-use game_front::{Front, JudgeCase, ParamError, ParamSpec, Params};
-use search_core::{Engine, Player, Value};
+use game_front::{Front, JudgeCase, ParamError, ParamSpec, Params, SolverSettings};
+use search_core::{Engine, Player, SearchOptions, Value};
 
 use crate::{default_tt_bits, parse_ccf_from, parse_uva_from, Cell, Geometry, MnkGame, Position, Scoring};
 
@@ -75,6 +75,7 @@ fn check_size(text: &str) -> Result<(), String> {
 
 impl Front for TicTacToeFront {
     type G = MnkGame;
+    type Solver = Engine<MnkGame>;
     const NAME: &'static str = "tic-tac-toe";
     const TITLE: &'static str = "m,n,k-game (tic-tac-toe)";
     const PARAMS: &'static [ParamSpec] = &[
@@ -107,9 +108,9 @@ impl Front for TicTacToeFront {
         Ok(TicTacToeFront { geometry })
     }
 
-    fn solver(&self, max_tt_bits: Option<u32>) -> Engine<MnkGame> {
-        let bits = default_tt_bits(self.geometry).min(max_tt_bits.unwrap_or(u32::MAX));
-        Engine::new(MnkGame::new(self.geometry, Scoring::EmptyPlusOne), bits)
+    fn solver(&self, settings: SolverSettings) -> Engine<MnkGame> {
+        let defaults = SearchOptions { tt_bits: default_tt_bits(self.geometry), ..SearchOptions::DEFAULT };
+        settings.engine(MnkGame::new(self.geometry, Scoring::EmptyPlusOne), defaults)
     }
 
     fn start(&self) -> Position {

@@ -3,7 +3,7 @@
 //! `cargo run --release -p triangle-war --example solve_empty -- [side] [tt_bits] [method] [rules] [pvs] [threads] [etc] [prefetch] [narrow]`
 //! with `method` one of `full` (one full-window search), `bisect` (null-window bisection, the
 //! default), `mtdf` (MTD(f) from 0) or `winner` (one null-window search: who wins); `rules`
-//! as [`triangle_war::parse_rules`] reads them: `all` (default), `none` (the plain game tree)
+//! as [`triangle_war::parse_pruning`] reads them: `all` (default), `none` (the plain game tree)
 //! or a list such as `all,no-twins` (every rule but twin strings); `pvs` `on` (default) or
 //! `off`.
 //! `threads` above 1 answers `full` and `bisect` with the parallel engine (statistics then sum
@@ -14,7 +14,7 @@
 //! (`TriangleWar::with_narrow_keys`). Defaults: side 4, 2^22 TT entries, 1 thread.
 
 use search_core::SearchOptions;
-use triangle_war::{parse_rules, Geometry, Position, Solver};
+use triangle_war::{parse_pruning, Geometry, Position, Solver};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -22,7 +22,7 @@ fn main() {
     let side: u8 = arg(0, "4").parse().expect("side 1 to 6");
     let tt_bits: u32 = arg(1, "22").parse().expect("tt bits");
     let method = arg(2, "bisect");
-    let rules = parse_rules(&arg(3, "all")).unwrap_or_else(|e| panic!("{e}"));
+    let rules = parse_pruning(&arg(3, "all")).unwrap_or_else(|e| panic!("{e}"));
     let pvs = arg(4, "on") == "on";
     let geometry = Geometry::new(side).expect("side 1 to 6");
     let threads: usize = arg(5, "1").parse().expect("threads");

@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use search_core::{Checkpoint, Limits, SearchOptions};
-use triangle_war::{Geometry, Position, Rules, Solver, TriangleWar};
+use triangle_war::{Geometry, Position, Pruning, Solver, TriangleWar};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -29,7 +29,7 @@ fn main() {
     let geometry = Geometry::new(side).expect("side 1 to 6");
     let mut solver = Solver::with_options(
         geometry,
-        Rules::ALL,
+        Pruning::ALL,
         SearchOptions { tt_bits, principal_variation_search: true, ..triangle_war::SEARCH_OPTIONS },
     );
     solver.engine().set_limits(Limits { time: seconds.map(Duration::from_secs), ..Limits::default() });

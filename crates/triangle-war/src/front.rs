@@ -2,8 +2,8 @@
 //! its web page, the Python module): dot numbers, segment notation, the board drawn, POJ 1085's
 //! input read and written.
 
-use game_front::{Front, JudgeCase, ParamError, ParamSpec, Params};
-use search_core::{Analysis, Engine, Interrupted, Limits, Player, Value};
+use game_front::{Front, JudgeCase, ParamError, ParamSpec, Params, PrunedEngine, SolverSettings};
+use search_core::{Player, SearchOptions, Value};
 
 use crate::{diagram, Geometry, Judge, Position, TriangleWar};
 
@@ -28,6 +28,7 @@ impl TriangleWarFront {
 
 impl Front for TriangleWarFront {
     type G = TriangleWar;
+    type Solver = PrunedEngine<TriangleWar>;
     const NAME: &'static str = "triangle-war";
     const TITLE: &'static str = "Triangle War";
     const PARAMS: &'static [ParamSpec] = &[ParamSpec {
@@ -45,22 +46,18 @@ impl Front for TriangleWarFront {
         Ok(TriangleWarFront { geometry })
     }
 
-    fn solver(&self, max_tt_bits: Option<u32>) -> Engine<TriangleWar> {
-        let bits = Judge::new(self.geometry.clone(), None).tt_bits().min(max_tt_bits.unwrap_or(u32::MAX));
-        // Sessions play one segment at a time: no forced captures folded into a move.
-        let rules = crate::Rules { fold_forced: false, ..crate::Rules::ALL };
-        let options = search_core::SearchOptions { tt_bits: bits, ..crate::SEARCH_OPTIONS };
-        Engine::with_options(TriangleWar::with_rules(self.geometry.clone(), rules), options)
+    /// The engine with every pruning rule but folded forced captures (sessions play one
+    /// segment at a time), beside the rules without pruning for move lists and analyses.
+    fn solver(&self, settings: SolverSettings) -> PrunedEngine<TriangleWar> {
+        let tt_bits = Judge::new(self.geometry.clone(), None).tt_bits();
+        let defaults = SearchOptions { tt_bits, ..crate::SEARCH_OPTIONS };
+        let rules = crate::Pruning { fold_forced: false, ..crate::Pruning::ALL };
+        let engine = settings.engine(TriangleWar::with_pruning(self.geometry.clone(), rules), defaults);
+        PrunedEngine::new(engine, TriangleWar::with_pruning(self.geometry.clone(), crate::Pruning::NONE))
     }
 
     fn start(&self) -> Position {
         Position::start()
-    }
-
-    /// Every undrawn segment (the session's engine searches only the moves its pruning rules
-    /// keep, e.g. a forced capture).
-    fn legal_moves(&self, _solver: &Engine<TriangleWar>, pos: &Position) -> Vec<u8> {
-        (0..self.geometry.segments().len()).filter(|&s| !pos.drawn().contains(s)).map(|s| s as u8).collect()
     }
 
     fn player_name(&self, player: Player) -> &'static str {
@@ -101,32 +98,6 @@ impl Front for TriangleWarFront {
 
     fn value_note(&self) -> &'static str {
         "A's triangles minus B's at the end"
-    }
-
-    /// Every legal move valued, as `triangle-war --analyze` does: the engine's forced-capture
-    /// rule would generate only the capture, so the moves come from the rules without pruning
-    /// and each value from `solver`.
-    fn analyze(&self, solver: &mut Engine<TriangleWar>, pos: &Position) -> Analysis<u8> {
-        let before = solver.stats();
-        let all = TriangleWar::with_rules(self.geometry.clone(), crate::Rules::NONE);
-        let mut analysis = search_core::analyze_with(&all, pos, |p| solver.solve(p));
-        analysis.stats = solver.stats().since(&before);
-        analysis
-    }
-
-    /// [`Front::analyze`]'s analysis with every search under `limits`.
-    fn try_analyze(
-        &self,
-        solver: &mut Engine<TriangleWar>,
-        pos: &Position,
-        limits: Limits,
-    ) -> Result<Analysis<u8>, Interrupted> {
-        solver.set_limits(limits);
-        let before = solver.stats();
-        let all = TriangleWar::with_rules(self.geometry.clone(), crate::Rules::NONE);
-        let mut analysis = search_core::try_analyze_with(&all, pos, |p| solver.try_solve(p))?;
-        analysis.stats = solver.stats().since(&before);
-        Ok(analysis)
     }
 
     /// Dots numbered from the apex, drawn segments in ink, owned triangles in their owner's

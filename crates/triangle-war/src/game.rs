@@ -4,7 +4,7 @@ use search_core::{
     Analysis, Engine, Game, OneThreadTable, Player, SearchOptions, Stats, Symmetry, Value, INFINITY,
 };
 
-use strings_and_coins::Rules;
+use strings_and_coins::Pruning;
 
 use crate::{Geometry, Outcome, Position, SegmentSet};
 
@@ -20,7 +20,7 @@ pub struct TriangleWar {
     symmetries: strings_and_coins::Symmetries,
     /// The strings-and-coins rules that [`Game::generate_moves`], [`Game::play`] and the keys
     /// apply.
-    rules: Rules,
+    rules: Pruning,
     /// Whether [`Game::narrow_key_bits`] offers every key (all 64 bits) to the shared TT's
     /// narrow part ([`TriangleWar::with_narrow_keys`]).
     narrow_keys: bool,
@@ -30,12 +30,12 @@ impl TriangleWar {
     /// The game on `geometry`.
     #[must_use]
     pub fn new(geometry: Geometry) -> Self {
-        Self::with_rules(geometry, Rules::ALL)
+        Self::with_pruning(geometry, Pruning::ALL)
     }
 
     /// The game on `geometry`, searched with the pruning `rules`.
     #[must_use]
-    pub fn with_rules(geometry: Geometry, rules: Rules) -> Self {
+    pub fn with_pruning(geometry: Geometry, rules: Pruning) -> Self {
         let symmetries = strings_and_coins::Symmetries::with_twins(
             geometry.symmetries(),
             geometry.segments().len(),
@@ -59,7 +59,7 @@ impl TriangleWar {
 
     /// The pruning rules in force.
     #[must_use]
-    pub fn rules(&self) -> Rules {
+    pub fn pruning(&self) -> Pruning {
         self.rules
     }
 
@@ -72,7 +72,7 @@ impl TriangleWar {
         self.geometry.board().candidates(drawn, self.rules)
     }
 
-    /// The graph key of `drawn` ([`Rules::graph_keys`]), if every open triangle has at most two
+    /// The graph key of `drawn` ([`Pruning::graph_keys`]), if every open triangle has at most two
     /// undrawn sides and the graph has at most seven components:
     /// [`strings_and_coins::Board::graph_key`] on the triangles (bit 63 set, one byte per
     /// component; drawn sets never set bit 63, at most 63 segments, so the two kinds of key
@@ -83,7 +83,7 @@ impl TriangleWar {
         self.geometry.board().graph_key(drawn)
     }
 
-    /// The segment that [`Rules::fold_forced`] plays next inside [`Game::play`] in `drawn`, if
+    /// The segment that [`Pruning::fold_forced`] plays next inside [`Game::play`] in `drawn`, if
     /// any: the only candidate the rules leave ([`TriangleWar::candidates`]).
     #[inline]
     #[must_use]
@@ -165,7 +165,7 @@ impl Game for TriangleWar {
         (key.0, Symmetry::Map(symmetry))
     }
 
-    /// [`Rules::key_scheme`]: the keys' version and the rules that change them.
+    /// [`Pruning::key_scheme`]: the keys' version and the rules that change them.
     fn key_scheme(&self) -> String {
         self.rules.key_scheme()
     }
@@ -187,7 +187,7 @@ impl Game for TriangleWar {
         self.symmetries.inverse(symmetry, mv)
     }
 
-    /// ± the triangles still open; under [`Rules::loony_values`] the value itself, as both
+    /// ± the triangles still open; under [`Pruning::loony_values`] the value itself, as both
     /// bounds, in a simple loony endgame ([`strings_and_coins::Board::loony_value`]).
     fn value_bounds(&self, pos: &Position) -> (Value, Value) {
         if self.rules.loony_values {
@@ -272,8 +272,8 @@ impl Solver {
     /// A solver for `geometry` with the pruning `rules` and the engine's `options` (threads
     /// included).
     #[must_use]
-    pub fn with_options(geometry: Geometry, rules: Rules, options: SearchOptions) -> Self {
-        Solver { engine: Engine::with_options(TriangleWar::with_rules(geometry, rules), options) }
+    pub fn with_options(geometry: Geometry, rules: Pruning, options: SearchOptions) -> Self {
+        Solver { engine: Engine::with_options(TriangleWar::with_pruning(geometry, rules), options) }
     }
 
     /// This solver searching on `threads` threads with `options` (a fresh TT).
@@ -311,7 +311,7 @@ impl Solver {
         pos.margin() + pos.to_move().sign() * self.engine.search(pos, -INFINITY, INFINITY)
     }
 
-    /// Who wins `pos` under perfect play, by one search with the window of width 2 around the
+    /// Who wins `pos` under perfect play (from A's side), by one search with the window of width 2 around the
     /// value that would end level: it fails high (A or B wins, whoever moves), fails low (the
     /// other wins) or returns that value (a draw). On the empty side-4 board this takes the
     /// nodes of one null-window search (1.56 M), where asking "does A win?" and then "does A
@@ -327,7 +327,7 @@ impl Solver {
             std::cmp::Ordering::Less => -1,
             std::cmp::Ordering::Equal => 0,
         };
-        Outcome::from_margin(sign * above)
+        Outcome::of_value(sign * above)
     }
 
     /// The value of every move and the principal variation of `pos`, from A's side.
@@ -335,7 +335,7 @@ impl Solver {
     /// Every legal move is listed, also where a pruning rule would search only one; values come
     /// from full-window searches sharing the TT.
     pub fn analyze(&mut self, pos: &Position) -> Analysis<u8> {
-        let all = TriangleWar::with_rules(self.engine.game().geometry().clone(), Rules::NONE);
+        let all = TriangleWar::with_pruning(self.engine.game().geometry().clone(), Pruning::NONE);
         let before = self.engine.stats();
         let engine = &mut self.engine;
         let mut a = search_core::analyze_with(&all, pos, |p| engine.search(p, -INFINITY, INFINITY));
@@ -348,7 +348,7 @@ impl Solver {
     /// # Errors
     /// [`search_core::Interrupted`] when a limit stopped one of its searches.
     pub fn try_analyze(&mut self, pos: &Position) -> Result<Analysis<u8>, search_core::Interrupted> {
-        let all = TriangleWar::with_rules(self.engine.game().geometry().clone(), Rules::NONE);
+        let all = TriangleWar::with_pruning(self.engine.game().geometry().clone(), Pruning::NONE);
         let before = self.engine.stats();
         let engine = &mut self.engine;
         let mut a = search_core::try_analyze_with(&all, pos, |p| engine.try_search(p, -INFINITY, INFINITY))?;
@@ -390,7 +390,7 @@ impl Solver {
 
     /// Stores `entries` (from [`Solver::heavy_entries`] of an earlier run on the same board) in
     /// the TT. Entries are proven bounds on the value of the remaining play, so they hold
-    /// whatever [`Rules`] either run used.
+    /// whatever [`Pruning`] either run used.
     pub fn seed_tt(&mut self, entries: &[search_core::TtEntry<u64, u8>]) {
         self.engine.seed_tt(entries);
     }

@@ -3,7 +3,7 @@
 
 use search_core::Analysis;
 
-use crate::{Geometry, Outcome, Position, RetrogradeTable, Rules, Solver};
+use crate::{Geometry, Outcome, Position, Pruning, RetrogradeTable, Solver};
 
 /// Largest segment count answered from a [`RetrogradeTable`] (side 3: 18 segments, 2^18 sets,
 /// 256 KiB, built in a few milliseconds).
@@ -33,7 +33,7 @@ pub struct Judge {
     table: Option<RetrogradeTable>,
     solver: Option<Solver>,
     threads: usize,
-    rules: Rules,
+    rules: Pruning,
 }
 
 impl Judge {
@@ -48,13 +48,13 @@ impl Judge {
             _ => DEFAULT_TT_BITS,
         };
         let tt_bits = tt_bits.unwrap_or(default);
-        Judge { geometry, tt_bits, table: None, solver: None, threads: 1, rules: Rules::ALL }
+        Judge { geometry, tt_bits, table: None, solver: None, threads: 1, rules: Pruning::ALL }
     }
 
-    /// This judge with its search engine under the pruning `rules` ([`Rules::ALL`], the
+    /// This judge with its search engine under the pruning `rules` ([`Pruning::ALL`], the
     /// default, is the fastest; the retrograde table of small boards needs none).
     #[must_use]
-    pub fn with_rules(mut self, rules: Rules) -> Self {
+    pub fn with_pruning(mut self, rules: Pruning) -> Self {
         self.rules = rules;
         self.solver = None;
         self
@@ -80,7 +80,7 @@ impl Judge {
         self.tt_bits
     }
 
-    /// Who wins `pos` under perfect play, counting the triangles already owned.
+    /// Who wins `pos` under perfect play, from A's side, counting the triangles already owned.
     pub fn outcome(&mut self, pos: &Position) -> Outcome {
         if self.geometry.segments().len() <= TABLE_MAX_SEGMENTS {
             if self.table.is_none() {

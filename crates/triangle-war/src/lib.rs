@@ -8,8 +8,8 @@ mod judge;
 mod parse;
 mod position;
 mod problem;
+mod pruning_text;
 mod retrograde;
-mod rules_text;
 
 pub use diagram::diagram;
 pub use front::TriangleWarFront;
@@ -20,11 +20,12 @@ pub use parse::{
     parse_games, parse_games_from, parse_games_owned, parse_segment, GameRecord, Games, MoveError,
     ParseError, ParseErrorKind,
 };
-pub use position::{Outcome, Position, PositionError, SegmentSet};
+pub use position::{judge_text, Position, PositionError, SegmentSet};
 pub use problem::TriangleWarProblem;
+pub use pruning_text::{parse_pruning, pruning_text, PruningError, RULE_NAMES};
 pub use retrograde::RetrogradeTable;
-pub use rules_text::{parse_rules, rules_text, RulesError, RULE_NAMES};
+pub use search_core::Outcome;
 pub use search_core::Player;
 /// The strings-and-coins parts of the game (segment borders, the pruning rules with their
 /// proofs, graph keys), shared with any dots-and-boxes-like game.
-pub use strings_and_coins::{Border, Rules};
+pub use strings_and_coins::{Border, Pruning};

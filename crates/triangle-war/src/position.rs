@@ -1,6 +1,6 @@
 //! The bitboard of drawn segments and the full game position.
 
-use search_core::Player;
+use search_core::{Outcome, Player};
 
 use crate::Geometry;
 
@@ -96,36 +96,14 @@ pub struct Position {
     owned_by_b: u64,
 }
 
-/// Final result of a game from A's side.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Outcome {
-    /// A owns more triangles.
-    AWins,
-    /// B owns more triangles.
-    BWins,
-    /// Equal (possible only with an even number of triangles).
-    Draw,
-}
-
-impl Outcome {
-    /// The outcome of a final margin `a_minus_b` (A's triangles minus B's).
-    #[must_use]
-    pub fn from_margin(a_minus_b: i64) -> Self {
-        match a_minus_b.signum() {
-            1 => Outcome::AWins,
-            -1 => Outcome::BWins,
-            _ => Outcome::Draw,
-        }
-    }
-
-    /// The judge's words: `A wins.`, `B wins.` or `Draw.`
-    #[must_use]
-    pub fn judge_text(self) -> &'static str {
-        match self {
-            Outcome::AWins => "A wins.",
-            Outcome::BWins => "B wins.",
-            Outcome::Draw => "Draw.",
-        }
+/// The judge's words for a final result from A's side ([`Outcome`], A the first player):
+/// `A wins.`, `B wins.` or `Draw.`
+#[must_use]
+pub fn judge_text(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::Win => "A wins.",
+        Outcome::Loss => "B wins.",
+        Outcome::Draw => "Draw.",
     }
 }
 

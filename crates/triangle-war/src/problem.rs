@@ -15,7 +15,7 @@ use game_front::{
 use search_core::{Analysis, Engine, Game, SearchOptions, Stats};
 
 use crate::{
-    parse_games_owned, parse_rules, Geometry, Judge, Outcome, Position, Rules, Solver, TriangleWar,
+    parse_games_owned, parse_pruning, Geometry, Judge, Outcome, Position, Pruning, Solver, TriangleWar,
     TriangleWarFront, TABLE_MAX_SEGMENTS,
 };
 
@@ -23,7 +23,7 @@ use crate::{
 pub struct TriangleWarProblem {
     front: TriangleWarFront,
     judge: Judge,
-    rules: Rules,
+    rules: Pruning,
     threads: usize,
     /// Whether the board is solved by search (not by the retrograde table).
     searched: bool,
@@ -38,7 +38,7 @@ fn check_side(text: &str) -> Result<(), String> {
 }
 
 fn check_rules(text: &str) -> Result<(), String> {
-    parse_rules(text).map(|_| ()).map_err(|e| e.to_string())
+    parse_pruning(text).map(|_| ()).map_err(|e| e.to_string())
 }
 
 impl TriangleWarProblem {
@@ -46,7 +46,7 @@ impl TriangleWarProblem {
     /// pruning rules leave every legal move at the root (no triangle can be taken there).
     fn drivable(&self, pos: &Position, request: &Request) -> bool {
         let geometry = self.front.geometry();
-        let game = TriangleWar::with_rules(geometry.clone(), self.rules);
+        let game = TriangleWar::with_pruning(geometry.clone(), self.rules);
         !request.analyze || game.candidates(pos.drawn().0) == geometry.all_segments().0 & !pos.drawn().0
     }
 
@@ -62,7 +62,7 @@ impl TriangleWarProblem {
 }
 
 fn line(number: usize, outcome: Outcome) -> String {
-    format!("Game {number}: {}", outcome.judge_text())
+    format!("Game {number}: {}", crate::judge_text(outcome))
 }
 
 impl Problem for TriangleWarProblem {
@@ -100,11 +100,11 @@ Example:
 
     fn new(options: &ProblemOptions, request: &Request) -> Result<Self, String> {
         let side = options.value("side").unwrap_or("3").parse::<u8>().map_err(|e| e.to_string())?;
-        let rules = parse_rules(options.value("rules").unwrap_or("all")).map_err(|e| e.to_string())?;
+        let rules = parse_pruning(options.value("rules").unwrap_or("all")).map_err(|e| e.to_string())?;
         let geometry = Geometry::new(side).map_err(|e| e.to_string())?;
         let front = TriangleWarFront::with_geometry(geometry.clone());
         let judge =
-            Judge::new(geometry.clone(), request.tt_bits).with_threads(request.threads).with_rules(rules);
+            Judge::new(geometry.clone(), request.tt_bits).with_threads(request.threads).with_pruning(rules);
         let searched = geometry.segments().len() > TABLE_MAX_SEGMENTS;
         let long = request.long || (searched && request.terminal && request.algorithm.is_none());
         let mut problem = TriangleWarProblem {
@@ -155,7 +155,7 @@ Example:
     ) -> anyhow::Result<Reply> {
         if request.analyze {
             let analysis = self.judge.analyze(pos);
-            let answer = line(number, Outcome::from_margin(analysis.value));
+            let answer = line(number, Outcome::of_value(analysis.value));
             let explained = Some(self.explained(number, &answer, pos, &analysis));
             let to_move = self.front.player_name(pos.to_move()).to_string();
             return Ok(Reply::Answer {
@@ -171,7 +171,7 @@ Example:
         // judge's answer needs only who wins.
         let mut algorithm = None;
         let margin = if let Some(algo) = request.algorithm {
-            let game = TriangleWar::with_rules(self.front.geometry().clone(), self.rules);
+            let game = TriangleWar::with_pruning(self.front.geometry().clone(), self.rules);
             let (v, stats) = search_core::reference::solve_with(algo, &game, pos, self.judge.tt_bits());
             algorithm = Some((v, stats));
             Some(pos.margin() + pos.to_move().sign() * v)
@@ -180,7 +180,7 @@ Example:
         } else {
             None
         };
-        let outcome = margin.map_or_else(|| self.judge.outcome(pos), Outcome::from_margin);
+        let outcome = margin.map_or_else(|| self.judge.outcome(pos), Outcome::of_value);
         let to_move = self.front.player_name(pos.to_move()).to_string();
         Ok(Reply::Answer {
             answer: line(number, outcome),
@@ -236,15 +236,15 @@ Example:
             (lo, hi) => (margin - hi, margin - lo),
         };
         let exact_all = request.analyze;
-        let answer = line(number, Outcome::from_margin(lo));
+        let answer = line(number, Outcome::of_value(lo));
         let to_move = self.front.player_name(pos.to_move()).to_string();
         if done.result.finished && exact_all {
             // Every root move is exact: the analysis, with a principal variation found by a
             // root solve at each step (under what is left of the time limit), played without
             // folding forced captures so that it lists every segment.
-            let plain = TriangleWar::with_rules(
+            let plain = TriangleWar::with_pruning(
                 self.front.geometry().clone(),
-                Rules { fold_forced: false, ..self.rules },
+                Pruning { fold_forced: false, ..self.rules },
             );
             if let Some((solver, stats0, deadline)) = self.long.as_mut() {
                 if let Ok(analysis) =

@@ -34,9 +34,9 @@ impl RetrogradeTable {
         pos.margin() + pos.to_move().sign() * self.value(pos)
     }
 
-    /// Who wins `pos` under perfect play.
+    /// Who wins `pos` under perfect play, from A's side.
     #[must_use]
     pub fn outcome(&self, pos: &Position) -> Outcome {
-        Outcome::from_margin(self.final_margin(pos))
+        Outcome::of_value(self.final_margin(pos))
     }
 }

@@ -5,7 +5,7 @@
 
 use rand::{rngs::SmallRng, seq::SliceRandom, SeedableRng};
 use search_core::SearchOptions;
-use triangle_war::{Geometry, Outcome, Position, RetrogradeTable, Rules, Solver};
+use triangle_war::{Geometry, Outcome, Position, Pruning, RetrogradeTable, Solver};
 
 /// A position with `drawn` random segments drawn.
 fn random_position(g: &Geometry, rng: &mut SmallRng, drawn: usize) -> Position {
@@ -16,7 +16,7 @@ fn random_position(g: &Geometry, rng: &mut SmallRng, drawn: usize) -> Position {
 
 fn parallel(g: &Geometry, threads: usize, tt_bits: u32) -> Solver {
     let options = SearchOptions { tt_bits, principal_variation_search: true, ..triangle_war::SEARCH_OPTIONS };
-    let mut s = Solver::with_options(g.clone(), Rules::ALL, options).with_threads(threads, options);
+    let mut s = Solver::with_options(g.clone(), Pruning::ALL, options).with_threads(threads, options);
     // Helpers from the first node: these searches are small.
     s.engine().set_solo_nodes(0);
     s
@@ -35,7 +35,7 @@ fn side3_parallel_matches_the_retrograde_table() {
             let want = table.final_margin(&pos);
             assert_eq!(s.final_margin(&pos), want, "{threads} threads {pos:?}");
             assert_eq!(s.final_margin_bisection(&pos), want, "{threads} threads {pos:?}");
-            assert_eq!(s.outcome(&pos), Outcome::from_margin(want), "{threads} threads {pos:?}");
+            assert_eq!(s.outcome(&pos), Outcome::of_value(want), "{threads} threads {pos:?}");
         }
     }
 }

@@ -20,7 +20,7 @@
 //!
 //! Every solve runs on a blocking thread, at most one per core at a time (tower's concurrency
 //! limit), under a budget: a stop flag raised by a timer after `--time-budget` seconds and an
-//! optional node budget, both obeyed by the engine's searches through [`Front::try_analyze`].
+//! optional node budget, both obeyed by the engine's searches through [`game_front::Solver::try_analyze`].
 //! Solves wait for a slot in a bounded queue (tower's buffer, `--queue`); a solve that finds
 //! the queue full (tower's load shedding), or that could not start within `--queue-wait`, gets
 //! HTTP 503 with `Retry-After`. A request for the board alone (`analyze: false`) takes no slot
@@ -32,7 +32,7 @@
 //! HTTP 422 with `{"error": "position too large for the budget of …"}`; bad input gets 400 with
 //! the parser's message (line and column), bodies over [`BODY_LIMIT`] 413, a panic 500: every
 //! error is `{"error": message}`. A solve stopped by the budget returns
-//! [`search_core::Interrupted`] from [`Front::try_analyze`]: no panic is involved.
+//! [`search_core::Interrupted`] from [`game_front::Solver::try_analyze`]: no panic is involved.
 
 use std::io::Write;
 use std::net::{IpAddr, SocketAddr};
@@ -48,7 +48,7 @@ use axum::middleware::{self, Next};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use game_front::{Front, Session, Visit};
+use game_front::{Front, Session, Solver as _, SolverSettings, Visit};
 use search_core::Limits;
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -208,11 +208,12 @@ impl Visit for Analyze<'_> {
             Some(n) => (64 - n.leading_zeros()).clamp(10, WEB_MAX_TT_BITS),
             None => WEB_MAX_TT_BITS,
         };
+        let settings = SolverSettings { max_tt_bits: Some(tt_bits), ..SolverSettings::default() };
         let mut session = match &request.setup {
             Some(text) => {
-                Session::from_setup(front, text, Some(tt_bits)).map_err(|e| bad(format!("setup: {e}")))?
+                Session::from_setup(front, text, settings).map_err(|e| bad(format!("setup: {e}")))?
             }
-            None => Session::with_tt_bits(front, Some(tt_bits)),
+            None => Session::with_settings(front, settings),
         };
         let setup_moves = session.moves().len();
         for (i, text) in request.moves.iter().enumerate() {
@@ -237,7 +238,7 @@ impl Visit for Analyze<'_> {
         if request.analyze {
             let limits = Limits { stop: Some(self.stop.clone()), max_nodes: self.budget.nodes, time: None };
             let (front, solver, pos) = session.parts();
-            let analysis = front.try_analyze(solver, pos, limits).map_err(|_| over_budget(self.budget))?;
+            let analysis = solver.try_analyze(pos, limits).map_err(|_| over_budget(self.budget))?;
             let report = CaseReport::new(front, 1, front.result_text(analysis.value), &analysis);
             reply["report"] = json!(report);
         }

@@ -2,7 +2,7 @@
 //! end (`games-cli`, its web page, the Python module): cells `row,col`, Black and White, the
 //! board drawn with each cell's two values, LOJ 2471's input read and written.
 
-use game_front::{Front, JudgeCase, ParamError, ParamSpec, Params};
+use game_front::{Front, JudgeCase, ParamError, ParamSpec, Params, SolverSettings};
 use search_core::{Engine, Player, Value};
 
 use crate::{Board, Cell, ScoredGame, ScoredPosition, SCORED_MAX_CELLS};
@@ -56,6 +56,7 @@ impl YoungChessFront {
 
 impl Front for YoungChessFront {
     type G = ScoredGame;
+    type Solver = Engine<ScoredGame>;
     const NAME: &'static str = "young-chess";
     const TITLE: &'static str = "Young-diagram game";
     const PARAMS: &'static [ParamSpec] = &[
@@ -84,10 +85,8 @@ impl Front for YoungChessFront {
         Self::with_board(Self::random_board(rows, cols, params.parse::<u64>("seed")?)?)
     }
 
-    fn solver(&self, max_tt_bits: Option<u32>) -> Engine<ScoredGame> {
-        let mut options = crate::YoungGame::SEARCH_OPTIONS;
-        options.tt_bits = options.tt_bits.min(max_tt_bits.unwrap_or(u32::MAX));
-        Engine::with_options(self.game.clone(), options)
+    fn solver(&self, settings: SolverSettings) -> Engine<ScoredGame> {
+        settings.engine(self.game.clone(), crate::YoungGame::SEARCH_OPTIONS)
     }
 
     fn start(&self) -> ScoredPosition {

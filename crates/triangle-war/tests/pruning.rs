@@ -1,4 +1,4 @@
-//! The pruning rules ([`Rules`]) and the null-window drivers give exactly the values of the plain
+//! The pruning rules ([`Pruning`]) and the null-window drivers give exactly the values of the plain
 //! engine: random and "hard" (safe moves exhausted) positions of sides 3, 4 and 5, checked
 //! against the retrograde table (side 3), the unpruned engine (side 4) and an independent
 //! memoised solver over subsets of the undrawn segments written here (side 5).
@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use rand::{rngs::SmallRng, seq::SliceRandom, Rng, SeedableRng};
 use search_core::SearchOptions;
-use triangle_war::{Geometry, Position, RetrogradeTable, Rules, Solver, TriangleWar};
+use triangle_war::{Geometry, Position, Pruning, RetrogradeTable, Solver, TriangleWar};
 
 /// A position with `drawn` random segments drawn.
 fn random_position(g: &Geometry, rng: &mut SmallRng, drawn: usize) -> Position {
@@ -85,7 +85,7 @@ impl<'a> Memo<'a> {
     }
 }
 
-fn solver(g: &Geometry, rules: Rules, pvs: bool) -> Solver {
+fn solver(g: &Geometry, rules: Pruning, pvs: bool) -> Solver {
     Solver::with_options(
         g.clone(),
         rules,
@@ -97,7 +97,7 @@ fn solver(g: &Geometry, rules: Rules, pvs: bool) -> Solver {
 fn side3_rules_match_the_retrograde_table() {
     let g = Geometry::new(3).unwrap();
     let table = RetrogradeTable::build(&g).unwrap();
-    let mut pruned = solver(&g, Rules::ALL, true);
+    let mut pruned = solver(&g, Pruning::ALL, true);
     let mut rng = SmallRng::seed_from_u64(3);
     for i in 0..3000 {
         let pos = if i % 2 == 0 {
@@ -116,12 +116,12 @@ fn side3_rules_match_the_retrograde_table() {
 #[test]
 fn side4_rules_match_the_plain_engine() {
     let g = Geometry::new(4).unwrap();
-    let mut plain = solver(&g, Rules::NONE, true);
-    let mut pruned = solver(&g, Rules::ALL, true);
-    let mut pruned_no_pvs = solver(&g, Rules::ALL, false);
+    let mut plain = solver(&g, Pruning::NONE, true);
+    let mut pruned = solver(&g, Pruning::ALL, true);
+    let mut pruned_no_pvs = solver(&g, Pruning::ALL, false);
     let mut capture_only = solver(
         &g,
-        Rules {
+        Pruning {
             capture: true,
             capture_first: false,
             all_but_two: false,
@@ -138,7 +138,7 @@ fn side4_rules_match_the_plain_engine() {
     );
     let mut capture_first_only = solver(
         &g,
-        Rules {
+        Pruning {
             capture: false,
             capture_first: true,
             all_but_two: false,
@@ -155,7 +155,7 @@ fn side4_rules_match_the_plain_engine() {
     );
     let mut chain_only = solver(
         &g,
-        Rules {
+        Pruning {
             capture: false,
             capture_first: true,
             all_but_two: true,
@@ -170,13 +170,13 @@ fn side4_rules_match_the_plain_engine() {
         },
         true,
     );
-    let mut graph_keys_only = solver(&g, Rules { graph_keys: true, ..Rules::NONE }, true);
-    let mut twins_only = solver(&g, Rules { twins: true, ..Rules::NONE }, true);
-    let mut loony_only = solver(&g, Rules { loony_values: true, ..Rules::NONE }, true);
-    let mut openings_only = solver(&g, Rules { simple_openings: true, ..Rules::NONE }, true);
-    let mut chain_ends_only = solver(&g, Rules { chain_ends: true, ..Rules::NONE }, true);
-    let mut loony_offers_only = solver(&g, Rules { loony_offers: true, ..Rules::NONE }, true);
-    let mut twin_moves_only = solver(&g, Rules { twin_moves: true, ..Rules::NONE }, true);
+    let mut graph_keys_only = solver(&g, Pruning { graph_keys: true, ..Pruning::NONE }, true);
+    let mut twins_only = solver(&g, Pruning { twins: true, ..Pruning::NONE }, true);
+    let mut loony_only = solver(&g, Pruning { loony_values: true, ..Pruning::NONE }, true);
+    let mut openings_only = solver(&g, Pruning { simple_openings: true, ..Pruning::NONE }, true);
+    let mut chain_ends_only = solver(&g, Pruning { chain_ends: true, ..Pruning::NONE }, true);
+    let mut loony_offers_only = solver(&g, Pruning { loony_offers: true, ..Pruning::NONE }, true);
+    let mut twin_moves_only = solver(&g, Pruning { twin_moves: true, ..Pruning::NONE }, true);
     let mut rng = SmallRng::seed_from_u64(4);
     for i in 0..1500 {
         let pos = if i % 2 == 0 {
@@ -203,7 +203,7 @@ fn side4_rules_match_the_plain_engine() {
     }
 }
 
-/// [`Rules::chain_ends`] on every segment set of side 3 where it drops moves (nothing
+/// [`Pruning::chain_ends`] on every segment set of side 3 where it drops moves (nothing
 /// capturable, a chain of two triangles or more with an end on a junction): the best of the
 /// moves it keeps, valued by the retrograde table, is the set's value.
 #[test]
@@ -211,7 +211,7 @@ fn chain_ends_keep_the_best_move_on_every_side3_position() {
     let g = Geometry::new(3).unwrap();
     let board = g.board();
     let table = strings_and_coins::RetrogradeTable::build(board).unwrap();
-    let rules = Rules { chain_ends: true, ..Rules::NONE };
+    let rules = Pruning { chain_ends: true, ..Pruning::NONE };
     let mut dropping = 0;
     for drawn in 0..1u64 << board.strings() {
         if board.capturing(drawn) != 0 || board.chain_cuts(drawn) == 0 {
@@ -237,15 +237,15 @@ fn chain_ends_keep_the_best_move_on_every_side3_position() {
     assert!(dropping > 1000, "only {dropping} sets where the rule drops moves");
 }
 
-/// [`Rules::chain_ends`] against the engine without it (every other rule) on side-4 positions
+/// [`Pruning::chain_ends`] against the engine without it (every other rule) on side-4 positions
 /// where it drops moves: hard positions with a few random segments added, nothing capturable.
 /// `TRIANGLE_CHAIN_CASES=N` runs N positions (default 400).
 #[test]
 fn chain_ends_equal_the_search_without_them_on_side4() {
     let cases: usize = std::env::var("TRIANGLE_CHAIN_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(400);
     let g = Geometry::new(4).unwrap();
-    let mut with_it = solver(&g, Rules::ALL, true);
-    let mut without = solver(&g, Rules { chain_ends: false, ..Rules::ALL }, true);
+    let mut with_it = solver(&g, Pruning::ALL, true);
+    let mut without = solver(&g, Pruning { chain_ends: false, ..Pruning::ALL }, true);
     let mut rng = SmallRng::seed_from_u64(2122);
     let mut done = 0;
     while done < cases {
@@ -276,8 +276,8 @@ fn loony_values_equal_the_plain_search_on_random_endgames() {
     for (side, cases) in [(4u8, 2000)] {
         let g = Geometry::new(side).unwrap();
         let tri: Vec<u64> = g.triangles().iter().map(|t| t.0).collect();
-        let mut plain = solver(&g, Rules::NONE, true);
-        let mut pruned = solver(&g, Rules::ALL, true);
+        let mut plain = solver(&g, Pruning::NONE, true);
+        let mut pruned = solver(&g, Pruning::ALL, true);
         let mut rng = SmallRng::seed_from_u64(2014 + u64::from(side));
         let (mut components, mut memo_checked) = ([0usize; 5], 0);
         let mut done = 0;
@@ -324,7 +324,7 @@ fn loony_values_equal_the_plain_search_on_random_endgames() {
     assert_eq!(valued, 2000);
 }
 
-/// Graph keys ([`Rules::graph_keys`]) name positions by their chains and loops: positions of
+/// Graph keys ([`Pruning::graph_keys`]) name positions by their chains and loops: positions of
 /// sides 4 and 5 with the same key, drawn at random until no triangle is untouched, have the
 /// same value by the independent memo, and positions whose graphs differ (by their sorted
 /// component sizes, computed here from scratch) never share a key.
@@ -400,7 +400,7 @@ fn component_sizes(g: &Geometry, drawn: u64) -> Vec<u32> {
 #[test]
 fn side5_engine_matches_an_independent_memo() {
     let g = Geometry::new(5).unwrap();
-    let mut pruned = solver(&g, Rules::ALL, true);
+    let mut pruned = solver(&g, Pruning::ALL, true);
     let mut rng = SmallRng::seed_from_u64(5);
     let mut checked = 0;
     let mut i = 0;
@@ -449,14 +449,14 @@ fn interrupted_side4_solves_resume(threads: usize, seed: u64) {
         SearchOptions { tt_bits: 18, principal_variation_search: true, ..triangle_war::SEARCH_OPTIONS };
     // Helpers start at once: these searches are small.
     let fresh = || {
-        let mut s = Solver::with_options(g.clone(), Rules::ALL, options).with_threads(threads, options);
+        let mut s = Solver::with_options(g.clone(), Pruning::ALL, options).with_threads(threads, options);
         s.engine().set_solo_nodes(0);
         s
     };
     for round in 0..10 {
         let pos = random_position(&g, &mut rng, 4 + round / 3);
         let exact_all = round % 2 == 0;
-        let mut plain = solver(&g, Rules::NONE, true);
+        let mut plain = solver(&g, Pruning::NONE, true);
         let want = plain.engine().solve(&pos);
         // The largest single step (one null-window search of one root child) bounds the budget
         // from below: a slice must be able to finish at least one step with a fresh TT.
@@ -472,7 +472,7 @@ fn interrupted_side4_solves_resume(threads: usize, seed: u64) {
         assert!(uninterrupted.finished);
         assert_eq!(uninterrupted.bounds, (want, want));
         if exact_all {
-            let mut serial = solver(&g, Rules::ALL, true);
+            let mut serial = solver(&g, Pruning::ALL, true);
             assert_eq!(
                 uninterrupted.checkpoint,
                 serial.engine().solve_root(&pos, None, true, |_| {}).unwrap().checkpoint

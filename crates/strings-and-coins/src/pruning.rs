@@ -19,7 +19,7 @@ use crate::{Board, CoinClasses};
 /// ([`Board::folded_move`], [`Board::graph_key`], [`Board::normalise_twins`],
 /// [`Board::loony_value`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Rules {
+pub struct Pruning {
     /// Forced capture: when a capturable coin `C` hangs by its string `s` from the ground, from
     /// a coin `D` with at least three strings (an untouched triangle; a box with three or four),
     /// or from a coin `D` that `s` also completes, drawing `s` at once is optimal and it is the
@@ -47,7 +47,7 @@ pub struct Rules {
     /// opponent may draw `s` (one coin, and the turn), so `val(t) <= -1 - v(Q - t)`; drawing `s`
     /// then `t` (which still completes nothing in `Q`) is worth `1 - v(Q - t)`, two more.
     pub capture_first: bool,
-    /// All but two (Berlekamp): with [`Rules::capture_first`], the double-dealing move at the
+    /// All but two (Berlekamp): with [`Pruning::capture_first`], the double-dealing move at the
     /// open end of a chain of three or more coins is not searched. Let the chain be `C` (open,
     /// string `s` to `D`), `D` (strings `s`, `e`), `F` (strings `e`, `f`), and let `f` complete
     /// nothing. Double-dealing at `C` (drawing `e`) leaves the opponent the pair `C`-`D` and
@@ -102,14 +102,14 @@ pub struct Rules {
     /// so do the strings of a loop (its rotations) and the two ends of a chain (its
     /// reflection). A chain of `n >= 3` opened at an end leaves the opponent worth exactly
     /// `max(n + v(R), n - 2 - v(R + D))`, `D` a domino (two coins tied by one string, both
-    /// taken by it): by [`Rules::capture_first`] and [`Rules::all_but_two`] he takes the coins
+    /// taken by it): by [`Pruning::capture_first`] and [`Pruning::all_but_two`] he takes the coins
     /// one by one and can only stop to double-deal the last two. Cut inside, it leaves two
     /// pieces of `a` and `b` coins, each hanging from the cut with its other end on the
     /// ground: the opponent can take both (`n + v(R)`), or take one and all but the last two of
     /// the other (one of them has two coins or more) and double-deal them (`n - 2 - v(R +
     /// D)`), so an inside cut is worth no more to the opener than the end. A chain of two cut
     /// in its middle leaves two coins hanging from the ground, which the forced-capture rule
-    /// ([`Rules::capture`]) takes at once (`2 + v(R)` to the opponent); cut at an end, the
+    /// ([`Pruning::capture`]) takes at once (`2 + v(R)` to the opponent); cut at an end, the
     /// opponent can do the same, so the middle is worth at least as much to the opener.
     pub simple_openings: bool,
     /// Chain ends: where no coin is capturable, of the strings of a chain with an end on a
@@ -117,7 +117,7 @@ pub struct Rules {
     /// three strings or more to such a coin; both ends may be the same coin) only one is
     /// searched: the middle string of a chain of two coins, the lowest end string of a chain
     /// of three or more ([`Board::chain_cuts`]; chains of one coin keep both strings, chains
-    /// with both ends on the ground are [`Rules::simple_openings`]' own); and of several such
+    /// with both ends on the ground are [`Pruning::simple_openings`]' own); and of several such
     /// chains with the same number of coins between the same two ends, only the first. A move
     /// rule, like the simple openings; [`Board::folded_move`] ignores it.
     ///
@@ -129,9 +129,9 @@ pub struct Rules {
     ///
     /// `n >= 3`. After `s0` the only capturable coin is `c1` (an end junction keeps at least
     /// two strings), and while at least three coins of the chain are left the opponent's moves
-    /// are the capture, dominated double-dealing ([`Rules::all_but_two`]: the coin beyond the
+    /// are the capture, dominated double-dealing ([`Pruning::all_but_two`]: the coin beyond the
     /// pair has two strings and the string past it completes nothing, as an end keeps at least
-    /// two strings) and moves dominated by [`Rules::capture_first`]; so
+    /// two strings) and moves dominated by [`Pruning::capture_first`]; so
     /// `w(P + s0) = n - 2 + w(Y)`, `Y = P + s0 + .. + s(n-2)` with `c(n-1)` capturable. After
     /// an inside cut `si`, `1 <= i <= n - 2`, the opponent can draw `s(i-1) .. s0` and
     /// `s(i+1) .. s(n-2)`, each completing one coin, and stand in `Y` with the same `n - 2`
@@ -140,7 +140,7 @@ pub struct Rules {
     /// two ends are worth the same: `w(P + sn) = n - 2 + w(Y')`, `Y' = P + s2 + .. + sn`, and
     /// in `Y` (in `Y'`) the opponent's moves that are not dominated are the capture of `c(n-1)`
     /// (of `c2`), after which the last coin hangs from the ground or from a junction that still
-    /// has three strings or more and is taken at once ([`Rules::capture`]), and the
+    /// has three strings or more and is taken at once ([`Pruning::capture`]), and the
     /// double-dealing `sn` (`s0`): both reach the same line sets from `Y` and `Y'` up to a
     /// separate domino (every string of the chain drawn; all but one string of a pair). Where
     /// `E0` and `En` are the same coin, `Y` and `Y'` are themselves isomorphic (the chain
@@ -148,7 +148,7 @@ pub struct Rules {
     ///
     /// `n = 2`. After the middle string `s1` both coins hang from their ends, which are the
     /// ground or have three strings or more, so the opponent takes one at once
-    /// ([`Rules::capture`]): `w(P + s1) = 1 + w(P + s0 + s1) = 1 + w(P + s1 + s2)`. After `s0`
+    /// ([`Pruning::capture`]): `w(P + s1) = 1 + w(P + s0 + s1) = 1 + w(P + s1 + s2)`. After `s0`
     /// the opponent can draw `s1` and stand in `P + s0 + s1` with one coin:
     /// `w(P + s0) >= w(P + s1)`, and likewise for `s2`: the middle is worth at least as much to
     /// the opener as either end.
@@ -173,25 +173,25 @@ pub struct Rules {
     /// two strings or more). Taking `C` (by `s`) and then `D` (by `e`) banks two coins and
     /// leaves the mover to move in `X = P + s + e`: `2 + v(X)`. Declining, by drawing `e`,
     /// completes nothing and leaves `C` and `D` tied by `s` alone, which the opponent takes
-    /// at once ([`Rules::capture`]: `s` completes both) before moving in the same `X`:
+    /// at once ([`Pruning::capture`]: `s` completes both) before moving in the same `X`:
     /// `-(2 + v(X))`. So `v(P) >= max(2 + v(X), -2 - v(X)) >= 0`.
     pub loony_offers: bool,
     /// Twin moves: of the undrawn strings of a twin group ([`Board::twin_groups`]: the
     /// strings that tie one coin to the ground, the two rim lines of a corner box) that the
     /// other rules keep, only the lowest is searched; except in the start position (nothing
     /// drawn), whose moves stay the legal ones, as root checkpoints of the empty board list
-    /// them. A move rule, the move form of [`Rules::twins`]; [`Board::folded_move`] ignores it
+    /// them. A move rule, the move form of [`Pruning::twins`]; [`Board::folded_move`] ignores it
     /// (it folds captures only).
     ///
     /// Proof: exchanging two strings that tie the same coin to the ground is an automorphism
-    /// of the strings-and-coins graph ([`Rules::twins`]) that fixes every other string, so
+    /// of the strings-and-coins graph ([`Pruning::twins`]) that fixes every other string, so
     /// it maps the position after one of them onto the position after the other, with the
     /// same coins completed: both moves have the same value, and the one kept stands for the
     /// other.
     pub twin_moves: bool,
 }
 
-impl Rules {
+impl Pruning {
     /// The key scheme of a game keyed by these rules (its `search_core::Game::key_scheme`):
     /// version 1 of the keys (canonical under the board's symmetries) and the rules that change
     /// them, `twins` (twin keys) and `graph` (graph and split keys), e.g. `1 twins graph`.
@@ -208,7 +208,7 @@ impl Rules {
     }
 
     /// Every rule on.
-    pub const ALL: Rules = Rules {
+    pub const ALL: Pruning = Pruning {
         capture: true,
         capture_first: true,
         all_but_two: true,
@@ -222,7 +222,7 @@ impl Rules {
         twin_moves: true,
     };
     /// No rule: the plain game tree.
-    pub const NONE: Rules = Rules {
+    pub const NONE: Pruning = Pruning {
         capture: false,
         capture_first: false,
         all_but_two: false,
@@ -242,10 +242,10 @@ impl Rules {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Hang {
     /// From the ground, from a coin with at least three strings, or from a coin the same string
-    /// completes: the forced-capture rule ([`Rules::capture`]) applies.
+    /// completes: the forced-capture rule ([`Pruning::capture`]) applies.
     Free,
     /// From a coin with two strings (a chain); `double_deal` is the move that leaves the coin
-    /// and its neighbour as a pair, `None` where [`Rules::all_but_two`] drops it.
+    /// and its neighbour as a pair, `None` where [`Pruning::all_but_two`] drops it.
     Chain {
         /// The double-dealing move (a string index), if it is searched.
         double_deal: Option<usize>,
@@ -280,7 +280,7 @@ impl Board {
     }
 
     /// How the coin(s) that the capturing string `s` completes in `drawn` hang (see [`Hang`]);
-    /// with `all_but_two` ([`Rules::all_but_two`]) the double-dealing move inside a chain of
+    /// with `all_but_two` ([`Pruning::all_but_two`]) the double-dealing move inside a chain of
     /// three or more is dropped. `s` must be in [`Board::capturing`]`(drawn)`.
     #[inline]
     #[must_use]
@@ -316,13 +316,13 @@ impl Board {
     }
 
     /// The moves searched in `drawn` under `rules`, as a string set: every undrawn string, or
-    /// the subset that [`Rules::capture`], [`Rules::capture_first`] and [`Rules::all_but_two`]
+    /// the subset that [`Pruning::capture`], [`Pruning::capture_first`] and [`Pruning::all_but_two`]
     /// keep (a single string for a forced capture), and where nothing is capturable
-    /// [`Rules::simple_openings`] and [`Rules::chain_ends`]; then [`Rules::twin_moves`]. Never
+    /// [`Pruning::simple_openings`] and [`Pruning::chain_ends`]; then [`Pruning::twin_moves`]. Never
     /// empty while a string is undrawn.
     #[inline]
     #[must_use]
-    pub fn candidates(&self, drawn: u64, rules: Rules) -> u64 {
+    pub fn candidates(&self, drawn: u64, rules: Pruning) -> u64 {
         self.candidates_with(drawn, self.coin_classes(drawn), rules)
     }
 
@@ -330,7 +330,7 @@ impl Board {
     /// known.
     #[inline]
     #[must_use]
-    pub fn candidates_with(&self, drawn: u64, classes: CoinClasses, rules: Rules) -> u64 {
+    pub fn candidates_with(&self, drawn: u64, classes: CoinClasses, rules: Pruning) -> u64 {
         let capturing = if classes.one == 0 { 0 } else { self.capturing_of(drawn, classes.one) };
         let candidates = self.rule_candidates(drawn, capturing, || classes.two, rules);
         if rules.twin_moves && drawn != 0 {
@@ -340,7 +340,7 @@ impl Board {
         }
     }
 
-    /// `candidates` without the strings [`Rules::twin_moves`] drops: of each twin group's
+    /// `candidates` without the strings [`Pruning::twin_moves`] drops: of each twin group's
     /// strings in `candidates`, all but the lowest.
     #[inline]
     #[must_use]
@@ -352,10 +352,10 @@ impl Board {
         })
     }
 
-    /// [`Board::candidates`] before [`Rules::twin_moves`]: `capturing` is [`Board::capturing`]`(drawn)`, `two` gives the open coins with two
+    /// [`Board::candidates`] before [`Pruning::twin_moves`]: `capturing` is [`Board::capturing`]`(drawn)`, `two` gives the open coins with two
     /// strings (asked for only where nothing is capturable, by the openings rules).
     #[inline]
-    fn rule_candidates(&self, drawn: u64, capturing: u64, two: impl FnOnce() -> u64, rules: Rules) -> u64 {
+    fn rule_candidates(&self, drawn: u64, capturing: u64, two: impl FnOnce() -> u64, rules: Pruning) -> u64 {
         let free = self.all_strings() & !drawn;
         let mut candidates = free;
         if rules.capture || rules.capture_first || rules.simple_openings || rules.chain_ends {
@@ -385,7 +385,7 @@ impl Board {
         candidates
     }
 
-    /// Whether the player to move in `drawn` faces a loony offer ([`Rules::loony_offers`]): a
+    /// Whether the player to move in `drawn` faces a loony offer ([`Pruning::loony_offers`]): a
     /// capturable coin `C` (one string `s`) hanging from a coin `D` with two strings, `s` and
     /// `e`, where drawing `e` completes nothing (across `e` lies the ground or a coin with two
     /// strings or more). Taking both coins and declining them (drawing `e`) then reach the
@@ -429,12 +429,12 @@ impl Board {
         false
     }
 
-    /// The string that [`Rules::fold_forced`] plays next inside the game's `play` in `drawn`,
+    /// The string that [`Pruning::fold_forced`] plays next inside the game's `play` in `drawn`,
     /// if any: the only candidate the rules leave ([`Board::candidates`]). It is always a
     /// capture (every restriction keeps one), so the turn stays with the player to move.
     #[inline]
     #[must_use]
-    pub fn folded_move(&self, drawn: u64, rules: Rules) -> Option<usize> {
+    pub fn folded_move(&self, drawn: u64, rules: Pruning) -> Option<usize> {
         // Nothing capturable: every undrawn string is a candidate, and a single one left would
         // complete its coins (so be capturable).
         let capturing = self.capturing(drawn);
@@ -450,15 +450,15 @@ impl Board {
     /// The rules [`Board::folded_move`] applies: `rules` without the move rules that only
     /// narrow a choice (the openings, chain ends and twin moves).
     #[inline]
-    const fn folding(rules: Rules) -> Rules {
-        Rules { simple_openings: false, chain_ends: false, twin_moves: false, ..rules }
+    const fn folding(rules: Pruning) -> Pruning {
+        Pruning { simple_openings: false, chain_ends: false, twin_moves: false, ..rules }
     }
 
     /// [`Board::folded_move`] with the coin classes of `drawn` ([`Board::coin_classes`])
     /// already known.
     #[inline]
     #[must_use]
-    pub fn folded_move_with(&self, drawn: u64, classes: CoinClasses, rules: Rules) -> Option<usize> {
+    pub fn folded_move_with(&self, drawn: u64, classes: CoinClasses, rules: Pruning) -> Option<usize> {
         if classes.one == 0 {
             return None;
         }
