@@ -13,7 +13,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
-use web_server::{analyze, parse_request, Budget, Guard};
+use games_web::{analyze, parse_request, Budget, Guard};
 use libfuzzer_sys::fuzz_target;
 
 const GAMES: [&str; 5] = ["triangle-war", "young-chess", "tic-tac-toe", "connect-four", "chess"];

@@ -25,7 +25,7 @@ enum Command {
     /// Play a game in the terminal against the perfect solver: `play GAME [OPTIONS]`.
     Play(play::Args),
     /// A web page with every game on a board and the solver's values: `serve [--port] [--bind]`.
-    Serve(web_server::Args),
+    Serve(games_web::Args),
 }
 
 /// Builds the subcommand of each registered problem.
@@ -80,7 +80,7 @@ fn run_command(matches: &clap::ArgMatches, out: &mut dyn Write) -> anyhow::Resul
     };
     match &cli.command {
         Command::Play(args) => play::run(args, out),
-        Command::Serve(args) => web_server::run(args, out),
+        Command::Serve(args) => games_web::run(args, out),
     }
 }
 

@@ -1,4 +1,4 @@
-//! [`SharedTable`]: a transposition table that several search threads share without locks and
+//! [`crate::SharedTable`]: a transposition table that several search threads share without locks and
 //! without `unsafe`, for the [`crate::Engine`] on more than one thread: buckets of the key
 //! type's layout ([`crate::SharedBucket`]: [`crate::PairBucket`] for `u64` keys,
 //! [`crate::LineBucket`] for `u128` keys), each guarded by a version word so that a torn read

@@ -1,4 +1,4 @@
-//! [`LineBucket`]: the bucket of `u128` keys of a [`crate::SharedTable`], three entries in one
+//! [`crate::LineBucket`]: the bucket of `u128` keys of a [`crate::SharedTable`], three entries in one
 //! cache line under the version word of [`crate::SharedBucket`].
 //!
 //! `u128` keys: three entries in one 64-byte cache line: the version, three
@@ -7,7 +7,7 @@
 //! and a table holds half again as many entries as buckets of two would in about the same
 //! memory. Two slots keep the larger subtrees, the third is always replaced. A value outside
 //! `-64..=63` is stored as the weaker bound that still holds (63 as a lower bound, -64 as an
-//! upper one) or not at all, a move code above [`MAX_LINE_MOVE_CODE`] is stored as no move
+//! upper one) or not at all, a move code above [`crate::MAX_LINE_MOVE_CODE`] is stored as no move
 //! (dots-and-boxes: at most 25 boxes and 64 lines).
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -16,11 +16,11 @@ use crate::entry::{Bound, PackedMove, TtEntry};
 use crate::shared_bucket::{read_locked, write_locked, SharedBucket};
 use crate::{TtKey, Value};
 
-/// Largest move code a [`LineBucket`] stores (7 bits, 0 = none); a larger code is stored as
+/// Largest move code a [`crate::LineBucket`] stores (7 bits, 0 = none); a larger code is stored as
 /// no best move.
 pub const MAX_LINE_MOVE_CODE: u16 = 126;
 
-/// Bits of one entry's data field in a [`LineBucket`].
+/// Bits of one entry's data field in a [`crate::LineBucket`].
 pub(crate) const FIELD_BITS: u32 = 21;
 pub(crate) const FIELD_MASK: u64 = (1 << FIELD_BITS) - 1;
 
@@ -35,7 +35,7 @@ pub struct LineBucket {
     data: AtomicU64,
 }
 
-/// The data field of `e` in a [`LineBucket`]: bound (2 bits, 1 to 3), value (7 bits, two's
+/// The data field of `e` in a [`crate::LineBucket`]: bound (2 bits, 1 to 3), value (7 bits, two's
 /// complement), move code plus one (7 bits, 0 = none), work as its bit length (5 bits,
 /// at most 31).
 ///

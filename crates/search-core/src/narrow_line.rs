@@ -1,9 +1,9 @@
-//! [`NarrowLine`]: the narrow part of a [`crate::SharedTable`], seven one-word entries to a
+//! [`crate::NarrowLine`]: the narrow part of a [`crate::SharedTable`], seven one-word entries to a
 //! cache line for the keys below `2^W`.
 //!
 //! A table built with a *narrow width* `W` ([`crate::SharedTable::with_bits_narrow`], from
 //! [`crate::Game::narrow_key_bits`]) keeps a key below `2^W` in a part of its own, seven entries
-//! to a line ([`NarrowLine`]), which takes seven eighths of the memory; the other keys go to
+//! to a line ([`crate::NarrowLine`]), which takes seven eighths of the memory; the other keys go to
 //! the `u128` lines above. The key is mixed by a bijection of `W`-bit numbers; the line is
 //! chosen from the high bits of the mixed key by a multiply-and-shift range reduction (any
 //! number of lines), and the entry stores only the low `R` bits of the mixed key, `R = W -
@@ -21,14 +21,14 @@ use crate::line_bucket::{field_work, pack_field, unpack_field, FIELD_BITS, FIELD
 use crate::shared_bucket::{read_locked, write_locked};
 use crate::TtKey;
 
-/// Slots of a [`NarrowLine`].
+/// Slots of a [`crate::NarrowLine`].
 pub(crate) const NARROW_SLOTS: usize = 7;
 
 /// Largest number of stored key bits in a narrow slot (the rest of the word is the 21-bit data
 /// field).
 const MAX_REMAINDER_BITS: u32 = 64 - FIELD_BITS;
 
-/// A line of the narrow part of a [`SharedTable`]: the version and seven one-word slots, each
+/// A line of the narrow part of a [`crate::SharedTable`]: the version and seven one-word slots, each
 /// the stored bits of a mixed key over a 21-bit data field ([`pack_field`]; 0 = empty), in one
 /// 64-byte cache line. See the module documentation.
 #[derive(Debug, Default)]
@@ -97,7 +97,7 @@ impl Mix {
     }
 }
 
-/// The narrow part of a [`SharedTable`] (see the module documentation).
+/// The narrow part of a [`crate::SharedTable`] (see the module documentation).
 #[derive(Debug)]
 pub(crate) struct Narrow {
     pub(crate) lines: Vec<NarrowLine>,

@@ -1,5 +1,5 @@
-//! [`SharedBucket`]: the bucket layout of a [`crate::SharedTable`] for one key type, guarded
-//! by a version word (a sequence lock), and [`PairBucket`], the two-entry bucket of `u64` keys.
+//! [`crate::SharedBucket`]: the bucket layout of a [`crate::SharedTable`] for one key type, guarded
+//! by a version word (a sequence lock), and [`crate::PairBucket`], the two-entry bucket of `u64` keys.
 //!
 //! # Exactness under concurrent writes
 //! Hyatt and Mann ("A lock-less transposition table implementation for parallel search chess
@@ -29,7 +29,7 @@
 //! A bucket is chosen by the key's hash ([`crate::tt::bucket_index`]) and guarded by one
 //! version word; its layout depends on the key type ([`TtKey::Bucket`]):
 //!
-//! - `u64` keys ([`PairBucket`]): two entries (the two-tier replacement of
+//! - `u64` keys ([`crate::PairBucket`]): two entries (the two-tier replacement of
 //!   [`crate::TranspositionTable`]: the first slot keeps the larger subtree, the second is always
 //!   replaced) in five words: the version, two keys and two data words. A data word packs the
 //!   value (32 bits, two's complement), the bound (2 bits, 0 = empty slot), the best move
@@ -41,7 +41,7 @@ use std::sync::atomic::{fence, AtomicU64, Ordering};
 use crate::entry::{choose_slot, pack, unpack, PackedMove, Slot, TtEntry, MAX_WORK, WORK_SHIFT};
 use crate::TtKey;
 
-/// The layout of a [`SharedTable`]'s buckets for one key type ([`TtKey::Bucket`]): entries
+/// The layout of a [`crate::SharedTable`]'s buckets for one key type ([`TtKey::Bucket`]): entries
 /// and the version word that guards them (see the module documentation). Every method goes
 /// through the version: a probe that overlaps a write misses, a store that finds the bucket
 /// claimed by another writer is dropped.
@@ -50,7 +50,7 @@ pub trait SharedBucket<K>: Default + std::fmt::Debug + Send + Sync {
     fn probe<M: PackedMove>(&self, key: K) -> Option<TtEntry<K, M>>;
     /// Stores `entry` by the bucket's replacement scheme, unless another thread is writing the
     /// bucket or the entry does not fit the layout (then nothing is stored; a layout may store
-    /// a weaker bound that still holds instead, as [`LineBucket`] does).
+    /// a weaker bound that still holds instead, as [`crate::LineBucket`] does).
     fn store<M: PackedMove>(&self, entry: &TtEntry<K, M>);
     /// Appends to `out` every entry whose (stored) work is at least `min_work`; nothing if a
     /// writer is changing the bucket.
