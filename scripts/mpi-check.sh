@@ -67,6 +67,71 @@ if [ "$status" = 0 ] || ! grep -q "stopped by the time limit" "$store/limit.err"
 fi
 echo "mpi-check: --time-limit 2 stopped the run under way after $took s (status $status)"
 
+# A worker that hangs without dying: worker rank 1 is stopped (SIGSTOP) as soon as the manager
+# hands out the first jobs, and the run must end within 60 s with status 0 and the one-machine
+# answer, and leave a store that a relaunch answers from without a job. On the side-4 board the
+# answer is proven without the stopped rank's job: it is printed at once (the run then ends
+# with MPI_Abort, status 0). With --split-depth 0 the one job, the root, is the stopped rank's:
+# it goes to the other worker once it is late (5 s, the bound's floor). Before either, the
+# manager waited for the stopped rank.
+stopped_worker() {
+  local name=$1
+  shift
+  local dir="$store/hung-$name" one launcher stopped="" worker1="" took hung_status="" start=$SECONDS
+  one="$("$cli" "$@")"
+  mpirun --oversubscribe -np 3 "$cli" "$@" --store "$dir" --mpi >"$dir.out" 2>"$dir.err" &
+  launcher=$!
+  for _ in $(seq 1 600); do
+    if [ -z "$stopped" ]; then
+      for p in $(pgrep -P "$launcher" || true); do
+        if tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx OMPI_COMM_WORLD_RANK=1; then
+          worker1=$p
+        fi
+      done
+      if [ -n "$worker1" ] && grep -q "^split: depth" "$dir.err" 2>/dev/null; then
+        kill -STOP "$worker1"
+        stopped=$worker1
+      fi
+    fi
+    kill -0 "$launcher" 2>/dev/null || break
+    sleep 0.1
+  done
+  took=$((SECONDS - start))
+  set +e
+  if kill -0 "$launcher" 2>/dev/null; then
+    hung_status="still running after $took s"
+    kill -CONT "$stopped" 2>/dev/null
+    kill -TERM "$launcher"
+  fi
+  wait "$launcher"
+  hung_status="${hung_status:-$?}"
+  set -e
+  if [ -n "$stopped" ]; then kill -CONT "$stopped" 2>/dev/null || true; fi
+  if [ -z "$stopped" ] || [ "$hung_status" != 0 ]; then
+    echo "mpi-check: $name, worker rank 1 stopped (pid ${stopped:-none found}): status $hung_status after $took s:" >&2
+    cat "$dir.err" >&2
+    exit 1
+  fi
+  local again
+  again="$(mpirun --oversubscribe -np 3 "$cli" "$@" --store "$dir" --mpi 2>"$dir.again.err")"
+  python3 - "$name" "$one" "$(cat "$dir.out")" "$again" <<'PY'
+import json, sys
+name = sys.argv[1]
+one, got, again = (json.loads(a) for a in sys.argv[2:])
+for run, answer in (("worker stopped", got), ("relaunch", again)):
+    assert answer["value"] == one["value"], (name, run, answer["value"], one["value"])
+    assert answer.get("moves") == one.get("moves"), (name, run, answer.get("moves"), one.get("moves"))
+PY
+  grep -q "0 nodes in this run" "$dir.again.err" || {
+    echo "mpi-check: $name: the relaunch after the stopped worker searched again:" >&2
+    cat "$dir.again.err" >&2
+    exit 1
+  }
+  echo "mpi-check: $name, worker rank 1 stopped: the one-machine answer after $took s (status 0): $(grep -c "handed to rank" "$dir.err" || true) jobs handed out again; the relaunch answered from the store"
+}
+stopped_worker side-4 "${args[@]}"
+stopped_worker depth-0 dots-and-boxes --size 3x4 --empty --format json --split-depth 0
+
 # Ranks that disagree on what they solve (MPMD launches with `:`): refused before any job, the
 # store left without a record, and a correct run afterwards still gives the one-machine value.
 side4=(triangle-war --side 4 --empty --format json)
