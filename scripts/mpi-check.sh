@@ -5,9 +5,12 @@
 # fresh store, compares the value and every first move's value with the one-machine run, and
 # checks that a relaunch answers from the store without a job; then that --time-limit stops a run
 # whose one job (the whole empty 4x4 board, a minute or more here) is still under way, with the
-# time-limit status; then that ranks that would solve something else (another split depth,
-# other --rules, another game) are refused before any job, naming both descriptions, and leave
-# the store without a record. Used by .ci/run.
+# time-limit status; then that a worker rank stopped with SIGSTOP early in a run (one where the
+# answer is proven without its job, one whose only job is its job, handed on after the 5 s
+# floor of the job bound) does not hold the answer up: the run ends with status 0 and the
+# one-machine answer, and a relaunch answers from the store; then that ranks that would solve
+# something else (another split depth, other --rules, another game) are refused before any
+# job, naming both descriptions, and leave the store without a record. Used by .ci/run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

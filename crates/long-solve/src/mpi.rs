@@ -9,20 +9,41 @@
 //! from hand-out to answer on a line of its own, as the serial loop does
 //! ([`crate::store::job_line`]).
 //!
+//! A worker may hang without dying (stopped by a signal, a stalled node): nothing tells the
+//! manager, so it bounds how long a job may stay unanswered ([`job_bound`]: `--job-timeout`,
+//! else 4 times the longest job answered so far, at least 5 s). A job unanswered past the
+//! bound is handed to an idle worker as well, when the needed jobs are all out; its first
+//! worker stays busy. The first result of a job is recorded and its other copies cancelled; a
+//! later one is a duplicate and ignored (a result is a proven bound, so applying it again
+//! would change nothing, but it is neither written nor counted twice); a copy dropped while
+//! another runs keeps the job in flight.
+//!
+//! The manager stops handing out jobs as soon as the answer is proven (the root exact, and
+//! every first move's value with `--analyze`), or at the time limit. It then tells every
+//! worker to stop, records the jobs they answer meanwhile, and waits for each to say it has
+//! stopped: 1 s for a rank whose job is late or that holds none, else until its job is late,
+//! at most 10 s. A rank that has not said so by then hangs. A hanging rank would keep
+//! `MPI_Finalize`, and so the run, waiting: the manager then returns its answer with MPI kept
+//! open, and the front end, once the answer is printed and flushed, ends the run with
+//! `MPI_Abort` and its own exit status ([`end_hung_run`]; `mpirun` kills every rank, prints a
+//! note about the abort on stderr and exits with that status, 0 for an answer). Every result
+//! is in the store (written and synced as it arrives) before that.
+//!
 //! Before the first job every worker proves that it solves what the manager solves: the
 //! manager sends its description of the split (the store's identity: game, board options,
 //! root, key scheme and split depth; whether first-move values are asked; the frontier's size
 //! and a digest of its keys in index order; the record format), and a worker whose own
 //! description differs refuses with it; the manager then names both and aborts the run before
 //! any job is handed out or any record written (a job travels as its frontier index, so ranks
-//! that built other frontiers would answer other questions).
+//! that built other frontiers would answer other questions). A worker that hangs before it
+//! answers this keeps the manager waiting: the bound applies to jobs only.
 //!
 //! Messages are `i64` arrays: manager to worker `[HELLO, bytes, text...]` (the description,
 //! eight bytes a word), `[JOB, leaf, threshold]`, `[CANCEL, leaf, threshold]` or `[STOP, 0,
 //! 0]`; worker to manager `[AGREE]`, `[REFUSE, bytes, text...]` (its own description),
-//! `[RESULT, leaf, threshold, value, nodes]` or `[DROPPED, leaf, threshold, 0, nodes]`. Waiting ranks poll with short sleeps instead of
-//! blocking receives, which Open MPI spins on, so that a manager on a core of its own costs
-//! almost nothing. MPI aborts the whole run when one rank fails: the store is what lets the
+//! `[RESULT, leaf, threshold, value, nodes]`, `[DROPPED, leaf, threshold, 0, nodes]` or, after
+//! STOP, `[BYE]`. Waiting ranks poll with short sleeps instead of blocking receives, which Open
+//! MPI spins on, so that a manager on a core of its own costs almost nothing. MPI aborts the whole run when one rank fails: the store is what lets the
 //! relaunch continue.
 //!
 //! Without the cargo feature `mpi`, `--mpi` is refused with how to build it.
@@ -240,6 +261,8 @@ mod with_mpi {
     /// How long the manager waits after STOP for a rank that holds no job, or one whose job is
     /// late, to say it has stopped.
     const STOP_GRACE: Duration = Duration::from_secs(1);
+    /// How long it waits at most for a rank whose job is not late.
+    const STOP_WAIT: Duration = Duration::from_secs(10);
 
     thread_local! {
         /// The MPI environment of a manager that left ranks hanging: kept, not finalized (which
@@ -508,8 +531,8 @@ mod with_mpi {
         }
         // Every worker stops and says so; a busy one first answers its job once more (its
         // result if it finished meanwhile, else dropped), so that no result already found is
-        // lost. A rank that has not said so after STOP_GRACE, holding no job or a late one,
-        // hangs: it is not waited for.
+        // lost. A rank that has not said so after STOP_GRACE, holding no job or a late one, or
+        // after STOP_WAIT, hangs: it is not waited for.
         for w in 1..world.size() {
             world.process_at_rank(w).send(&[STOP, 0, 0][..]);
         }
@@ -526,8 +549,9 @@ mod with_mpi {
             }
             let now = Instant::now();
             let late = handouts.late(now);
+            let waited = now.saturating_duration_since(stopped_at);
             let waited_for = running.iter().any(|r| handouts.job_of(*r).is_some() && !late.contains(r));
-            if now.saturating_duration_since(stopped_at) >= STOP_GRACE && !waited_for {
+            if waited >= STOP_WAIT || (waited >= STOP_GRACE && !waited_for) {
                 break;
             }
             std::thread::sleep(POLL);
