@@ -102,7 +102,7 @@ stopped_worker() {
   took=$((SECONDS - start))
   set +e
   if kill -0 "$launcher" 2>/dev/null; then
-    hung_status="still running after $took s"
+    hung_status="still running"
     kill -CONT "$stopped" 2>/dev/null
     kill -TERM "$launcher"
   fi
@@ -130,7 +130,7 @@ PY
     cat "$dir.again.err" >&2
     exit 1
   }
-  echo "mpi-check: $name, worker rank 1 stopped: the one-machine answer after $took s (status 0): $(grep -c "handed to rank" "$dir.err" || true) jobs handed out again; the relaunch answered from the store"
+  echo "mpi-check: $name, worker rank 1 stopped: the one-machine answer after $took s (status 0), jobs handed out again: $(grep -c "handed to rank" "$dir.err" || true); the relaunch answered from the store"
 }
 stopped_worker side-4 "${args[@]}"
 stopped_worker depth-0 dots-and-boxes --size 3x4 --empty --format json --split-depth 0
