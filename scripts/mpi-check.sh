@@ -8,9 +8,11 @@
 # time-limit status; then that a worker rank stopped with SIGSTOP early in a run (one where the
 # answer is proven without its job, one whose only job is its job, handed on after the 5 s
 # floor of the job bound) does not hold the answer up: the run ends with status 0 and the
-# one-machine answer, and a relaunch answers from the store; then that ranks that would solve
-# something else (another split depth, other --rules, another game) are refused before any
-# job, naming both descriptions, and leave the store without a record. Used by .ci/run.
+# one-machine answer (Open MPI 4.1's mpirun crashing or hanging in its own teardown after the
+# abort, every rank ended, is tolerated and told), and a relaunch answers from the store; then
+# that ranks that would solve something else (another split depth, other --rules, another
+# game) are refused before any job, naming both descriptions, and leave the store without a
+# record. Used by .ci/run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -81,6 +83,7 @@ stopped_worker() {
   local name=$1
   shift
   local dir="$store/hung-$name" one launcher stopped="" worker1="" took hung_status="" start=$SECONDS
+  local ended=0 note=""
   one="$("$cli" "$@")"
   mpirun --oversubscribe -np 3 "$cli" "$@" --store "$dir" --mpi >"$dir.out" 2>"$dir.err" &
   launcher=$!
@@ -97,6 +100,18 @@ stopped_worker() {
       fi
     fi
     kill -0 "$launcher" 2>/dev/null || break
+    # Debian's Open MPI 4.1 mpirun often fails in its own teardown after MPI_Abort when a rank
+    # hangs outside MPI: it hangs (every rank already ended, zombies, the answer printed) or
+    # crashes in PMIx_server_finalize. A hang is killed after 2 s; either is told below, and
+    # the answer and the store are checked as for status 0.
+    if [ -s "$dir.out" ] && ! ps -o stat= --ppid "$launcher" 2>/dev/null | grep -qv '^Z'; then
+      ended=$((ended + 1))
+      if [ "$ended" -ge 20 ]; then
+        note="answer printed, every rank ended, then mpirun hung in its teardown: killed"
+        kill -KILL "$launcher"
+        break
+      fi
+    fi
     sleep 0.1
   done
   took=$((SECONDS - start))
@@ -105,9 +120,15 @@ stopped_worker() {
     hung_status="still running"
     kill -CONT "$stopped" 2>/dev/null
     kill -TERM "$launcher"
+    sleep 2
+    kill -KILL "$launcher" 2>/dev/null
   fi
-  wait "$launcher"
+  wait "$launcher" 2>/dev/null
   hung_status="${hung_status:-$?}"
+  if [ "$hung_status" = 139 ] && grep -q "PMIx_server_finalize" "$dir.err"; then
+    note="answer printed, every rank ended, then mpirun crashed in its teardown"
+  fi
+  if [ -n "$note" ]; then hung_status=0; else note="status 0"; fi
   set -e
   if [ -n "$stopped" ]; then kill -CONT "$stopped" 2>/dev/null || true; fi
   if [ -z "$stopped" ] || [ "$hung_status" != 0 ]; then
@@ -130,7 +151,7 @@ PY
     cat "$dir.again.err" >&2
     exit 1
   }
-  echo "mpi-check: $name, worker rank 1 stopped: the one-machine answer after $took s (status 0), jobs handed out again: $(grep -c "handed to rank" "$dir.err" || true); the relaunch answered from the store"
+  echo "mpi-check: $name, worker rank 1 stopped: the one-machine answer after $took s ($note), jobs handed out again: $(grep -c "handed to rank" "$dir.err" || true); the relaunch answered from the store"
 }
 stopped_worker side-4 "${args[@]}"
 stopped_worker depth-0 dots-and-boxes --size 3x4 --empty --format json --split-depth 0

@@ -27,7 +27,10 @@
 //! open, and the front end, once the answer is printed and flushed, ends the run with
 //! `MPI_Abort` and its own exit status ([`end_hung_run`]; `mpirun` kills every rank, prints a
 //! note about the abort on stderr and exits with that status, 0 for an answer). Every result
-//! is in the store (written and synced as it arrives) before that.
+//! is in the store (written and synced as it arrives) before that. Debian's Open MPI 4.1.4
+//! `mpirun` often fails in its own teardown after such an abort (it crashes in
+//! `PMIx_server_finalize`, or hangs with every rank ended): the answer is printed and the store
+//! complete by then, but its exit status is not the answer's.
 //!
 //! Before the first job every worker proves that it solves what the manager solves: the
 //! manager sends its description of the split (the store's identity: game, board options,
