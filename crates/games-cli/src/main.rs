@@ -84,30 +84,39 @@ fn run_command(matches: &clap::ArgMatches, out: &mut dyn Write) -> anyhow::Resul
     }
 }
 
-/// The exit status of a run that ended with `result`, its error printed once on stderr.
+/// The exit status of a run that ended with `result`, its error printed once on stderr. An MPI
+/// coordinator that left worker ranks hanging ends the run here, with that status, once
+/// everything is printed ([`long_solve::mpi::end_hung_run`]).
 fn finish(result: anyhow::Result<()>, out: &mut dyn Write) -> ExitCode {
+    let status = status(result, out);
+    long_solve::mpi::end_hung_run(status);
+    ExitCode::from(status)
+}
+
+/// The exit status of a run that ended with `result`, its error printed once on stderr.
+fn status(result: anyhow::Result<()>, out: &mut dyn Write) -> u8 {
     // Flush what was answered before reporting any error, so nothing answered is lost.
     let result = result.and_then(|()| out.flush().map_err(Into::into));
     match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(err) if common::is_broken_pipe(&err) => ExitCode::SUCCESS,
+        Ok(()) => 0,
+        Err(err) if common::is_broken_pipe(&err) => 0,
         // A shard that filled its slice, an MPI worker rank: its part is in the store.
         Err(err) if err.downcast_ref::<long_solve::PartDone>().is_some() => {
             let message = err.to_string();
             if !message.is_empty() {
                 eprintln!("games-cli: {message}");
             }
-            ExitCode::SUCCESS
+            0
         }
         Err(err) if err.downcast_ref::<long_solve::Incomplete>().is_some() => {
             let _ = out.flush();
             eprintln!("games-cli: {err:#}");
-            ExitCode::from(3)
+            3
         }
         Err(err) => {
             let _ = out.flush();
             eprintln!("games-cli: {err:#}");
-            ExitCode::from(2)
+            2
         }
     }
 }

@@ -9,23 +9,52 @@
 //! from hand-out to answer on a line of its own, as the serial loop does
 //! ([`crate::store::job_line`]).
 //!
+//! A worker may hang without dying (stopped by a signal, a stalled node): nothing tells the
+//! manager, so it bounds how long a job may stay unanswered ([`job_bound`]: `--job-timeout`,
+//! else 4 times the longest job answered so far, at least 5 s). A job unanswered past the
+//! bound is handed to an idle worker as well, when the needed jobs are all out; its first
+//! worker stays busy. The first result of a job is recorded and its other copies cancelled; a
+//! later one is a duplicate and ignored (a result is a proven bound, so applying it again
+//! would change nothing, but it is neither written nor counted twice); a copy dropped while
+//! another runs keeps the job in flight.
+//!
+//! The manager stops handing out jobs as soon as the answer is proven (the root exact, and
+//! every first move's value with `--analyze`), or at the time limit. It then tells every
+//! worker to stop, records the jobs they answer meanwhile, and waits for each to say it has
+//! stopped: 1 s for a rank whose job is late or that holds none, else until its job is late,
+//! at most 10 s. A rank that has not said so by then hangs. A hanging rank would keep
+//! `MPI_Finalize`, and so the run, waiting: the manager then returns its answer with MPI kept
+//! open, and the front end, once the answer is printed and flushed, ends the run with
+//! `MPI_Abort` and its own exit status ([`end_hung_run`]; `mpirun` kills every rank, prints a
+//! note about the abort on stderr and exits with that status, 0 for an answer). Every result
+//! is in the store (written and synced as it arrives) before that. Debian's Open MPI 4.1.4
+//! `mpirun` often fails in its own teardown after such an abort (it crashes in
+//! `PMIx_server_finalize`, or hangs with every rank ended): the answer is printed and the store
+//! complete by then, but its exit status is not the answer's.
+//!
 //! Before the first job every worker proves that it solves what the manager solves: the
 //! manager sends its description of the split (the store's identity: game, board options,
 //! root, key scheme and split depth; whether first-move values are asked; the frontier's size
 //! and a digest of its keys in index order; the record format), and a worker whose own
 //! description differs refuses with it; the manager then names both and aborts the run before
 //! any job is handed out or any record written (a job travels as its frontier index, so ranks
-//! that built other frontiers would answer other questions).
+//! that built other frontiers would answer other questions). A worker that hangs before it
+//! answers this keeps the manager waiting: the bound applies to jobs only.
 //!
 //! Messages are `i64` arrays: manager to worker `[HELLO, bytes, text...]` (the description,
 //! eight bytes a word), `[JOB, leaf, threshold]`, `[CANCEL, leaf, threshold]` or `[STOP, 0,
 //! 0]`; worker to manager `[AGREE]`, `[REFUSE, bytes, text...]` (its own description),
-//! `[RESULT, leaf, threshold, value, nodes]` or `[DROPPED, leaf, threshold, 0, nodes]`. Waiting ranks poll with short sleeps instead of
-//! blocking receives, which Open MPI spins on, so that a manager on a core of its own costs
-//! almost nothing. MPI aborts the whole run when one rank fails: the store is what lets the
+//! `[RESULT, leaf, threshold, value, nodes]`, `[DROPPED, leaf, threshold, 0, nodes]` or, after
+//! STOP, `[BYE]`. Waiting ranks poll with short sleeps instead of blocking receives, which Open
+//! MPI spins on, so that a manager on a core of its own costs almost nothing. MPI aborts the whole run when one rank fails: the store is what lets the
 //! relaunch continue.
 //!
 //! Without the cargo feature `mpi`, `--mpi` is refused with how to build it.
+
+use std::collections::{HashMap, HashSet};
+use std::time::{Duration, Instant};
+
+use search_core::Value;
 
 #[cfg(not(feature = "mpi"))]
 use crate::outcome::{RootSolve, Solved};
@@ -57,21 +86,165 @@ where
 }
 
 #[cfg(feature = "mpi")]
-pub use with_mpi::solve;
+pub use with_mpi::{end_hung_run, solve};
+
+/// Ends the run with exit status `status` when this process is an MPI coordinator that left
+/// ranks hanging (see the module's documentation); otherwise (and without the cargo feature
+/// `mpi`) returns at once. A front end calls it after the answer is printed and flushed.
+#[cfg(not(feature = "mpi"))]
+pub fn end_hung_run(_status: u8) {}
+
+/// The floor of the default job bound ([`job_bound`]).
+pub const JOB_BOUND_FLOOR: Duration = Duration::from_secs(5);
+
+/// The default job bound is this many times the longest job answered so far ([`job_bound`]).
+pub const JOB_BOUND_FACTOR: u32 = 4;
+
+/// How long a job may stay unanswered before it is handed to an idle worker as well:
+/// `timeout` (`--job-timeout`) when given, else [`JOB_BOUND_FACTOR`] times `longest` (the
+/// longest job answered so far, from hand-out to answer), at least [`JOB_BOUND_FLOOR`].
+#[must_use]
+pub fn job_bound(timeout: Option<Duration>, longest: Duration) -> Duration {
+    timeout.unwrap_or_else(|| longest.saturating_mul(JOB_BOUND_FACTOR).max(JOB_BOUND_FLOOR))
+}
+
+/// A job as it travels: its frontier index and threshold.
+type JobId = (u32, Value);
+
+/// What [`Handouts::take`] found about a rank's answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+struct Taken {
+    /// From its hand-out to the answer.
+    took: Duration,
+    /// A result for the job came before (from another rank it was handed to).
+    duplicate: bool,
+    /// Another rank still holds the job.
+    still_held: bool,
+}
+
+/// The manager's record of the jobs its workers hold: which rank holds which job since when
+/// (a job may be held by several ranks once it was handed out again), the jobs answered in
+/// this run, and the longest answer so far, for the job bound. Pure bookkeeping: the manager
+/// sends the messages.
+#[derive(Debug)]
+#[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+struct Handouts {
+    /// Rank to (job, handed out at, still wanted: neither answered elsewhere nor cancelled).
+    busy: HashMap<i32, (JobId, Instant, bool)>,
+    /// Jobs answered with a result in this run: a later result for one is a duplicate.
+    answered: HashSet<JobId>,
+    /// The longest time from hand-out to the first result of a job.
+    longest: Duration,
+    /// `--job-timeout`.
+    timeout: Option<Duration>,
+}
+
+#[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+impl Handouts {
+    fn new(timeout: Option<Duration>) -> Self {
+        Handouts { busy: HashMap::new(), answered: HashSet::new(), longest: Duration::ZERO, timeout }
+    }
+
+    /// The current job bound ([`job_bound`]).
+    fn bound(&self) -> Duration {
+        job_bound(self.timeout, self.longest)
+    }
+
+    /// `rank` is given `job` at `now`.
+    fn give(&mut self, rank: i32, job: JobId, now: Instant) {
+        self.busy.insert(rank, (job, now, true));
+    }
+
+    fn is_empty(&self) -> bool {
+        self.busy.is_empty()
+    }
+
+    /// The job `rank` holds.
+    fn job_of(&self, rank: i32) -> Option<JobId> {
+        self.busy.get(&rank).map(|&(job, _, _)| job)
+    }
+
+    /// The ranks that hold `job`, in order.
+    fn holders(&self, job: JobId) -> Vec<i32> {
+        let mut ranks: Vec<i32> =
+            self.busy.iter().filter(|(_, &(j, _, _))| j == job).map(|(&r, _)| r).collect();
+        ranks.sort_unstable();
+        ranks
+    }
+
+    /// `job` is no longer wanted (answered, or no longer needed): no copy of it is handed out
+    /// again on its account.
+    fn unwanted(&mut self, job: JobId) {
+        for (j, _, wanted) in self.busy.values_mut() {
+            if *j == job {
+                *wanted = false;
+            }
+        }
+    }
+
+    /// `rank` answered at `now` (with a result if `result`, else dropped): its job is taken
+    /// back. `None` if it held none.
+    fn take(&mut self, rank: i32, now: Instant, result: bool) -> Option<Taken> {
+        let (job, since, _) = self.busy.remove(&rank)?;
+        let took = now.saturating_duration_since(since);
+        let duplicate = self.answered.contains(&job);
+        if result && !duplicate {
+            self.answered.insert(job);
+            self.longest = self.longest.max(took);
+            self.unwanted(job);
+        }
+        let still_held = self.busy.values().any(|&(j, _, _)| j == job);
+        Some(Taken { took, duplicate, still_held })
+    }
+
+    /// The wanted job whose newest hand-out is the oldest of those older than the bound at
+    /// `now`: the one to hand to an idle worker as well.
+    fn overdue(&self, now: Instant) -> Option<JobId> {
+        let bound = self.bound();
+        let mut newest: HashMap<JobId, Instant> = HashMap::new();
+        for &(job, since, _) in self.busy.values().filter(|e| e.2) {
+            let e = newest.entry(job).or_insert(since);
+            *e = (*e).max(since);
+        }
+        newest
+            .into_iter()
+            .filter(|&(_, since)| now.saturating_duration_since(since) > bound)
+            .min_by_key(|&(job, since)| (since, job))
+            .map(|(job, _)| job)
+    }
+
+    /// The busy ranks whose job was handed out longer than the bound before `now`, in order.
+    fn late(&self, now: Instant) -> Vec<i32> {
+        let bound = self.bound();
+        let mut ranks: Vec<i32> = self
+            .busy
+            .iter()
+            .filter(|(_, &(_, since, _))| now.saturating_duration_since(since) > bound)
+            .map(|(&r, _)| r)
+            .collect();
+        ranks.sort_unstable();
+        ranks
+    }
+}
 
 #[cfg(feature = "mpi")]
 mod with_mpi {
-    use std::collections::HashMap;
+    use std::cell::RefCell;
+    use std::collections::HashSet;
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::Arc;
     use std::time::{Duration, Instant};
 
     use anyhow::{anyhow, Result};
+    use mpi::environment::Universe;
     use mpi::point_to_point::{Destination, MatchedReceiveVec, Source};
     use mpi::topology::{Communicator, Rank, SimpleCommunicator};
     use mpi::Threading;
-    use search_core::{Engine, Game, Limits, Value};
+    use search_core::{Engine, Game, Limits};
     use split_solve::{Split, SplitOptions};
+
+    use super::{Handouts, JobId};
 
     use crate::outcome::PartDone;
     use crate::outcome::{RootSolve, Solved};
@@ -85,8 +258,29 @@ mod with_mpi {
     const DROPPED: i64 = 2;
     const AGREE: i64 = 5;
     const REFUSE: i64 = 6;
+    const BYE: i64 = 7;
     /// How long a waiting rank sleeps between polls.
     const POLL: Duration = Duration::from_millis(1);
+    /// How long the manager waits after STOP for a rank that holds no job, or one whose job is
+    /// late, to say it has stopped.
+    const STOP_GRACE: Duration = Duration::from_secs(1);
+    /// How long it waits at most for a rank whose job is not late.
+    const STOP_WAIT: Duration = Duration::from_secs(10);
+
+    thread_local! {
+        /// The MPI environment of a manager that left ranks hanging: kept, not finalized (which
+        /// would wait for them), until [`end_hung_run`] aborts the run.
+        static HUNG: RefCell<Option<Universe>> = const { RefCell::new(None) };
+    }
+
+    /// Ends the run with exit status `status` (MPI_Abort: `mpirun` kills every rank and exits
+    /// with it) when this process is a manager that left ranks hanging; otherwise returns at
+    /// once. A front end calls it after the answer is printed and flushed.
+    pub fn end_hung_run(status: u8) {
+        if let Some(universe) = HUNG.with(|h| h.borrow_mut().take()) {
+            universe.world().abort(i32::from(status));
+        }
+    }
 
     /// The next message from `rank` (any rank if `None`), polling: `(sender, words)`.
     fn wait(world: &SimpleCommunicator, rank: Option<Rank>) -> (Rank, Vec<i64>) {
@@ -97,9 +291,6 @@ mod with_mpi {
             std::thread::sleep(POLL);
         }
     }
-
-    /// A busy worker's job `(leaf, threshold)` and when it was handed out.
-    type Busy = ((u32, Value), Instant);
 
     /// A message from `rank` (any rank if `None`) if one has arrived.
     fn poll(world: &SimpleCommunicator, rank: Option<Rank>) -> Option<(Rank, Vec<i64>)> {
@@ -171,7 +362,17 @@ mod with_mpi {
         }
         if world.rank() == 0 {
             match manage(&world, engine, pos, spec, options) {
-                Ok(solved) => Ok(solved),
+                Ok((solved, hung)) => {
+                    if !hung.is_empty() {
+                        let ranks: Vec<String> = hung.iter().map(ToString::to_string).collect();
+                        eprintln!(
+                            "split: rank {} did not stop (hung?); the run ends with MPI_Abort once the answer is printed",
+                            ranks.join(", ")
+                        );
+                        HUNG.with(|h| *h.borrow_mut() = Some(universe));
+                    }
+                    Ok(solved)
+                }
                 Err(e) => {
                     eprintln!("games-cli: {e:#}");
                     world.abort(2)
@@ -190,7 +391,7 @@ mod with_mpi {
         pos: &G::Position,
         spec: &RootSolve<'_, G>,
         options: SplitOptions,
-    ) -> Result<Solved<G::Move>>
+    ) -> Result<(Solved<G::Move>, Vec<Rank>)>
     where
         G::Key: Into<u128>,
     {
@@ -233,55 +434,85 @@ mod with_mpi {
         let mut idle: Vec<Rank> = (1..world.size()).rev().collect();
         let mut run_nodes = 0u64;
         let out_of_time = || deadline.is_some_and(|d| Instant::now() >= d);
-        // A worker's answer to the job it was given: recorded (and, unless the workers are
-        // stopping, the jobs it made unnecessary cancelled) or, dropped, handed out again
-        // later. Gives the job's nodes.
+        let send = |r: Rank, code: i64, (leaf, threshold): JobId| {
+            world.process_at_rank(r).send(&[code, i64::from(leaf), threshold][..]);
+        };
+        // A worker's answer to the job it holds. The first result of a job is recorded, its
+        // other copies and the jobs it made unnecessary cancelled (unless the workers are
+        // stopping); a later result of the same job is a duplicate, ignored; a job dropped by
+        // its last holder goes back to be handed out again. Gives the job's nodes.
         let mut answer = |w: Rank,
                           m: Vec<i64>,
                           split: &mut Split<G>,
-                          busy: &mut HashMap<Rank, Busy>,
+                          handouts: &mut Handouts,
                           stopping: bool|
          -> Result<u64> {
-            let Some(((leaf, threshold), started)) = busy.remove(&w).filter(|_| m.len() == 5) else {
+            let Some(id) = handouts.job_of(w).filter(|_| m.len() == 5) else {
                 anyhow::bail!("rank {w} sent an unexpected message {m:?}");
             };
-            if m[1] != i64::from(leaf) || m[2] != threshold {
+            if m[1] != i64::from(id.0) || m[2] != id.1 {
                 anyhow::bail!("rank {w} answered another job than its own: {m:?}");
             }
-            let id = (leaf, threshold);
+            let result = match m[0] {
+                RESULT => true,
+                DROPPED => false,
+                _ => anyhow::bail!("rank {w} sent an unexpected message {m:?}"),
+            };
             let job_nodes = u64::try_from(m[4]).unwrap_or(0);
-            match m[0] {
-                RESULT => {
-                    let rec = split.finish(id, m[3], job_nodes).map_err(|e| store.explain(&records, &e))?;
-                    store.append(&rec)?;
-                    let took: Duration = started.elapsed();
-                    if took >= LONG_JOB {
-                        eprintln!("split: {}", job_line(&rec, leaf, took));
-                    }
-                    for gone in split.cancelled().into_iter().filter(|_| !stopping) {
-                        if let Some((&r, _)) = busy.iter().find(|(_, &(j, _))| j == gone) {
-                            world.process_at_rank(r).send(&[CANCEL, i64::from(gone.0), gone.1][..]);
-                        }
+            let Some(taken) = handouts.take(w, Instant::now(), result) else {
+                anyhow::bail!("rank {w} answered without a job");
+            };
+            if result && !taken.duplicate {
+                let rec = split.finish(id, m[3], job_nodes).map_err(|e| store.explain(&records, &e))?;
+                store.append(&rec)?;
+                if taken.took >= LONG_JOB {
+                    eprintln!("split: {}", job_line(&rec, id.0, taken.took));
+                }
+                let mut gone = split.cancelled();
+                gone.insert(0, id);
+                for job in gone.into_iter().filter(|_| !stopping) {
+                    handouts.unwanted(job);
+                    for r in handouts.holders(job) {
+                        send(r, CANCEL, job);
                     }
                 }
-                DROPPED => split.abandon(id),
-                _ => anyhow::bail!("rank {w} sent an unexpected message {m:?}"),
+            } else if !result && !taken.duplicate && !taken.still_held {
+                split.abandon(id);
             }
             Ok(job_nodes)
         };
-        let mut busy: HashMap<Rank, Busy> = HashMap::new();
+        let mut handouts = Handouts::new(spec.args.split.job_timeout);
         'jobs: loop {
+            let now = Instant::now();
             while let Some(&w) = idle.last() {
                 let Some(job) = split.next_job() else { break };
-                world.process_at_rank(w).send(&[JOB, i64::from(job.leaf), job.threshold][..]);
-                busy.insert(w, ((job.leaf, job.threshold), Instant::now()));
+                send(w, JOB, (job.leaf, job.threshold));
+                handouts.give(w, (job.leaf, job.threshold), now);
                 idle.pop();
             }
-            if busy.is_empty() || out_of_time() {
+            // A job unanswered for longer than the bound goes to an idle worker as well: its
+            // worker may hang without dying. It stays busy; whichever answer comes first counts.
+            while let Some(&w) = idle.last() {
+                let Some(job) = handouts.overdue(now) else { break };
+                let ranks: Vec<String> = handouts.holders(job).iter().map(ToString::to_string).collect();
+                eprintln!(
+                    "split: job {} (threshold {}) not answered by rank {} within {:.1} s: handed to rank {w} as well",
+                    job.0,
+                    job.1,
+                    ranks.join(", "),
+                    handouts.bound().as_secs_f64()
+                );
+                send(w, JOB, job);
+                handouts.give(w, job, now);
+                idle.pop();
+            }
+            // A proven answer is given at once, whatever the workers still hold.
+            if handouts.is_empty() || out_of_time() || split.is_finished() {
                 break;
             }
             // Wait for a worker, with a progress line every few seconds meanwhile (the nodes
-            // of the jobs finished so far); the time limit ends the wait.
+            // of the jobs finished so far); the time limit ends the wait, a late job with an
+            // idle worker to take it too interrupts it.
             let (w, m) = loop {
                 if let Some(m) = poll(world, None) {
                     break m;
@@ -289,24 +520,47 @@ mod with_mpi {
                 if out_of_time() {
                     break 'jobs;
                 }
+                if !idle.is_empty() && handouts.overdue(Instant::now()).is_some() {
+                    continue 'jobs;
+                }
                 if reporter.is_due() {
                     reporter.report(|| split.progress(), run_nodes, false);
                 }
                 std::thread::sleep(POLL);
             };
-            run_nodes += answer(w, m, &mut split, &mut busy, false)?;
+            run_nodes += answer(w, m, &mut split, &mut handouts, false)?;
             idle.push(w);
             reporter.report(|| split.progress(), run_nodes, false);
         }
-        // Every worker stops; a busy one answers its job once more (its result if it finished
-        // meanwhile, else dropped), so that no result already found is lost.
+        // Every worker stops and says so; a busy one first answers its job once more (its
+        // result if it finished meanwhile, else dropped), so that no result already found is
+        // lost. A rank that has not said so after STOP_GRACE, holding no job or a late one, or
+        // after STOP_WAIT, hangs: it is not waited for.
         for w in 1..world.size() {
             world.process_at_rank(w).send(&[STOP, 0, 0][..]);
         }
-        while !busy.is_empty() {
-            let (w, m) = wait(world, None);
-            run_nodes += answer(w, m, &mut split, &mut busy, true)?;
+        let stopped_at = Instant::now();
+        let mut running: HashSet<Rank> = (1..world.size()).collect();
+        while !running.is_empty() {
+            if let Some((w, m)) = poll(world, None) {
+                if m.first() == Some(&BYE) {
+                    running.remove(&w);
+                } else {
+                    run_nodes += answer(w, m, &mut split, &mut handouts, true)?;
+                }
+                continue;
+            }
+            let now = Instant::now();
+            let late = handouts.late(now);
+            let waited = now.saturating_duration_since(stopped_at);
+            let waited_for = running.iter().any(|r| handouts.job_of(*r).is_some() && !late.contains(r));
+            if waited >= STOP_WAIT || (waited >= STOP_GRACE && !waited_for) {
+                break;
+            }
+            std::thread::sleep(POLL);
         }
+        let mut hung: Vec<Rank> = running.into_iter().collect();
+        hung.sort_unstable();
         reporter.report(|| split.progress(), run_nodes, true);
         let result = root_result(&split, pos);
         let known_pv = crate::store::store_pv(&split);
@@ -318,7 +572,7 @@ mod with_mpi {
             false if out_of_time() => Some(crate::outcome::Stop::TimeLimit),
             false => return Err(crate::store::no_job_left(&split, dir)),
         };
-        Ok(Solved { result, stop, stats, from_checkpoint: from_store, known_pv })
+        Ok((Solved { result, stop, stats, from_checkpoint: from_store, known_pv }, hung))
     }
 
     fn work<G: Game + Clone + Send>(
@@ -358,7 +612,10 @@ mod with_mpi {
             let (_, m) = wait(world, Some(0));
             match m.first() {
                 Some(&JOB) if m.len() == 3 => {}
-                Some(&STOP) => return,
+                Some(&STOP) => {
+                    world.process_at_rank(0).send(&[BYE][..]);
+                    return;
+                }
                 _ => continue, // a cancel for a job already answered
             }
             let Some(leaf) = u32::try_from(m[1]).ok().filter(|&l| (l as usize) < split.frontier_len()) else {
@@ -396,8 +653,81 @@ mod with_mpi {
             // the worker is done.
             world.process_at_rank(0).send(&reply[..]);
             if stop_after {
+                world.process_at_rank(0).send(&[BYE][..]);
                 return;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const S: fn(u64) -> Duration = Duration::from_secs;
+
+    #[test]
+    fn the_bound_is_the_option_or_a_multiple_of_the_longest_job_with_a_floor() {
+        assert_eq!(job_bound(None, Duration::ZERO), JOB_BOUND_FLOOR);
+        assert_eq!(job_bound(None, Duration::from_millis(300)), JOB_BOUND_FLOOR);
+        assert_eq!(job_bound(None, S(2)), S(8));
+        assert_eq!(job_bound(None, S(3600)), S(4 * 3600));
+        assert_eq!(job_bound(Some(Duration::from_millis(500)), S(3600)), Duration::from_millis(500));
+        assert_eq!(job_bound(None, Duration::MAX), Duration::MAX);
+    }
+
+    #[test]
+    fn a_late_job_is_handed_out_again_and_its_first_result_counts() {
+        let t0 = Instant::now();
+        let mut h = Handouts::new(None);
+        h.give(1, (7, 0), t0);
+        h.give(2, (8, 0), t0);
+        assert_eq!(h.overdue(t0 + S(5)), None, "not later than the floor");
+        // Rank 2 answers after 2 s: the bound becomes 8 s.
+        let t = h.take(2, t0 + S(2), true).unwrap();
+        assert_eq!(t, Taken { took: S(2), duplicate: false, still_held: false });
+        assert_eq!(h.bound(), S(8));
+        assert_eq!(h.overdue(t0 + S(8)), None);
+        assert_eq!(h.overdue(t0 + S(9)), Some((7, 0)));
+        assert_eq!(h.late(t0 + S(9)), vec![1]);
+        // Handed to rank 3 as well: no longer overdue until the bound passes again.
+        h.give(3, (7, 0), t0 + S(9));
+        assert_eq!(h.holders((7, 0)), vec![1, 3]);
+        assert_eq!(h.overdue(t0 + S(10)), None);
+        assert_eq!(h.late(t0 + S(10)), vec![1]);
+        // Rank 3 answers first; rank 1's copy is no longer wanted, its late result a duplicate.
+        let t = h.take(3, t0 + S(10), true).unwrap();
+        assert_eq!(t, Taken { took: S(1), duplicate: false, still_held: true });
+        h.unwanted((7, 0));
+        assert_eq!(h.overdue(t0 + S(100)), None, "an answered job is not handed out again");
+        let t = h.take(1, t0 + S(600), true).unwrap();
+        assert!(t.duplicate && !t.still_held);
+        assert_eq!(h.bound(), S(8), "a duplicate does not stretch the bound");
+        assert!(h.is_empty());
+        assert_eq!(h.take(1, t0 + S(600), true), None);
+    }
+
+    #[test]
+    fn a_copy_dropped_while_another_runs_keeps_the_job_held() {
+        let t0 = Instant::now();
+        let mut h = Handouts::new(Some(S(1)));
+        h.give(1, (3, -2), t0);
+        h.give(2, (3, -2), t0 + S(2));
+        let t = h.take(1, t0 + S(3), false).unwrap();
+        assert_eq!(t, Taken { took: S(3), duplicate: false, still_held: true });
+        let t = h.take(2, t0 + S(4), false).unwrap();
+        assert_eq!(t, Taken { took: S(2), duplicate: false, still_held: false });
+        assert_eq!(h.bound(), S(1), "a dropped job does not stretch the bound");
+    }
+
+    #[test]
+    fn a_cancelled_job_is_not_handed_out_again() {
+        let t0 = Instant::now();
+        let mut h = Handouts::new(Some(S(1)));
+        h.give(1, (3, 0), t0);
+        h.give(2, (4, 0), t0 + S(1));
+        h.unwanted((3, 0));
+        assert_eq!(h.overdue(t0 + S(10)), Some((4, 0)));
+        assert_eq!(h.late(t0 + S(10)), vec![1, 2]);
     }
 }

@@ -83,6 +83,12 @@ pub struct SplitArgs {
     /// ranks solve jobs (needs a games-cli built with the cargo feature `mpi`).
     #[arg(long, requires = "store", conflicts_with = "shard")]
     pub mpi: bool,
+    /// With --mpi: a job not answered within this many seconds of being handed out (more than
+    /// 0, at most 1e9) is handed to an idle worker as well, so that a worker that hangs without
+    /// dying does not hold the solve up; the first answer counts, a later one is ignored. By
+    /// default 4 times the longest job answered so far, at least 5 seconds.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, requires = "mpi")]
+    pub job_timeout: Option<Duration>,
     /// Print the number of frontier jobs (distinct positions by key) at every depth up to
     /// PLIES and stop, without solving: for choosing --split-depth.
     #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(0..=12), conflicts_with_all = ["store", "checkpoint"])]
@@ -170,6 +176,29 @@ mod tests {
                 err.starts_with("expected a number of seconds greater than 0 and at most 1e9"),
                 "{bad}: {err}"
             );
+        }
+    }
+
+    #[derive(clap::Parser, Debug)]
+    struct Cli {
+        #[command(flatten)]
+        long: LongSolveArgs,
+    }
+
+    fn parse(args: &[&str]) -> Result<LongSolveArgs, clap::Error> {
+        use clap::Parser;
+        Cli::try_parse_from(std::iter::once("games-cli").chain(args.iter().copied())).map(|c| c.long)
+    }
+
+    #[test]
+    fn the_job_timeout_is_seconds_and_only_with_mpi() {
+        let args = parse(&["--store", "d", "--mpi", "--job-timeout", "2.5"]).unwrap();
+        assert_eq!(args.split.job_timeout, Some(Duration::from_millis(2500)));
+        assert_eq!(parse(&["--store", "d", "--mpi"]).unwrap().split.job_timeout, None);
+        for bad in
+            [&["--store", "d", "--mpi", "--job-timeout", "0"][..], &["--store", "d", "--job-timeout", "3"]]
+        {
+            assert!(parse(bad).is_err(), "{bad:?}");
         }
     }
 

@@ -1175,6 +1175,36 @@ mod tests {
         }
     }
 
+    /// A result is a proven bound: finishing a job a second time (the same result from a
+    /// second worker it was handed to) is no error and changes no bound, on every step of a
+    /// solve, which still ends with the right value.
+    #[test]
+    fn a_result_applied_twice_changes_nothing() {
+        use tic_tac_toe::{Geometry, MnkGame, Position, Scoring};
+        let geometry = Geometry::new(3, 3, 3).unwrap();
+        let game = MnkGame::new(geometry, Scoring::EmptyPlusOne);
+        let root = Position::empty(geometry);
+        let mut engine = Engine::new(game.clone(), 16);
+        let value = engine.solve(&root);
+        for options in every_option(&[1, 2]) {
+            let mut split = Split::new(game.clone(), &root, options);
+            while let Some(job) = split.next_job() {
+                let id = (job.leaf, job.threshold);
+                let v = engine.search(&job.position, job.threshold, job.threshold + 1);
+                let first = split.finish(id, v, 1).unwrap();
+                let bounds: Vec<(Value, Value)> = split.nodes.iter().map(|n| (n.lo, n.hi)).collect();
+                split.cancelled();
+                assert_eq!(split.finish(id, v, 1).unwrap(), first, "{options:?}");
+                assert_eq!(split.apply(&first), Ok(true), "{options:?}");
+                let again: Vec<(Value, Value)> = split.nodes.iter().map(|n| (n.lo, n.hi)).collect();
+                assert_eq!(again, bounds, "{options:?}");
+                assert!(split.cancelled().is_empty(), "{options:?}");
+            }
+            assert!(split.is_finished(), "{options:?}");
+            assert_eq!(split.root_bounds(), (value, value), "{options:?}");
+        }
+    }
+
     #[test]
     fn incremental_planning_asks_what_a_full_replan_asks_on_tic_tac_toe_and_connect_four() {
         use tic_tac_toe::{Geometry, MnkGame, Position, Scoring};
