@@ -163,7 +163,8 @@ pub type GameString = (&'static str, Pairs);
 ///
 /// OpenSpiel's own names and parameters of the games it shares with this project load the
 /// same game ([`from_openspiel`]): `connect_four(rows=6,columns=7)`, `mnk(m=4,n=4,k=4)`,
-/// `dots_and_boxes(num_rows=3,num_cols=3)`; this project's (`size=7x6`) work as before.
+/// `dots_and_boxes(num_rows=3,num_cols=3)`, `othello` (OpenSpiel's 8x8 game, which has no
+/// parameters; pyspiel writes it `othello()`); this project's (`size=7x6`) work as before.
 ///
 /// # Errors
 /// [`RegistryError::Syntax`] for a string of another shape, [`RegistryError::UnknownGame`],
@@ -216,7 +217,9 @@ pub fn parse_game_string(text: &str) -> Result<GameString, RegistryError> {
 ///   `size=ROWSxCOLS`; `utility_margin` may only be `true` (returns here are always the
 ///   margin of boxes).
 ///
-/// Any other name or parameter is returned as given (`name` with `-`, e.g. `connect-four`).
+/// Any other name or parameter is returned as given (`name` with `-`, e.g. `connect-four`):
+/// OpenSpiel's `othello` and `othello()` are this project's Othello with its default 8x8
+/// board, whose action ids are OpenSpiel's (`row * 8 + column`, the pass 64).
 ///
 /// # Errors
 /// [`RegistryError::Syntax`] for OpenSpiel's and this project's parameters mixed (`size`
@@ -373,6 +376,11 @@ mod tests {
         assert_eq!(read("dots_and_boxes(num_rows=2,num_cols=3)"), "dots-and-boxes(size=2x3)");
         assert_eq!(read("dots_and_boxes(num_cols=3,utility_margin=true)"), "dots-and-boxes(size=2x3)");
         assert_eq!(read("tic_tac_toe"), "tic-tac-toe()");
+        assert_eq!(read("othello"), "othello()");
+        assert_eq!(read("othello()"), "othello()");
+        assert_eq!(read("othello(size=6)"), "othello(size=6)");
+        let (name, pairs) = parse_game_string("othello()").unwrap();
+        assert!(pairs.is_empty() && visit(name, &[], FirstMove).unwrap().1 == 4);
         let err = |text: &str| parse_game_string(text).unwrap_err().to_string();
         assert_eq!(
             err("connect_four(x_in_row=5)"),

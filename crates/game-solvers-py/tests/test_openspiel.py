@@ -1,14 +1,15 @@
 """Cross-checks of game_solvers against OpenSpiel itself (the `open-spiel` package on PyPI,
-`pyspiel`), on the four games both libraries have: connect_four, tic_tac_toe, mnk and
-dots_and_boxes. Each game string is given to both libraries unchanged (OpenSpiel's names and
-parameters). On random games from fixed seeds, after every move: the same legal actions, the
-same player to move, the same board (OpenSpiel's `str(state)`, or its DBN string for
-dots_and_boxes), the same terminal states, and exactly the same returns and rewards (1 / 0 / -1,
-or margins of boxes with `utility_margin=true`); and OpenSpiel's own exact search
-(`open_spiel.python.algorithms.minimax.alpha_beta_search`, plain alpha-beta without a TT)
-agreeing with our values: exactly for dots_and_boxes with `utility_margin=true` (both are
-margins of boxes), by sign for the others (OpenSpiel scores a win 1, a draw 0, a loss -1; we
-score Pons' Connect Four score and CCF 201803-4's tic-tac-toe score, whose signs say the same).
+`pyspiel`), on the five games both libraries have: connect_four, tic_tac_toe, mnk,
+dots_and_boxes and othello. Each game string is given to both libraries unchanged (OpenSpiel's
+names and parameters). On random games from fixed seeds, after every move: the same legal
+actions, the same player to move, the same board (OpenSpiel's `str(state)`, its DBN string for
+dots_and_boxes, the squares of an OBF line for othello), the same terminal states, and exactly
+the same returns and rewards (1 / 0 / -1, or margins of boxes with `utility_margin=true`); and
+OpenSpiel's own exact search (`open_spiel.python.algorithms.minimax.alpha_beta_search`, plain
+alpha-beta without a TT) agreeing with our values: exactly for dots_and_boxes with
+`utility_margin=true` (both are margins of boxes), by sign for the others (OpenSpiel scores a
+win 1, a draw 0, a loss -1; we score Pons' Connect Four score, CCF 201803-4's tic-tac-toe
+score and Othello's disc difference, whose signs say the same).
 Run by `cargo xtask test`, which installs `open-spiel` into target/py-venv when missing."""
 
 import random
@@ -38,6 +39,7 @@ RULES = [
     "dots_and_boxes(num_rows=2,num_cols=2,utility_margin=false)",
     "dots_and_boxes(num_cols=3,num_rows=2,utility_margin=True)",
     "dots_and_boxes(utility_margin=true)",
+    "othello",
 ]
 
 
@@ -55,6 +57,13 @@ def board_rows(state):
     return [line.lower() for line in lines[:-1]]
 
 
+def othello_cells(state):
+    """The 64 squares of a pyspiel othello state, row by row from the top left, x / o / -,
+    read from its drawing: a header line, a line of column letters, eight rows `N cells N`."""
+    rows = str(state).splitlines()[2:10]
+    return "".join("".join(row.split()[1:-1]) for row in rows)
+
+
 def same_position(spec, ours, theirs):
     """Asserts that our state and OpenSpiel's show the same position."""
     assert ours.is_terminal() == theirs.is_terminal()
@@ -66,6 +75,13 @@ def same_position(spec, ours, theirs):
     if spec.startswith("dots_and_boxes"):
         # Our judge format for dots-and-boxes is the DBN string (OpenSpiel's DbnString).
         assert ours.setup_text().strip() == theirs.dbn_string()
+    elif spec.startswith("othello"):
+        # Our judge format for Othello is an OBF line: the 64 squares row by row from the
+        # top left (X, O, -), then the side to move.
+        board, side = ours.setup_text().split()
+        assert othello_cells(theirs) == board.lower()
+        if not theirs.is_terminal():
+            assert side == "XO"[theirs.current_player()]
     else:
         assert board_rows(ours) == [row for row in str(theirs).splitlines() if row]
 
@@ -111,6 +127,93 @@ def late_positions(spec, count, left, seed):
         if not theirs.is_terminal():
             found.append((ours, theirs))
     return found
+
+
+def othello_points(theirs):
+    """Black's final disc difference of a finished pyspiel othello game under the FFO / WOF
+    rule (the empty squares to the winner), counted on pyspiel's board."""
+    cells = othello_cells(theirs)
+    black, white, empty = (cells.count(c) for c in "xo-")
+    diff = black - white
+    return diff + sign(diff) * empty
+
+
+def test_othello_random_games_agree_with_pyspiel():
+    # A few hundred random games: the same action ids (row * 8 + column, the pass 64), the
+    # same legal actions at every step (a forced pass as the single action 64), the same
+    # board, the same end (neither side can play), the same returns; and our exact final
+    # score is pyspiel's disc count with the empty squares given to the winner.
+    ours_game, their_game = gs.load_game("othello"), pyspiel.load_game("othello")
+    rng = random.Random("othello")
+    passes = early_ends = wins = draws = 0
+    # One state of ours, taken back to the start after each game (a new state makes a solver
+    # with its table: a tenth of a second each).
+    ours = ours_game.new_initial_state()
+    for _ in range(300):
+        while ours.history():
+            ours.undo_action()
+        theirs = their_game.new_initial_state()
+        while True:
+            same_position("othello", ours, theirs)
+            assert ours.observation_string() == theirs.observation_string(0) == str(theirs)
+            if theirs.is_terminal():
+                break
+            legal = theirs.legal_actions()
+            if legal == [64]:
+                passes += 1
+                assert ours.action_to_string(64).lower() == "pass"
+            else:
+                assert 64 not in legal
+            action = rng.choice(legal)
+            assert ours.action_to_string(action).lower() == theirs.action_to_string(theirs.current_player(), action)
+            ours.apply_action(action)
+            theirs.apply_action(action)
+        cells = othello_cells(theirs)
+        early_ends += "-" in cells
+        points = ours.points()
+        assert points == [othello_points(theirs), -othello_points(theirs)]
+        assert [sign(p) for p in points] == [sign(r) for r in theirs.returns()]
+        wins += theirs.returns()[0] != 0
+        draws += theirs.returns()[0] == 0
+        # The history serializes as pyspiel's and replays in both.
+        assert ours.serialize() == theirs.serialize()
+        back = their_game.deserialize_state(ours.serialize())
+        assert str(back) == str(theirs)
+    # The games went through the cases compared: forced passes, games ending with empty
+    # squares left, wins and draws.
+    assert passes > 0 and early_ends > 0 and wins > 0 and draws > 0
+
+
+def othello_late_positions(count, empties, seed):
+    """`count` non-terminal othello positions of random games with at most `empties` empty
+    squares, as (our state, pyspiel's)."""
+    ours_game, their_game = gs.load_game("othello"), pyspiel.load_game("othello")
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        ours, theirs = ours_game.new_initial_state(), their_game.new_initial_state()
+        while not theirs.is_terminal() and othello_cells(theirs).count("-") > empties:
+            action = rng.choice(theirs.legal_actions())
+            ours.apply_action(action)
+            theirs.apply_action(action)
+        if not theirs.is_terminal():
+            found.append((ours, theirs))
+    return found
+
+
+def test_othello_values_agree_with_openspiel_alpha_beta():
+    # Late positions (at most 6 empty squares): each move's value for the player to move has
+    # the sign of OpenSpiel's alpha-beta value of the child (win 1, draw 0, loss -1: a disc
+    # count decides in both, empty squares going to the winner here).
+    their_game = pyspiel.load_game("othello")
+    for ours, theirs in othello_late_positions(12, 6, seed="othello late"):
+        player = theirs.current_player()
+        values = gs.move_values(ours)
+        assert sorted(values) == theirs.legal_actions()
+        for action in theirs.legal_actions():
+            expected = openspiel_value(their_game, theirs.child(action), player)
+            assert sign(values[action]) == expected, (theirs.history(), action)
+        assert gs.value(theirs) == max(values.values())
 
 
 def openspiel_value(game, state, player):
@@ -198,6 +301,9 @@ def test_openspiel_parameters_are_openspiels():
     assert declared["mnk"] == {"m", "n", "k"}
     assert declared["dots_and_boxes"] == {"num_rows", "num_cols", "utility_margin"}
     assert declared["tic_tac_toe"] == set()
+    assert declared["othello"] == set()
+    # pyspiel's string of its game, `othello()`, loads ours.
+    assert gs.load_game(str(pyspiel.load_game("othello"))).name == "othello"
     # Games OpenSpiel cannot be given here are refused with the CLI's message.
     with pytest.raises(ValueError, match="x_in_row"):
         gs.load_game("connect_four(x_in_row=5)")
@@ -212,6 +318,7 @@ SOLVED = [
     ("mnk(m=4,n=3,k=3)", 2),
     ("dots_and_boxes(num_rows=2,num_cols=2)", 3),
     ("dots_and_boxes(num_rows=2,num_cols=3,utility_margin=true)", 6),
+    ("othello", 50),
 ]
 
 

@@ -1,6 +1,7 @@
 //! Solves every position of an FFO file (OBF lines) and prints, per position, its line, the
 //! value for the side to move, whether it matches the file's best listed score, the nodes
-//! (the engine's and the endgame code's) and the time; then the totals.
+//! (the engine's and the endgame code's) and the time; then the totals. The board side is the
+//! first position's (OBF lines of 16, 36 or 64 squares: 4x4, 6x6 or 8x8).
 //!
 //! `cargo run --release -p othello-solver --example ffo -- FILE [MAX_EMPTIES] [TT_BITS] [THREADS]
 //! [ENDGAME_EMPTIES] [STABILITY_EMPTIES] [etc|none] [mtdf|fw|bisect] [moves]`: positions with more
@@ -34,7 +35,15 @@ fn main() {
             std::process::exit(1);
         }
     };
-    let g = Geometry::standard();
+    // The board side from the first position's squares (36: 6x6, 64: 8x8).
+    let squares = text.split_whitespace().next().map_or(64, str::len);
+    let g = match (4..=8).find(|n| n * n == squares).map(Geometry::new) {
+        Some(Ok(g)) => g,
+        _ => {
+            eprintln!("{path}: the first position has {squares} squares, not 16, 36 or 64");
+            std::process::exit(1);
+        }
+    };
     let game = Othello::with_thresholds(g, endgame, stability);
     let mut options = search_options(tt_bits, threads);
     if let Some(a) = args.next() {

@@ -7,10 +7,10 @@
 use std::cell::Cell;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use search_core::{Engine, Expansion, Game, Player, SearchOptions, SearchVisitor, Value};
+use search_core::{Engine, Expansion, Game, Player, SearchOptions, SearchVisitor, Symmetry, Value};
 
 use crate::position::final_score;
-use crate::{Geometry, Move, Position};
+use crate::{Geometry, Move, Position, Square};
 
 /// Positions with at most this many empties are valued by [`crate::solve_endgame`] inside
 /// [`Game::value_bounds`] (bounds that meet are the value: the engine searches no further).
@@ -184,15 +184,53 @@ impl Game for Othello {
         (pos.play(mv), 0)
     }
 
-    /// The side to move's discs in the high 64 bits, the opponent's in the low ones: the
-    /// value from the side to move depends on nothing else.
+    /// [`Game::canonical_key`]'s key.
     #[inline]
     fn key(&self, pos: &Position) -> u128 {
-        u128::from(pos.player().0) << 64 | u128::from(pos.opponent().0)
+        self.canonical_key(pos).0
+    }
+
+    /// The side to move's discs in the high 64 bits, the opponent's in the low ones (the
+    /// value from the side to move depends on nothing else), in the least of the position's
+    /// eight orientations under the board's symmetries (mirrors, rotations), which all have
+    /// the same value: symmetric positions share one entry (the four first moves of the
+    /// start, and every position after them, come in symmetric pairs or fours).
+    #[inline]
+    fn canonical_key(&self, pos: &Position) -> (u128, Symmetry) {
+        let g = self.geometry;
+        let (p, o) = (pos.player().0, pos.opponent().0);
+        let mut best = (u128::from(p) << 64 | u128::from(o), 0);
+        for s in 1..8 {
+            let key = u128::from(g.symmetry(p, s)) << 64 | u128::from(g.symmetry(o, s));
+            if key < best.0 {
+                best = (key, s);
+            }
+        }
+        (best.0, Symmetry::Map(best.1))
+    }
+
+    #[inline]
+    fn move_to_canonical(&self, mv: Move, symmetry: u8) -> Move {
+        match mv {
+            Move::Play(sq) => {
+                Move::Play(Square(self.geometry.symmetry(1 << sq.0, symmetry).trailing_zeros() as u8))
+            }
+            Move::Pass => Move::Pass,
+        }
+    }
+
+    #[inline]
+    fn move_from_canonical(&self, mv: Move, symmetry: u8) -> Move {
+        match mv {
+            Move::Play(sq) => {
+                Move::Play(Square(self.geometry.unsymmetry(1 << sq.0, symmetry).trailing_zeros() as u8))
+            }
+            Move::Pass => Move::Pass,
+        }
     }
 
     fn key_scheme(&self) -> String {
-        "othello player<<64|opponent".to_string()
+        "othello player<<64|opponent, least of the 8 symmetries".to_string()
     }
 
     fn value_bounds(&self, pos: &Position) -> (Value, Value) {
@@ -323,6 +361,59 @@ mod tests {
     use rand::{Rng, SeedableRng};
 
     use super::*;
+
+    /// The position `pos` under the board symmetry `s`.
+    fn image(pos: &Position, s: u8) -> Position {
+        let g = pos.geometry();
+        let discs = |p: Player| crate::Bitboard(g.symmetry(pos.discs(p).0, s));
+        let setup = crate::Setup {
+            size: g.size(),
+            black: discs(Player::First),
+            white: discs(Player::Second),
+            to_move: pos.to_move(),
+        };
+        Position::try_from(setup).unwrap()
+    }
+
+    /// The eight images of a position share its key; the key's symmetry takes the position
+    /// onto the image whose plain key it is, and moves there and back: a best move stored
+    /// through one image is a legal move of every other, the one the symmetry maps it to.
+    #[test]
+    fn symmetric_positions_share_a_key_and_their_moves_map() {
+        let mut rng = SmallRng::seed_from_u64(8);
+        for size in [4, 6, 8] {
+            let g = Geometry::new(size).unwrap();
+            let game = Othello::new(g);
+            for _ in 0..200 {
+                let mut pos = Position::start(g);
+                for _ in 0..rng.gen_range(0..g.squares()) {
+                    if pos.is_over() {
+                        break;
+                    }
+                    let moves = pos.legal_moves();
+                    pos = pos.play(moves[rng.gen_range(0..moves.len())]);
+                }
+                let (key, symmetry) = game.canonical_key(&pos);
+                let Symmetry::Map(c) = symmetry else { panic!("unmapped") };
+                let canonical = image(&pos, c);
+                assert_eq!(u128::from(canonical.player().0) << 64 | u128::from(canonical.opponent().0), key);
+                for s in 0..8 {
+                    let other = image(&pos, s);
+                    assert_eq!(game.key(&other), key, "{pos:?} under {s}");
+                    assert_eq!(other.legal_moves().len(), pos.legal_moves().len());
+                }
+                let mut mapped: Vec<Move> =
+                    pos.legal_moves().iter().map(|&m| game.move_to_canonical(m, c)).collect();
+                let mut theirs = canonical.legal_moves();
+                mapped.sort_by_key(|m| format!("{m}"));
+                theirs.sort_by_key(|m| format!("{m}"));
+                assert_eq!(mapped, theirs);
+                for &m in &pos.legal_moves() {
+                    assert_eq!(game.move_from_canonical(game.move_to_canonical(m, c), c), m);
+                }
+            }
+        }
+    }
 
     /// Discs counted stable keep their colour in random continuations to the end.
     #[test]

@@ -217,6 +217,35 @@ impl Geometry {
         flipped
     }
 
+    /// `b` (squares of the board) under the board symmetry `s` (0 to 7, 0 the identity):
+    /// mirrored left to right if bit 0 of `s` is set, then upside down if bit 1 is, then
+    /// transposed (column and row swapped) if bit 2 is. [`Geometry::unsymmetry`] undoes it.
+    #[inline]
+    pub(crate) fn symmetry(&self, mut b: u64, s: u8) -> u64 {
+        let pad = 8 - self.size as u32;
+        if s & 1 != 0 {
+            // Each row's bits reversed (the row order kept), then moved back to columns 0..n.
+            b = b.reverse_bits().swap_bytes() >> pad;
+        }
+        if s & 2 != 0 {
+            b = b.swap_bytes() >> (8 * pad);
+        }
+        if s & 4 != 0 {
+            b = transpose(b);
+        }
+        b
+    }
+
+    /// The inverse of [`Geometry::symmetry`]`(_, s)`: each step is its own inverse, undone in
+    /// the reverse order.
+    #[inline]
+    pub(crate) fn unsymmetry(&self, mut b: u64, s: u8) -> u64 {
+        for step in [4, 2, 1] {
+            b = self.symmetry(b, s & step);
+        }
+        b
+    }
+
     /// The discs of `p` that can never be turned over, whatever is played (a subset of the
     /// stable discs): those that, on each of the four axes, lie on a full line or next to
     /// the board's edge or to such a disc of `p`. Found as a fixed point from no disc.
@@ -245,6 +274,18 @@ impl Geometry {
             s = next;
         }
     }
+}
+
+/// `b` transposed: square `(c, r)` moved to `(r, c)` (the top-left n x n corner onto
+/// itself), by three exchanges of bit blocks across the diagonal.
+#[inline]
+fn transpose(mut b: u64) -> u64 {
+    let t = 0x0f0f_0f0f_0000_0000 & (b ^ (b << 28));
+    b ^= t ^ (t >> 28);
+    let t = 0x3333_0000_3333_0000 & (b ^ (b << 14));
+    b ^= t ^ (t >> 14);
+    let t = 0x5500_5500_5500_5500 & (b ^ (b << 7));
+    b ^ t ^ (t >> 7)
 }
 
 /// The three boards, 4x4, 6x6 and 8x8.
@@ -280,6 +321,41 @@ mod tests {
         assert!(Geometry::new(5).is_err());
         assert!(Geometry::new(10).is_err());
         assert_eq!(Geometry::new(2), Err(SizeError(2)));
+    }
+
+    /// Each symmetry moves every square `(c, r)` where the plane's symmetry moves it, and
+    /// `unsymmetry` moves it back.
+    #[test]
+    fn symmetries_move_each_square_as_the_square_s_symmetries() {
+        for size in [4, 6, 8] {
+            let g = Geometry::new(size).unwrap();
+            let n = size as i32;
+            for s in 0..8u8 {
+                let mut all = 0;
+                for r in 0..n {
+                    for c in 0..n {
+                        let (mut x, mut y) = (c, r);
+                        if s & 1 != 0 {
+                            x = n - 1 - x;
+                        }
+                        if s & 2 != 0 {
+                            y = n - 1 - y;
+                        }
+                        if s & 4 != 0 {
+                            (x, y) = (y, x);
+                        }
+                        assert_eq!(
+                            g.symmetry(bit(c, r), s),
+                            bit(x, y),
+                            "size {size} symmetry {s} ({c}, {r})"
+                        );
+                        assert_eq!(g.unsymmetry(bit(x, y), s), bit(c, r));
+                        all |= bit(c, r);
+                    }
+                }
+                assert_eq!(g.symmetry(all, s), g.board);
+            }
+        }
     }
 
     #[test]

@@ -103,6 +103,7 @@ _LONG_NAMES = {
     "dots_and_boxes": "Dots and Boxes",
     "triangle_war": "Triangle War",
     "young_chess": "Young-diagram game",
+    "othello": "Othello",
 }
 
 
@@ -150,6 +151,11 @@ def _dimensions(game):
         if game.name == "young-chess":
             rows, columns = _size(game, "3x3")
             dims = (32 * 32, rows * columns)  # ids row * 32 + column; a cell a move
+        elif game.name == "othello":
+            # Squares row * 8 + column (every board in the 8x8 layout), the pass 64; as
+            # pyspiel, a game of at most two actions a square (a disc, a pass).
+            n = int(game.parameters().get("size", "8"))
+            dims = (65, 2 * n * n)
         else:
             # Every action is legal at the start in the other games (columns, cells, lines,
             # segments), and each fills one cell, line or segment (a column: its cells).
@@ -250,11 +256,28 @@ def _dots_and_boxes_string(state):
     return "".join(out)
 
 
+def _othello_string(state):
+    """pyspiel's drawing of an othello state: who is to play (or that the game is over), then
+    the board between lines of column letters, each row between its number, x / o / -."""
+    lines = [line for line in str(state).splitlines() if line.strip()]
+    letters = lines[0].split()
+    player = state.current_player()
+    head = "Terminal State:" if player < 0 else ("Black (x) to play:", "White (o) to play:")[player]
+    edge = "  " + " ".join(letters) + "  "
+    rows = []
+    for line in lines[1:]:
+        number, *cells = line.split()
+        marks = " ".join({"X": "x", "O": "o"}.get(c, "-") for c in cells)
+        rows.append(f"{number} {marks} {number}")
+    return "\n".join([head, edge, *rows, edge])
+
+
 def _observation_string(self, player=None):
     """pyspiel's ObservationString: the board as pyspiel draws it for connect_four (rows top
-    first, x / o / ., each ending in a newline), tic_tac_toe and mnk (rows joined by newlines)
-    and dots_and_boxes (box-drawing characters, a box marked 1 or 2 by its owner); str(state)
-    for the other games. The same for both players (perfect information)."""
+    first, x / o / ., each ending in a newline), tic_tac_toe and mnk (rows joined by newlines),
+    dots_and_boxes (box-drawing characters, a box marked 1 or 2 by its owner) and othello (who
+    is to play, the board between column letters and row numbers, x / o / -); str(state) for
+    the other games. The same for both players (perfect information)."""
     name = self.get_game().name
     lines = [line for line in str(self).splitlines() if line.strip()]
     if name == "connect-four":
@@ -263,6 +286,8 @@ def _observation_string(self, player=None):
         return "\n".join("".join(line.split()[1:]) for line in lines[1:])
     if name == "dots-and-boxes":
         return _dots_and_boxes_string(self)
+    if name == "othello":
+        return _othello_string(self)
     return str(self)
 
 

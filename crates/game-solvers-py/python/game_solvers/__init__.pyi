@@ -59,8 +59,8 @@ class GameType:
     short_name: str
     """Game.short_name."""
     long_name: str
-    """pyspiel's long name ("Connect Four", "Tic Tac Toe", "m,n,k-game", "Dots and Boxes"),
-    the project's title for the other games."""
+    """pyspiel's long name ("Connect Four", "Tic Tac Toe", "m,n,k-game", "Dots and Boxes",
+    "Othello"), the project's title for the other games."""
     utility: Any
     """ZERO_SUM."""
     dynamics: Any
@@ -89,16 +89,18 @@ class Game:
     @property
     def short_name(self) -> str:
         """The game string's name with `_`: OpenSpiel's short name for the games it has
-        ("connect_four", "tic_tac_toe" or "mnk" as given, "dots_and_boxes")."""
+        ("connect_four", "tic_tac_toe" or "mnk" as given, "dots_and_boxes", "othello")."""
     def num_players(self) -> int:
         """2."""
     def num_distinct_actions(self) -> int:
         """pyspiel's: action ids are 0 to this minus one (columns, cells, lines, segments;
-        1024 for the Young-diagram game, whose ids are row * 32 + column)."""
+        1024 for the Young-diagram game, whose ids are row * 32 + column; 65 for othello,
+        whose ids are row * 8 + column on every board and 64 for the pass)."""
     def max_game_length(self) -> int:
         """The most actions a game lasts: every cell, line or segment played (the cells of
-        the parameters' board for the Young-diagram game). pyspiel's for connect_four,
-        tic_tac_toe, mnk and square dots_and_boxes boards; OpenSpiel 2.0.2 says
+        the parameters' board for the Young-diagram game; for othello, as pyspiel's, two
+        actions a square, 2 * size * size). pyspiel's for connect_four, tic_tac_toe, mnk,
+        othello and square dots_and_boxes boards; OpenSpiel 2.0.2 says
         2 * (num_rows + 1) * num_cols for dots_and_boxes, fewer than its lines when
         num_rows > num_cols."""
     def get_type(self) -> GameType:
@@ -179,9 +181,10 @@ class State:
         long; all 0 for a `player` not to move."""
     def observation_string(self, player: Optional[int] = None) -> str:
         """pyspiel's string for connect_four (rows top first, x / o / ., each ending in a
-        newline), tic_tac_toe and mnk (rows joined by newlines) and dots_and_boxes (drawn with
-        box-drawing characters, a box marked 1 or 2 by the player who took it); str(state)
-        for the other games. The same for both players (perfect information)."""
+        newline), tic_tac_toe and mnk (rows joined by newlines), dots_and_boxes (drawn with
+        box-drawing characters, a box marked 1 or 2 by the player who took it) and othello
+        (who is to play, then the board between column letters and row numbers, x / o / -);
+        str(state) for the other games. The same for both players (perfect information)."""
     def serialize(self) -> str:
         """pyspiel's format: the history's action ids one a line ("\\n" for none).
         Game.deserialize_state replays it from the start, so a state opened from a DBN string
