@@ -64,14 +64,20 @@ trait AnyState: Send {
 }
 
 /// [`AnyState`] of front `F`: a session, what re-opens it (for `clone`), and the settings its
-/// solver was made with.
+/// solver was made with: `None` while it is the small placeholder a new state gets
+/// ([`PLACEHOLDER`]), so that making, copying and unpickling states allocates no table; the
+/// first solve makes the real one.
 struct StateOf<F: Front> {
     name: &'static str,
     params: Vec<(String, String)>,
     setup: Option<String>,
     session: Session<F>,
-    settings: SolverSettings,
+    settings: Option<SolverSettings>,
 }
+
+/// The solver of a state no solve has asked for yet: a table of at most 2^4 entries (legal
+/// moves and play need no table).
+const PLACEHOLDER: SolverSettings = SolverSettings { threads: None, tt_bytes: None, max_tt_bits: Some(4) };
 
 /// The action id of a move: its code in the engine. A move without one (a cell of the
 /// Young-diagram game beyond row or column 31) is an error, not a panic.
@@ -149,10 +155,10 @@ impl<F: Front> AnyState for StateOf<F> {
         settings: SolverSettings,
         limits: Limits,
     ) -> Result<Result<Explained, String>, Interrupted> {
-        if settings != self.settings {
+        if self.settings != Some(settings) {
             let solver = self.session.front().solver(settings);
             *self.session.solver() = solver;
-            self.settings = settings;
+            self.settings = Some(settings);
         }
         let sign = self.session.to_move().sign();
         let (front, solver, pos) = self.session.parts();
@@ -187,15 +193,15 @@ impl Visit for Open {
     type Output = Result<Box<dyn AnyState>, String>;
     fn visit<F: Front>(self, front: F) -> Self::Output {
         let session = match &self.setup {
-            Some(text) => Session::from_setup(front, text, SolverSettings::default())?,
-            None => Session::new(front),
+            Some(text) => Session::from_setup(front, text, PLACEHOLDER)?,
+            None => Session::with_settings(front, PLACEHOLDER),
         };
         Ok(Box::new(StateOf {
             name: F::NAME,
             params: self.params,
             setup: self.setup,
             session,
-            settings: SolverSettings::default(),
+            settings: None,
         }))
     }
 }
