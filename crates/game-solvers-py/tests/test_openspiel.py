@@ -114,13 +114,19 @@ def test_random_games_agree_move_by_move(spec):
 def late_positions(spec, count, left, seed):
     """`count` non-terminal positions of random games with at most `left` moves left to the
     longest end of the game (empty cells, undrawn lines), as (our state, OpenSpiel's)."""
+    longest = pyspiel.load_game(spec).max_game_length()
+    return random_positions(spec, count, seed, lambda theirs: longest - len(theirs.history()) > left)
+
+
+def random_positions(spec, count, seed, going_on):
+    """`count` non-terminal positions of seeded random games of `spec`, each played until
+    `going_on(pyspiel's state)` is false, as (our state, pyspiel's)."""
     ours_game, their_game = gs.load_game(spec), pyspiel.load_game(spec)
-    longest = their_game.max_game_length()
     rng = random.Random(seed)
     found = []
     while len(found) < count:
         ours, theirs = ours_game.new_initial_state(), their_game.new_initial_state()
-        while not theirs.is_terminal() and longest - len(theirs.history()) > left:
+        while not theirs.is_terminal() and going_on(theirs):
             action = rng.choice(theirs.legal_actions())
             ours.apply_action(action)
             theirs.apply_action(action)
@@ -187,18 +193,7 @@ def test_othello_random_games_agree_with_pyspiel():
 def othello_late_positions(count, empties, seed):
     """`count` non-terminal othello positions of random games with at most `empties` empty
     squares, as (our state, pyspiel's)."""
-    ours_game, their_game = gs.load_game("othello"), pyspiel.load_game("othello")
-    rng = random.Random(seed)
-    found = []
-    while len(found) < count:
-        ours, theirs = ours_game.new_initial_state(), their_game.new_initial_state()
-        while not theirs.is_terminal() and othello_cells(theirs).count("-") > empties:
-            action = rng.choice(theirs.legal_actions())
-            ours.apply_action(action)
-            theirs.apply_action(action)
-        if not theirs.is_terminal():
-            found.append((ours, theirs))
-    return found
+    return random_positions("othello", count, seed, lambda theirs: othello_cells(theirs).count("-") > empties)
 
 
 def test_othello_values_agree_with_openspiel_alpha_beta():

@@ -151,6 +151,16 @@ pub fn engine(geometry: &'static Geometry, tt_bits: u32, threads: usize) -> Engi
     Engine::with_options(Othello::new(geometry), search_options(tt_bits, threads))
 }
 
+/// `mv` with its square's bit mapped by `map` (a board symmetry or its inverse); a pass stays
+/// a pass.
+#[inline]
+fn map_square(mv: Move, map: impl Fn(u64) -> u64) -> Move {
+    match mv {
+        Move::Play(sq) => Move::Play(Square(map(1 << sq.0).trailing_zeros() as u8)),
+        Move::Pass => Move::Pass,
+    }
+}
+
 impl Game for Othello {
     type Position = Position;
     type Move = Move;
@@ -211,22 +221,12 @@ impl Game for Othello {
 
     #[inline]
     fn move_to_canonical(&self, mv: Move, symmetry: u8) -> Move {
-        match mv {
-            Move::Play(sq) => {
-                Move::Play(Square(self.geometry.symmetry(1 << sq.0, symmetry).trailing_zeros() as u8))
-            }
-            Move::Pass => Move::Pass,
-        }
+        map_square(mv, |bit| self.geometry.symmetry(bit, symmetry))
     }
 
     #[inline]
     fn move_from_canonical(&self, mv: Move, symmetry: u8) -> Move {
-        match mv {
-            Move::Play(sq) => {
-                Move::Play(Square(self.geometry.unsymmetry(1 << sq.0, symmetry).trailing_zeros() as u8))
-            }
-            Move::Pass => Move::Pass,
-        }
+        map_square(mv, |bit| self.geometry.unsymmetry(bit, symmetry))
     }
 
     fn key_scheme(&self) -> String {
