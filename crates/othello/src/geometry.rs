@@ -38,6 +38,9 @@ pub struct Geometry {
     lines: [[u64; 15]; 4],
     quadrants: [u64; 4],
     corners: u64,
+    /// Per square of the 8x8 layout and direction, the squares of the board beyond it in
+    /// that direction (empty for squares off the board): what [`Geometry::flips`] scans.
+    rays: [[u64; 8]; 64],
 }
 
 /// Bit of square `(c, r)` of the 8x8 layout.
@@ -95,7 +98,27 @@ impl Geometry {
             r += 1;
         }
         let corners = bit(0, 0) | bit(n - 1, 0) | bit(0, n - 1) | bit(n - 1, n - 1);
-        Geometry { size, board, dest, edge, lines, quadrants, corners }
+        let mut rays = [[0u64; 8]; 64];
+        let mut r = 0;
+        while r < n {
+            let mut c = 0;
+            while c < n {
+                let mut d = 0;
+                while d < 8 {
+                    let (dc, dr) = DIRECTIONS[d];
+                    let (mut x, mut y) = (c + dc, r + dr);
+                    while on(n, x, y) {
+                        rays[(r * 8 + c) as usize][d] |= bit(x, y);
+                        x += dc;
+                        y += dr;
+                    }
+                    d += 1;
+                }
+                c += 1;
+            }
+            r += 1;
+        }
+        Geometry { size, board, dest, edge, lines, quadrants, corners, rays }
     }
 
     /// The board of side `size`.
@@ -184,15 +207,29 @@ impl Geometry {
     /// which a line of `o`'s discs ends in one of `p`'s, in some direction.
     #[inline]
     pub(crate) fn moves(&self, p: u64, o: u64) -> u64 {
+        #[inline(always)]
+        fn by(b: u64, s: i32) -> u64 {
+            if s > 0 {
+                b << s
+            } else {
+                b >> -s
+            }
+        }
         let empty = self.board & !(p | o);
         let mut m = 0;
         for d in 0..8 {
-            let mut x = self.shift(p, d) & o;
-            // A line of opponent discs is at most n - 2 long.
-            for _ in 0..5 {
-                x |= self.shift(x, d) & o;
-            }
-            m |= self.shift(x, d) & empty;
+            let s = SHIFTS[d];
+            // The opponent's discs whose neighbour one step back is on the board: a shift
+            // masked by them never wraps or leaves the board.
+            let od = o & self.dest[d];
+            // Lines of the opponent's discs after one of `p`'s, grown two steps at a time
+            // (a line is at most n - 2 = 6 long).
+            let mut x = od & by(p, s);
+            x |= od & by(x, s);
+            let pairs = od & by(od, s);
+            x |= pairs & by(x, 2 * s);
+            x |= pairs & by(x, 2 * s);
+            m |= by(x, s) & self.dest[d] & empty;
         }
         m
     }
@@ -201,17 +238,20 @@ impl Geometry {
     /// if the move is not legal).
     #[inline]
     pub(crate) fn flips(&self, p: u64, o: u64, sq: u8) -> u64 {
-        let start = 1u64 << sq;
+        let rays = &self.rays[usize::from(sq & 63)];
         let mut flipped = 0;
-        for d in 0..8 {
-            let mut x = self.shift(start, d);
-            let mut line = 0;
-            while x & o != 0 {
-                line |= x;
-                x = self.shift(x, d);
-            }
-            if x & p != 0 {
-                flipped |= line;
+        for (d, &ray) in rays.iter().enumerate() {
+            // The first square along the ray that is not the opponent's: the line of the
+            // opponent's discs before it turns over if that square is the mover's.
+            let stop = ray & !o;
+            if SHIFTS[d] > 0 {
+                // Along the ray the bit numbers rise: the lowest bit comes first.
+                let first = stop & stop.wrapping_neg();
+                flipped |= ray & first.wrapping_sub(1) & 0u64.wrapping_sub(u64::from(first & p != 0));
+            } else if stop != 0 {
+                // They fall: the highest bit comes first.
+                let first = 1u64 << (63 - stop.leading_zeros());
+                flipped |= ray & !(first | (first - 1)) & 0u64.wrapping_sub(u64::from(first & p != 0));
             }
         }
         flipped
