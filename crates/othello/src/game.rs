@@ -14,7 +14,7 @@ use crate::{Geometry, Move, Position, Square};
 
 /// Positions with at most this many empties are valued by [`crate::solve_endgame`] inside
 /// [`Game::value_bounds`] (bounds that meet are the value: the engine searches no further).
-pub const ENDGAME_EMPTIES: u32 = 8;
+pub const ENDGAME_EMPTIES: u32 = 10;
 
 /// Positions with at most this many empties (and more than [`ENDGAME_EMPTIES`]) get
 /// stability bounds: with `s` stable discs of the opponent, the side to move scores at most
@@ -57,10 +57,14 @@ fn window_of(pos: &Position, empties: u32) -> Option<(Value, Value)> {
     child.then_some((-w.beta, -w.alpha))
 }
 
-/// From this many empties on, [`Game::order_moves`] adds a two-ply look-ahead to its key (the
-/// least, over the replies, of the mover's mobility minus the opponent's after them, weighed
-/// 16 times a reply of the opponent's).
-pub const SHALLOW_EMPTIES: u32 = 14;
+/// From this many empties on, [`Game::order_moves`] sorts the moves by a shallow search of
+/// each over a heuristic evaluation (mobility, potential mobility, corners), one ply deeper
+/// every two empties more, at most [`MAX_SHALLOW_DEPTH`] plies; below, by the opponent's
+/// mobility after the move (fastest first), then parity.
+pub const SHALLOW_EMPTIES: u32 = 12;
+
+/// The deepest shallow search of [`Game::order_moves`], in plies.
+pub const MAX_SHALLOW_DEPTH: u32 = 4;
 
 /// The default TT size of [`engine`]: 2^22 entries.
 pub const DEFAULT_TT_BITS: u32 = 22;
@@ -275,6 +279,27 @@ impl Game for Othello {
         let g = self.geometry;
         let (p, o) = (pos.player().0, pos.opponent().0);
         let empty = g.board().0 & !(p | o);
+        let empties = empty.count_ones();
+        if empties >= SHALLOW_EMPTIES {
+            // A shallow search of each move over the evaluation, deeper with more empties.
+            let depth = ((empties - SHALLOW_EMPTIES) / 2 + 1).min(MAX_SHALLOW_DEPTH);
+            let mut keyed = [(0i32, Move::Pass); 64];
+            let mut count = 0;
+            for &mv in moves.iter() {
+                let Move::Play(sq) = mv else { continue };
+                let f = g.flips(p, o, sq.0);
+                let (cp, co) = (o ^ f, p | f | 1 << sq.0);
+                let v = -crate::eval::shallow_value(g, cp, co, depth - 1, -i32::MAX, i32::MAX, false);
+                keyed[count] = (-v, mv);
+                count += 1;
+            }
+            let keyed = &mut keyed[..count];
+            keyed.sort_by_key(|&(k, _)| k);
+            for (slot, &(_, mv)) in moves.iter_mut().zip(keyed.iter()) {
+                *slot = mv;
+            }
+            return;
+        }
         let mut odd = 0;
         for &q in g.quadrant_words() {
             if (empty & q).count_ones() & 1 == 1 {
@@ -283,38 +308,16 @@ impl Game for Othello {
         }
         let corners = g.corners().0;
         let mobility = |m: u64| (m.count_ones() + (m & corners).count_ones()) as i32;
-        let deep = empty.count_ones() >= SHALLOW_EMPTIES;
         let mut keyed = [(0i32, Move::Pass); 64];
         let keys = moves.iter().map(|&mv| {
             let Move::Play(sq) = mv else { return (0, mv) };
             let bit = 1u64 << sq.0;
             let f = g.flips(p, o, sq.0);
             let (cp, co) = (o ^ f, p | f | bit);
-            let reply_squares = g.moves(cp, co);
-            let replies = mobility(reply_squares);
+            let replies = mobility(g.moves(cp, co));
             let parity = i32::from(odd & bit == 0);
             let corner = i32::from(corners & bit == 0);
-            let fast = replies * 4 + parity * 2 + corner;
-            if !deep {
-                return (fast, mv);
-            }
-            // Two plies: the worst, over the replies, of the mover's mobility minus the
-            // opponent's after them (higher is better, so it is negated in the key, which
-            // it dominates: 64 against 4 a reply).
-            let mut worst = i32::MAX;
-            let mut rest = reply_squares;
-            while rest != 0 {
-                let r = rest.trailing_zeros() as u8;
-                rest &= rest - 1;
-                let rf = g.flips(cp, co, r);
-                let (gp, go) = (co ^ rf, cp | rf | 1 << r);
-                let e = mobility(g.moves(gp, go)) - mobility(g.moves(go, gp));
-                worst = worst.min(e);
-            }
-            if worst == i32::MAX {
-                worst = mobility(g.moves(co, cp)) + 8;
-            }
-            (-worst * 64 + fast, mv)
+            (replies * 4 + parity * 2 + corner, mv)
         });
         let mut count = 0;
         for k in keys {

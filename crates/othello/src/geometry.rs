@@ -41,6 +41,9 @@ pub struct Geometry {
     /// Per square of the 8x8 layout and direction, the squares of the board beyond it in
     /// that direction (empty for squares off the board): what [`Geometry::flips`] scans.
     rays: [[u64; 8]; 64],
+    /// Per square, its neighbours on the board: a move there turns something over only if
+    /// one of them is the opponent's.
+    adjacent: [u64; 64],
 }
 
 /// Bit of square `(c, r)` of the 8x8 layout.
@@ -99,6 +102,7 @@ impl Geometry {
         }
         let corners = bit(0, 0) | bit(n - 1, 0) | bit(0, n - 1) | bit(n - 1, n - 1);
         let mut rays = [[0u64; 8]; 64];
+        let mut adjacent = [0u64; 64];
         let mut r = 0;
         while r < n {
             let mut c = 0;
@@ -106,6 +110,9 @@ impl Geometry {
                 let mut d = 0;
                 while d < 8 {
                     let (dc, dr) = DIRECTIONS[d];
+                    if on(n, c + dc, r + dr) {
+                        adjacent[(r * 8 + c) as usize] |= bit(c + dc, r + dr);
+                    }
                     let (mut x, mut y) = (c + dc, r + dr);
                     while on(n, x, y) {
                         rays[(r * 8 + c) as usize][d] |= bit(x, y);
@@ -118,7 +125,7 @@ impl Geometry {
             }
             r += 1;
         }
-        Geometry { size, board, dest, edge, lines, quadrants, corners, rays }
+        Geometry { size, board, dest, edge, lines, quadrants, corners, rays, adjacent }
     }
 
     /// The board of side `size`.
@@ -217,11 +224,10 @@ impl Geometry {
         }
         let empty = self.board & !(p | o);
         let mut m = 0;
-        for d in 0..8 {
-            let s = SHIFTS[d];
+        for (&s, &dest) in SHIFTS.iter().zip(&self.dest) {
             // The opponent's discs whose neighbour one step back is on the board: a shift
             // masked by them never wraps or leaves the board.
-            let od = o & self.dest[d];
+            let od = o & dest;
             // Lines of the opponent's discs after one of `p`'s, grown two steps at a time
             // (a line is at most n - 2 = 6 long).
             let mut x = od & by(p, s);
@@ -229,16 +235,19 @@ impl Geometry {
             let pairs = od & by(od, s);
             x |= pairs & by(x, 2 * s);
             x |= pairs & by(x, 2 * s);
-            m |= by(x, s) & self.dest[d] & empty;
+            m |= by(x, s) & dest & empty;
         }
         m
     }
 
     /// The discs of `o` that a disc of `p` played on the empty square `sq` turns over (empty
     /// if the move is not legal).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn flips(&self, p: u64, o: u64, sq: u8) -> u64 {
         let rays = &self.rays[usize::from(sq & 63)];
+        if self.adjacent[usize::from(sq & 63)] & o == 0 {
+            return 0;
+        }
         let mut flipped = 0;
         for (d, &ray) in rays.iter().enumerate() {
             // The first square along the ray that is not the opponent's: the line of the

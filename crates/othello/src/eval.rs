@@ -1,0 +1,146 @@
+//! Move ordering far from the end: a static evaluation of a position (mobility, potential
+//! mobility, corners and the squares next to empty corners) and a shallow alpha-beta search
+//! over it. [`crate::Othello`]'s move ordering sorts the moves of positions with many
+//! empties by the shallow search's value of each; no value the engine proves depends on it.
+
+use crate::position::final_score;
+use crate::Geometry;
+
+/// The evaluation's unit: one disc of the final score is worth this much in
+/// [`evaluate`]'s scale (a finished game found by [`shallow_value`] scores its disc
+/// difference times this).
+pub(crate) const DISC: i32 = 64;
+
+/// Every square next to one of `b`'s (in the eight directions).
+#[inline]
+fn neighbours(g: &Geometry, b: u64) -> u64 {
+    let mut n = 0;
+    for d in 0..8 {
+        n |= g.shift(b, d);
+    }
+    n
+}
+
+/// The diagonal neighbours of `b`'s squares (the X-squares of corners).
+#[inline]
+fn diagonal_neighbours(g: &Geometry, b: u64) -> u64 {
+    let mut n = 0;
+    for d in 4..8 {
+        n |= g.shift(b, d);
+    }
+    n
+}
+
+/// A heuristic value of the position for the side to move (`p` its discs, `o` the
+/// opponent's), in [`DISC`] units of an expected final disc difference: mobility (moves
+/// to corners count twice), potential mobility (empty squares next to the opponent's
+/// discs), corners held, and discs on the X-squares of empty corners.
+#[inline]
+pub(crate) fn evaluate(g: &Geometry, p: u64, o: u64) -> i32 {
+    let corners = g.corners().0;
+    let empty = g.board().0 & !(p | o);
+    let (mp, mo) = (g.moves(p, o), g.moves(o, p));
+    let mobility = (mp.count_ones() + (mp & corners).count_ones()) as i32
+        - (mo.count_ones() + (mo & corners).count_ones()) as i32;
+    let potential = (neighbours(g, o) & empty).count_ones() as i32 - (neighbours(g, p) & empty).count_ones() as i32;
+    let held = (p & corners).count_ones() as i32 - (o & corners).count_ones() as i32;
+    let x_squares = diagonal_neighbours(g, corners & empty);
+    let exposed = (p & x_squares).count_ones() as i32 - (o & x_squares).count_ones() as i32;
+    16 * mobility + 6 * potential + 48 * held - 24 * exposed
+}
+
+/// The negamax value, `depth` plies deep, of [`evaluate`] for the side with `p` against
+/// `o`, fail-soft in `(alpha, beta)`; a finished game is worth its final score in [`DISC`]
+/// units. `passed`: the opponent has just passed.
+pub(crate) fn shallow_value(
+    g: &Geometry,
+    p: u64,
+    o: u64,
+    depth: u32,
+    mut alpha: i32,
+    beta: i32,
+    passed: bool,
+) -> i32 {
+    if depth == 0 {
+        return evaluate(g, p, o);
+    }
+    let mut rest = g.moves(p, o);
+    if rest == 0 {
+        if passed || g.moves(o, p) == 0 {
+            return final_score(p, o, g.squares()) as i32 * DISC;
+        }
+        return -shallow_value(g, o, p, depth, -beta, -alpha, true);
+    }
+    let mut best = i32::MIN + 1;
+    while rest != 0 {
+        let sq = rest.trailing_zeros() as u8;
+        rest &= rest - 1;
+        let f = g.flips(p, o, sq);
+        let v = -shallow_value(g, o ^ f, p | f | 1 << sq, depth - 1, -beta, -alpha, false);
+        if v > best {
+            best = v;
+            if v > alpha {
+                alpha = v;
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+
+    use super::*;
+    use crate::Position;
+
+    /// Deep enough to reach the end everywhere, the shallow search is the exact negamax:
+    /// [`crate::solve_endgame`]'s value in [`DISC`] units, whatever the evaluation says.
+    #[test]
+    fn a_shallow_search_to_the_end_is_the_exact_value() {
+        let mut rng = SmallRng::seed_from_u64(12);
+        for size in [4, 6, 8] {
+            let g = Geometry::new(size).unwrap();
+            let mut checked = 0;
+            while checked < 200 {
+                let mut pos = Position::start(g);
+                let stop = rng.gen_range(1..7);
+                while pos.empty().count() > stop && !pos.is_over() {
+                    let moves = pos.legal_moves();
+                    pos = pos.play(moves[rng.gen_range(0..moves.len())]);
+                }
+                let (p, o) = (pos.player().0, pos.opponent().0);
+                let mut nodes = 0;
+                let exact = crate::solve_endgame(&pos, -100, 100, &mut nodes) as i32;
+                // One more than the moves left: no leaf is cut off before the end.
+                let depth = pos.empty().count() + 1;
+                assert_eq!(shallow_value(g, p, o, depth, -i32::MAX, i32::MAX, false), exact * DISC, "{pos:?}");
+                checked += 1;
+            }
+        }
+    }
+
+    /// The evaluation is antisymmetric in the two sides' discs (what one side gains the other
+    /// loses), so that negamax over it is consistent.
+    #[test]
+    fn the_evaluation_is_antisymmetric() {
+        let mut rng = SmallRng::seed_from_u64(13);
+        let g = Geometry::standard();
+        for _ in 0..500 {
+            let mut pos = Position::start(g);
+            for _ in 0..rng.gen_range(0..60) {
+                if pos.is_over() {
+                    break;
+                }
+                let moves = pos.legal_moves();
+                pos = pos.play(moves[rng.gen_range(0..moves.len())]);
+            }
+            let (p, o) = (pos.player().0, pos.opponent().0);
+            assert_eq!(evaluate(g, p, o), -evaluate(g, o, p));
+        }
+    }
+}
