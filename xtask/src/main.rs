@@ -16,12 +16,15 @@
 //!   commit.
 //! - `cargo xtask c4-table`: Connect Four's empty boards with width + height <= 13, each result
 //!   (winner, move on which the game ends) beside the published one.
+//! - `cargo xtask ffo-bench [--max-empties N] [--baseline BIN] [FILE...]`: Othello's exact
+//!   endgame on the FFO positions, per position nodes, seconds and nodes per second.
 //! - `cargo xtask process-words`: every word of the work's history (a step's number, a commit
 //!   hash, a branch, a machine named by anything but its class) in the documents and
 //!   comments, as `file:line`.
 
 mod bench;
 mod bench_case;
+mod ffo_bench;
 mod games;
 mod golden;
 mod mnk_table;
@@ -70,6 +73,9 @@ enum Command {
     /// List the words of the work's history (steps by number, commit hashes, branches, a
     /// machine not named by its class) in every document and comment; fails if there is one.
     ProcessWords,
+    /// Othello's exact endgame on the FFO positions: per position nodes, seconds and nodes
+    /// per second, optionally beside a baseline `ffo` binary.
+    FfoBench(ffo_bench::Args),
 }
 
 fn main() -> ExitCode {
@@ -84,6 +90,7 @@ fn main() -> ExitCode {
         Command::C4Table(args) => games::connect_four::table(&args),
         Command::Solve4x5(args) => solve_4x5::run(&args),
         Command::ProcessWords => process_words::run(),
+        Command::FfoBench(args) => ffo_bench::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

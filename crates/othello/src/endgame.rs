@@ -39,7 +39,7 @@ fn last_square(g: &Geometry, p: u64, o: u64, sq: u8, nodes: &mut u64) -> Value {
 
 /// From this many empties on, [`search`] orders moves by the opponent's mobility after them
 /// (fewest replies first), then parity; below, by parity alone (cheaper than counting).
-const SORT_EMPTIES: u32 = 7;
+const SORT_EMPTIES: u32 = 6;
 
 /// [`search`] at a node with at least [`SORT_EMPTIES`] empties: the moves played first, then
 /// searched by fewest replies, ties to squares of odd quadrants.

@@ -14,7 +14,7 @@ use crate::{Geometry, Move, Position, Square};
 
 /// Positions with at most this many empties are valued by [`crate::solve_endgame`] inside
 /// [`Game::value_bounds`] (bounds that meet are the value: the engine searches no further).
-pub const ENDGAME_EMPTIES: u32 = 10;
+pub const ENDGAME_EMPTIES: u32 = 8;
 
 /// Positions with at most this many empties (and more than [`ENDGAME_EMPTIES`]) get
 /// stability bounds: with `s` stable discs of the opponent, the side to move scores at most
@@ -58,7 +58,7 @@ fn window_of(pos: &Position, empties: u32) -> Option<(Value, Value)> {
 }
 
 /// From this many empties on, [`Game::order_moves`] sorts the moves by a shallow search of
-/// each over a heuristic evaluation (mobility, potential mobility, corners), one ply deeper
+/// each over a heuristic evaluation (mobility, corners, X-squares), one ply deeper
 /// every two empties more, at most [`MAX_SHALLOW_DEPTH`] plies; below, by the opponent's
 /// mobility after the move (fastest first), then parity.
 pub const SHALLOW_EMPTIES: u32 = 12;
@@ -163,6 +163,42 @@ fn map_square(mv: Move, map: impl Fn(u64) -> u64) -> Move {
         Move::Play(sq) => Move::Play(Square(map(1 << sq.0).trailing_zeros() as u8)),
         Move::Pass => Move::Pass,
     }
+}
+
+/// Sorts `moves` (squares of the side with discs `p` against `o`) by the opponent's mobility
+/// after each (corner replies counted twice), then squares of quadrants with an odd number
+/// of empties, then corners.
+fn fastest_first(g: &Geometry, p: u64, o: u64, moves: &mut [Move]) {
+    let empty = g.board().0 & !(p | o);
+        let mut odd = 0;
+        for &q in g.quadrant_words() {
+            if (empty & q).count_ones() & 1 == 1 {
+                odd |= q;
+            }
+        }
+        let corners = g.corners().0;
+        let mobility = |m: u64| (m.count_ones() + (m & corners).count_ones()) as i32;
+        let mut keyed = [(0i32, Move::Pass); 64];
+        let keys = moves.iter().map(|&mv| {
+            let Move::Play(sq) = mv else { return (0, mv) };
+            let bit = 1u64 << sq.0;
+            let f = g.flips(p, o, sq.0);
+            let (cp, co) = (o ^ f, p | f | bit);
+            let replies = mobility(g.moves(cp, co));
+            let parity = i32::from(odd & bit == 0);
+            let corner = i32::from(corners & bit == 0);
+            (replies * 4 + parity * 2 + corner, mv)
+        });
+        let mut count = 0;
+        for k in keys {
+            keyed[count] = k;
+            count += 1;
+        }
+        let keyed = &mut keyed[..count];
+        keyed.sort_by_key(|&(k, _)| k);
+        for (slot, &(_, mv)) in moves.iter_mut().zip(keyed.iter()) {
+            *slot = mv;
+        }
 }
 
 impl Game for Othello {
@@ -300,35 +336,7 @@ impl Game for Othello {
             }
             return;
         }
-        let mut odd = 0;
-        for &q in g.quadrant_words() {
-            if (empty & q).count_ones() & 1 == 1 {
-                odd |= q;
-            }
-        }
-        let corners = g.corners().0;
-        let mobility = |m: u64| (m.count_ones() + (m & corners).count_ones()) as i32;
-        let mut keyed = [(0i32, Move::Pass); 64];
-        let keys = moves.iter().map(|&mv| {
-            let Move::Play(sq) = mv else { return (0, mv) };
-            let bit = 1u64 << sq.0;
-            let f = g.flips(p, o, sq.0);
-            let (cp, co) = (o ^ f, p | f | bit);
-            let replies = mobility(g.moves(cp, co));
-            let parity = i32::from(odd & bit == 0);
-            let corner = i32::from(corners & bit == 0);
-            (replies * 4 + parity * 2 + corner, mv)
-        });
-        let mut count = 0;
-        for k in keys {
-            keyed[count] = k;
-            count += 1;
-        }
-        let keyed = &mut keyed[..count];
-        keyed.sort_by_key(|&(k, _)| k);
-        for (slot, &(_, mv)) in moves.iter_mut().zip(keyed.iter()) {
-            *slot = mv;
-        }
+        fastest_first(g, p, o, moves);
     }
 
     /// The search reaches [`Expansion::order_in_window`], which saves each node's window.
