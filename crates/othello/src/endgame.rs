@@ -53,6 +53,16 @@ fn search_sorted(
     nodes: &mut u64,
 ) -> Value {
     let empty = g.board().0 & !(p | o);
+    // Stability cut-off: with `s` of the opponent's discs stable, the score is at most
+    // `n² - 2 s`; tried only where alpha is high enough for it to cut (the opponent's
+    // discs all stable would have to bring the bound down to alpha).
+    let all = Value::from(g.squares());
+    if alpha >= all / 4 && alpha >= all - 2 * Value::from(o.count_ones()) {
+        let hi = all - 2 * Value::from(g.stable(o, p).count_ones());
+        if hi <= alpha {
+            return hi;
+        }
+    }
     let mut odd = 0;
     for &q in g.quadrant_words() {
         if (empty & q).count_ones() & 1 == 1 {
