@@ -16,12 +16,15 @@
 //!   commit.
 //! - `cargo xtask c4-table`: Connect Four's empty boards with width + height <= 13, each result
 //!   (winner, move on which the game ends) beside the published one.
+//! - `cargo xtask book GAME --plies N [--out FILE]`: an opening book of every position within N
+//!   plies of the start, built resumably (see `book.rs`).
 //! - `cargo xtask process-words`: every word of the work's history (a step's number, a commit
 //!   hash, a branch, a machine named by anything but its class) in the documents and
 //!   comments, as `file:line`.
 
 mod bench;
 mod bench_case;
+mod book;
 mod games;
 mod golden;
 mod mnk_table;
@@ -67,6 +70,9 @@ enum Command {
     /// some minutes, then copy the store back.
     #[command(name = "solve-4x5")]
     Solve4x5(solve_4x5::Args),
+    /// Build an opening book: the exact value of every position within N plies of the start,
+    /// resumably (run again with the same arguments to go on).
+    Book(book::Args),
     /// List the words of the work's history (steps by number, commit hashes, branches, a
     /// machine not named by its class) in every document and comment; fails if there is one.
     ProcessWords,
@@ -83,6 +89,7 @@ fn main() -> ExitCode {
         Command::Test(args) => test::run(&args),
         Command::C4Table(args) => games::connect_four::table(&args),
         Command::Solve4x5(args) => solve_4x5::run(&args),
+        Command::Book(args) => book::run(&args),
         Command::ProcessWords => process_words::run(),
     };
     match result {

@@ -94,13 +94,24 @@ impl Front for ConnectFourFront {
         Ok(ConnectFourFront::with_geometry(geom))
     }
 
-    /// The fast solver with the settings' threads and TT budget (the game's defaults for those
-    /// not given; the budget sized for the table the solver builds: [`Solver::tt_bits_within`]).
+    /// The fast solver with the settings' threads, TT budget and book (the game's defaults for
+    /// those not given; the budget sized for the table the solver builds:
+    /// [`Solver::tt_bits_within`]; a book of another board is not read).
     fn solver(&self, settings: SolverSettings) -> Solver {
         let threads = settings.threads.unwrap_or(crate::DEFAULT_THREADS).max(1);
         let tt_bits =
             settings.tt_bytes.map_or(crate::DEFAULT_TT_BITS, |b| Solver::tt_bits_within(b, threads));
-        Solver::with_threads(self.geom, tt_bits.min(settings.max_tt_bits.unwrap_or(u32::MAX)), threads)
+        let mut solver =
+            Solver::with_threads(self.geom, tt_bits.min(settings.max_tt_bits.unwrap_or(u32::MAX)), threads);
+        if settings.book.as_deref().is_some_and(|b| self.check_book(b).is_ok()) {
+            solver.set_book(settings.book).expect("a book of this board");
+        }
+        solver
+    }
+
+    /// A book of this board's positions ([`crate::ConnectFour::book_identity`]).
+    fn check_book(&self, book: &search_core::Book) -> Result<(), search_core::BookError> {
+        book.check(&crate::ConnectFour::new(self.geom).book_identity())
     }
 
     fn start(&self) -> Position {
