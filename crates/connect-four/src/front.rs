@@ -249,10 +249,13 @@ impl game_front::Solver<PlainConnectFour> for Solver {
         Solver::try_analyze(self, pos)
     }
 
-    /// The leftmost best column (the analysis lists moves best first, ties left to right).
+    /// The leftmost best column, from every column's score (no principal variation: a
+    /// position whose children an opening book holds is answered from the book alone).
     fn try_best_move(&mut self, pos: &Position, limits: Limits) -> Result<Column, Interrupted> {
         self.set_limits(limits);
-        Ok(Solver::try_analyze(self, pos)?.moves[0].mv)
+        let scores = self.try_column_scores(pos)?;
+        let best = scores.iter().map(|&(_, s)| s).max().expect("a position that is not finished has moves");
+        Ok(scores.into_iter().find(|&(_, s)| s == best).expect("the best score is a column's").0)
     }
 }
 

@@ -312,6 +312,14 @@ impl Solver {
         unlimited(self.column_scores_as(pos, false))
     }
 
+    /// [`Solver::column_scores`] under the limits of [`Solver::set_limits`].
+    ///
+    /// # Errors
+    /// [`Interrupted`] when a limit stopped one of its searches.
+    pub fn try_column_scores(&mut self, pos: &Position) -> Result<Vec<(Column, i32)>, Interrupted> {
+        self.column_scores_as(pos, true)
+    }
+
     fn column_scores_as(&mut self, pos: &Position, limited: bool) -> Result<Vec<(Column, i32)>, Interrupted> {
         let mut scores = Vec::new();
         for c in pos.legal_columns() {
