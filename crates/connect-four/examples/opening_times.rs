@@ -101,7 +101,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "{stones:2} stones, {count} positions: every column's score median {tm:.3} s, max {tx:.3} s, nodes median {nm:.0}, max {nx:.0}"
         );
         if args.iter().any(|a| a == "--pv") {
-            print!("; with the analysis median {am:.3} s, max {ax:.3} s, nodes median {anm:.0}, max {anx:.0}");
+            print!(
+                "; with the analysis median {am:.3} s, max {ax:.3} s, nodes median {anm:.0}, max {anx:.0}"
+            );
         }
         println!("; book hits {hits}");
     }

@@ -733,6 +733,45 @@ mod tests {
         }
     }
 
+    /// The book of a board's positions, `plies` deep.
+    fn connect_four_book(w: usize, h: usize, plies: u32) -> Arc<search_core::Book> {
+        use search_core::TtKey;
+        let geom = connect_four::Geometry::new(w, h).unwrap();
+        let game = connect_four::ConnectFour::new(geom);
+        let plan = search_core::BookPlan::new(&game, &connect_four::Board::default(), plies);
+        let mut solver = connect_four::Solver::with_tt_bits(geom, 14);
+        let leaves =
+            plan.leaves().iter().map(|(k, b)| (k.to_u128(), i64::from(solver.score_board(b)))).collect();
+        Arc::new(plan.finish(&game, &game.book_identity(), &leaves).unwrap())
+    }
+
+    /// A book of the request's board is read: the same report (value, every move's value, the
+    /// principal variation) in fewer nodes; a book of another board is not read.
+    #[test]
+    fn a_book_of_the_board_gives_the_same_report_in_fewer_nodes() {
+        let (book, other) = (connect_four_book(5, 4, 4), connect_four_book(6, 4, 2));
+        let stop = Arc::new(AtomicBool::new(false));
+        let budget = Budget { time: Duration::from_secs(600), nodes: None };
+        let nodes = |v: &Value| v["report"]["stats"]["nodes"].as_u64().unwrap();
+        for moves in [&[][..], &["3"], &["3", "2"], &["1", "5", "3"]] {
+            let request = Request {
+                game: "connect-four".to_string(),
+                options: vec!["--size".to_string(), "5x4".to_string()],
+                setup: None,
+                moves: moves.iter().map(|m| m.to_string()).collect(),
+                analyze: true,
+            };
+            let plain = analyze(&request, &stop, &budget).unwrap();
+            let with = analyze_with_books(&request, &stop, &budget, &[other.clone(), book.clone()]).unwrap();
+            for key in ["value", "moves", "pv"] {
+                assert_eq!(plain["report"][key], with["report"][key], "{moves:?} {key}");
+            }
+            assert!(nodes(&with) < nodes(&plain), "{moves:?}: {} / {} nodes", nodes(&with), nodes(&plain));
+            let unread = analyze_with_books(&request, &stop, &budget, &[other.clone()]).unwrap();
+            assert_eq!(nodes(&unread), nodes(&plain), "{moves:?}");
+        }
+    }
+
     #[test]
     fn host_headers_must_name_the_bound_address() {
         let loopback = Guard { bound: "127.0.0.1:8080".parse().unwrap(), names: vec![] };
