@@ -767,7 +767,7 @@ mod tests {
                 assert_eq!(plain["report"][key], with["report"][key], "{moves:?} {key}");
             }
             assert!(nodes(&with) < nodes(&plain), "{moves:?}: {} / {} nodes", nodes(&with), nodes(&plain));
-            let unread = analyze_with_books(&request, &stop, &budget, &[other.clone()]).unwrap();
+            let unread = analyze_with_books(&request, &stop, &budget, std::slice::from_ref(&other)).unwrap();
             assert_eq!(nodes(&unread), nodes(&plain), "{moves:?}");
         }
     }
