@@ -18,12 +18,15 @@
 //!   (winner, move on which the game ends) beside the published one.
 //! - `cargo xtask ffo-bench [--max-empties N] [--baseline BIN] [FILE...]`: Othello's exact
 //!   endgame on the FFO positions, per position nodes, seconds and nodes per second.
+//! - `cargo xtask book GAME --plies N [--out FILE]`: an opening book of every position within N
+//!   plies of the start, built resumably (see `book.rs`).
 //! - `cargo xtask process-words`: every word of the work's history (a step's number, a commit
 //!   hash, a branch, a machine named by anything but its class) in the documents and
 //!   comments, as `file:line`.
 
 mod bench;
 mod bench_case;
+mod book;
 mod ffo_bench;
 mod games;
 mod golden;
@@ -70,6 +73,9 @@ enum Command {
     /// some minutes, then copy the store back.
     #[command(name = "solve-4x5")]
     Solve4x5(solve_4x5::Args),
+    /// Build an opening book: the exact value of every position within N plies of the start,
+    /// resumably (run again with the same arguments to go on).
+    Book(book::Args),
     /// List the words of the work's history (steps by number, commit hashes, branches, a
     /// machine not named by its class) in every document and comment; fails if there is one.
     ProcessWords,
@@ -89,6 +95,7 @@ fn main() -> ExitCode {
         Command::Test(args) => test::run(&args),
         Command::C4Table(args) => games::connect_four::table(&args),
         Command::Solve4x5(args) => solve_4x5::run(&args),
+        Command::Book(args) => book::run(&args),
         Command::ProcessWords => process_words::run(),
         Command::FfoBench(args) => ffo_bench::run(&args),
     };

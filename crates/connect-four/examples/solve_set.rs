@@ -2,8 +2,9 @@
 //! does, and prints `MOVES EXPECTED GOT NODES NANOSECONDS` per line (the format of the
 //! reference harness used by `cargo xtask c4-bench`); clearing is not timed.
 //!
-//! Usage: `solve_set [--weak] [--tt-bits N] [--threads N] < testdata/connect-four/Test_L1_R2`
-//! (threads: default `DEFAULT_THREADS`; nodes are summed over the threads).
+//! Usage: `solve_set [--weak] [--tt-bits N] [--threads N] [--book FILE] <
+//! testdata/connect-four/Test_L1_R2` (threads: default `DEFAULT_THREADS`; nodes are summed over
+//! the threads; `--book`: an opening book of 7 x 6, kept when the TT is cleared).
 
 use std::io::{BufRead, Write};
 use std::time::Instant;
@@ -22,6 +23,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         None => connect_four::DEFAULT_THREADS,
     };
     let mut solver = Solver::with_threads(Geometry::STANDARD, bits, threads);
+    if let Some(i) = args.iter().position(|a| a == "--book") {
+        let path = args.get(i + 1).ok_or("--book needs a file")?;
+        let book = search_core::Book::from_bytes(&std::fs::read(path)?)
+            .map_err(|e| format!("--book {path}: {e}"))?;
+        solver.set_book(Some(std::sync::Arc::new(book))).map_err(|e| format!("--book {path}: {e}"))?;
+    }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     for (i, line) in std::io::stdin().lock().lines().enumerate() {

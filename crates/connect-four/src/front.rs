@@ -94,13 +94,24 @@ impl Front for ConnectFourFront {
         Ok(ConnectFourFront::with_geometry(geom))
     }
 
-    /// The fast solver with the settings' threads and TT budget (the game's defaults for those
-    /// not given; the budget sized for the table the solver builds: [`Solver::tt_bits_within`]).
+    /// The fast solver with the settings' threads, TT budget and book (the game's defaults for
+    /// those not given; the budget sized for the table the solver builds:
+    /// [`Solver::tt_bits_within`]; a book of another board is not read).
     fn solver(&self, settings: SolverSettings) -> Solver {
         let threads = settings.threads.unwrap_or(crate::DEFAULT_THREADS).max(1);
         let tt_bits =
             settings.tt_bytes.map_or(crate::DEFAULT_TT_BITS, |b| Solver::tt_bits_within(b, threads));
-        Solver::with_threads(self.geom, tt_bits.min(settings.max_tt_bits.unwrap_or(u32::MAX)), threads)
+        let mut solver =
+            Solver::with_threads(self.geom, tt_bits.min(settings.max_tt_bits.unwrap_or(u32::MAX)), threads);
+        if settings.book.as_deref().is_some_and(|b| self.check_book(b).is_ok()) {
+            solver.set_book(settings.book).expect("a book of this board");
+        }
+        solver
+    }
+
+    /// A book of this board's positions ([`crate::ConnectFour::book_identity`]).
+    fn check_book(&self, book: &search_core::Book) -> Result<(), search_core::BookError> {
+        book.check(&crate::ConnectFour::new(self.geom).book_identity())
     }
 
     fn start(&self) -> Position {
@@ -238,10 +249,13 @@ impl game_front::Solver<PlainConnectFour> for Solver {
         Solver::try_analyze(self, pos)
     }
 
-    /// The leftmost best column (the analysis lists moves best first, ties left to right).
+    /// The leftmost best column, from every column's score (no principal variation: a
+    /// position whose children an opening book holds is answered from the book alone).
     fn try_best_move(&mut self, pos: &Position, limits: Limits) -> Result<Column, Interrupted> {
         self.set_limits(limits);
-        Ok(Solver::try_analyze(self, pos)?.moves[0].mv)
+        let scores = self.try_column_scores(pos)?;
+        let best = scores.iter().map(|&(_, s)| s).max().expect("a position that is not finished has moves");
+        Ok(scores.into_iter().find(|&(_, s)| s == best).expect("the best score is a column's").0)
     }
 }
 

@@ -38,7 +38,7 @@
 //!   position bounds the mover's score from below ([`search_core::Game::value_bounds`] is where
 //!   the engine prunes with them, before the TT probe).
 
-use search_core::{Expansion, Game, Player, SearchVisitor, Symmetry, Value};
+use search_core::{BookIdentity, Expansion, Game, Player, SearchVisitor, Symmetry, Value};
 
 use crate::{Board, Column, Geometry};
 
@@ -68,6 +68,18 @@ pub struct ConnectFour {
 }
 
 impl ConnectFour {
+    /// What an opening book of this board's positions is ([`search_core::Book::check`]):
+    /// `connect-four WxH` (and ` kK` for lines of K other than 4), this game's key scheme,
+    /// Pons' scores from `-(cells + 1) / 2` to `(cells + 1) / 2`.
+    #[must_use]
+    pub fn book_identity(&self) -> BookIdentity {
+        let (w, h, k) = (self.geom.width(), self.geom.height(), self.geom.k());
+        let board =
+            if k == 4 { format!("connect-four {w}x{h}") } else { format!("connect-four {w}x{h} k{k}") };
+        let most = (self.geom.cells() as Value + 1) / 2;
+        search_core::book_identity(self, &board, (-most, most))
+    }
+
     /// The game on `geom`.
     #[must_use]
     pub fn new(geom: Geometry) -> Self {

@@ -127,15 +127,23 @@ Example:
             "Print only the sign of the score (1 win, 0 draw, -1 loss for the side to move).",
         ),
     ];
-    const FEATURES: Features =
-        Features { empty: true, table: Tables::Threads, long: true, algorithm: false, unit: "line" };
+    const FEATURES: Features = Features {
+        empty: true,
+        table: Tables::Threads,
+        long: true,
+        algorithm: false,
+        book: true,
+        unit: "line",
+    };
 
     fn new(options: &ProblemOptions, request: &Request) -> Result<Self, String> {
         let (w, h) = parse_size(options.value("size").unwrap_or("7x6"))?;
         let geom = Geometry::new(w, h).map_err(|e| format!("--size {w}x{h}: {e}"))?;
+        let mut solver = Solver::with_threads(geom, crate::DEFAULT_TT_BITS, request.threads);
+        solver.set_book(request.book.clone()).map_err(|e| format!("--book: {e}"))?;
         Ok(ConnectFourProblem {
             front: ConnectFourFront::with_geometry(geom),
-            solver: Solver::with_threads(geom, crate::DEFAULT_TT_BITS, request.threads),
+            solver,
             weak: options.flag("weak"),
         })
     }

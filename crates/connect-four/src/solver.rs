@@ -2,12 +2,14 @@
 //! null-window bisection over the score leaning towards 0 ([`Driver::BisectionTowardZero`]) on
 //! search-core's [`Engine`] with [`ConnectFour`].
 
+use std::sync::Arc;
+
 use search_core::{
-    unlimited, Analysis, Driver, Engine, Interrupted, Limits, MoveValue, Outcome, PackedTable, Player,
-    SearchOptions, Stats, Value, INFINITY,
+    unlimited, Analysis, Book, BookError, Driver, Engine, Interrupted, Limits, MoveValue, Outcome,
+    PackedTable, Player, SearchOptions, Stats, Value, INFINITY,
 };
 
-use crate::{Column, ConnectFour, Geometry, Position};
+use crate::{Board, Column, ConnectFour, Geometry, Position};
 
 /// One thread searches with the packed TT ([`Engine::with_packed_tt`]: 16-byte entries, a
 /// bucket per half cache line, fewer cache misses) from `2^19` entries on, where the plain
@@ -139,9 +141,44 @@ impl Solver {
         self.engine.reset_stats();
     }
 
-    /// Forgets the TT and zeroes the statistics (a fresh engine with a new table).
+    /// Forgets the TT and zeroes the statistics (a fresh engine with a new table, the opening
+    /// book kept).
     pub fn clear(&mut self) {
+        let book = self.engine.book().cloned();
         *self = Self::with_threads(*self.geometry(), self.tt_bits, self.threads);
+        self.engine.set_book(book);
+    }
+
+    /// Reads `book` (`None`: none) in every search from now on: the exact scores of the
+    /// positions within its depth of the empty board, each answered in one node. The scores
+    /// never change, only the time. A position of another geometry makes the solver start over
+    /// without it.
+    ///
+    /// # Errors
+    /// [`BookError::Mismatch`] for a book of another board or key scheme,
+    /// [`BookError::ValueOutOfRange`] for a score no position of the board has; the book is
+    /// then not read.
+    pub fn set_book(&mut self, book: Option<Arc<Book>>) -> Result<(), BookError> {
+        if let Some(book) = &book {
+            book.check(&self.engine.game().book_identity())?;
+        }
+        self.engine.set_book(book);
+        Ok(())
+    }
+
+    /// The opening book the solver reads, if any ([`Solver::set_book`]).
+    #[must_use]
+    pub fn book(&self) -> Option<&Arc<Book>> {
+        self.engine.book()
+    }
+
+    /// The exact score of `board` (a position of the solver's geometry that is not finished:
+    /// [`search_core::Game::terminal_value`] is `None`) for the side to move, by the driver
+    /// [`Solver::score`] would use: what an opening book's positions are solved with.
+    pub fn score_board(&mut self, board: &Board) -> i32 {
+        let driver = driver_for_stones(board.moves() as usize, self.geometry().cells());
+        self.engine.set_driver(driver);
+        self.engine.solve(board) as i32
     }
 
     /// Sets the [`Limits`] (stop flag, node budget, time) that [`Solver::try_score`] and
@@ -275,6 +312,14 @@ impl Solver {
         unlimited(self.column_scores_as(pos, false))
     }
 
+    /// [`Solver::column_scores`] under the limits of [`Solver::set_limits`].
+    ///
+    /// # Errors
+    /// [`Interrupted`] when a limit stopped one of its searches.
+    pub fn try_column_scores(&mut self, pos: &Position) -> Result<Vec<(Column, i32)>, Interrupted> {
+        self.column_scores_as(pos, true)
+    }
+
     fn column_scores_as(&mut self, pos: &Position, limited: bool) -> Result<Vec<(Column, i32)>, Interrupted> {
         let mut scores = Vec::new();
         for c in pos.legal_columns() {
@@ -357,9 +402,14 @@ pub const ENDS_MIN_EMPTY: usize = 28;
 /// The driver [`Solver`] solves `pos` with (see [`OPENING_STONES`], [`ENDS_BUDGET`] and
 /// [`ENDS_MIN_EMPTY`]).
 fn driver_for(pos: &Position) -> Driver {
-    if pos.moves_played() <= OPENING_STONES {
+    driver_for_stones(pos.moves_played(), pos.geometry().cells())
+}
+
+/// [`driver_for`] a position of `stones` stones on a board of `cells` cells.
+fn driver_for_stones(stones: usize, cells: usize) -> Driver {
+    if stones <= OPENING_STONES {
         Driver::ZeroThenBisection
-    } else if pos.geometry().cells() - pos.moves_played() >= ENDS_MIN_EMPTY {
+    } else if cells - stones >= ENDS_MIN_EMPTY {
         Driver::EndsThenBisection { budget: ENDS_BUDGET }
     } else {
         Driver::BisectionTowardZero

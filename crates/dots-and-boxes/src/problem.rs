@@ -154,8 +154,14 @@ Example:
         Some("2x2"),
         check_size,
     )];
-    const FEATURES: Features =
-        Features { empty: true, table: Tables::Full, long: true, algorithm: false, unit: "line" };
+    const FEATURES: Features = Features {
+        empty: true,
+        table: Tables::Full,
+        long: true,
+        algorithm: false,
+        book: false,
+        unit: "line",
+    };
 
     fn new(options: &ProblemOptions, request: &Request) -> Result<Self, String> {
         let (rows, cols) = parse_size(options.value("size").unwrap_or("2x2"))?;

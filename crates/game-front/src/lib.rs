@@ -21,7 +21,7 @@ pub use solver::{PrunedEngine, Solver, SolverSettings};
 
 #[cfg(doc)]
 use search_core::Engine;
-use search_core::{Game, Player, Value};
+use search_core::{Book, BookError, Game, Player, Value};
 
 /// The engine's position type of a front's game.
 pub type Pos<F> = <<F as Front>::G as Game>::Position;
@@ -64,8 +64,21 @@ pub trait Front: Sized + Send + 'static {
     fn new(params: &Params) -> Result<Self, ParamError>;
 
     /// A fresh solver for sessions of this game, with the game's own search options changed
-    /// by `settings` ([`SolverSettings::default`]: the game's own threads and TT size).
+    /// by `settings` ([`SolverSettings::default`]: the game's own threads and TT size, no
+    /// book); a book [`Front::check_book`] refuses is not read.
     fn solver(&self, settings: SolverSettings) -> Self::Solver;
+
+    /// Whether the solver of this front's board reads `book` ([`SolverSettings::book`]): a
+    /// book of this game, board and key scheme, every value possible. Front ends call it on
+    /// a book file before they hand the book over, to report a refused one. Default: no game
+    /// of this front has books.
+    ///
+    /// # Errors
+    /// [`BookError::Unsupported`] (the default), or what [`Book::check`] finds.
+    fn check_book(&self, book: &Book) -> Result<(), BookError> {
+        let _ = book;
+        Err(BookError::Unsupported { game: Self::TITLE.to_string() })
+    }
 
     /// The start position of a session.
     fn start(&self) -> Pos<Self>;

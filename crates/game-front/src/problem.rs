@@ -67,6 +67,9 @@ pub struct Features {
     pub long: bool,
     /// `--algorithm` and `--stats`: answer by a reference algorithm instead.
     pub algorithm: bool,
+    /// `--book FILE`: an opening book ([`search_core::Book`]) the problem's searches read,
+    /// handed over in [`Request::book`].
+    pub book: bool,
     /// What the error naming unfinished cases calls a case: `line`, `game`, `case`.
     pub unit: &'static str,
 }
@@ -138,6 +141,10 @@ pub struct Request {
     /// The memory available in bytes (`MemAvailable`), when known: a problem whose solve
     /// would not fit refuses it before allocating.
     pub memory_available: Option<u128>,
+    /// `--book`: the opening book read from the file given, verified as a book file
+    /// ([`search_core::Book::from_bytes`]); the problem checks that it is its board's
+    /// ([`search_core::Book::check`]) and refuses it otherwise.
+    pub book: Option<std::sync::Arc<search_core::Book>>,
 }
 
 impl Request {

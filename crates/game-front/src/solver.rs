@@ -158,10 +158,11 @@ where
     }
 }
 
-/// How a front's solver searches ([`crate::Front::solver`]): the number of threads and the TT
-/// size, each the game's own when not given. Never changes a value, only the time and memory
-/// a solve takes.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// How a front's solver searches ([`crate::Front::solver`]): the number of threads, the TT
+/// size, each the game's own when not given, and an opening book. Never changes a value, only
+/// the time and memory a solve takes. Settings are equal when they give the same numbers and
+/// the same book (the same `Arc`, not a copy).
+#[derive(Clone, Debug, Default)]
 pub struct SolverSettings {
     /// Search threads (lazy SMP above 1); `None`: the game's default.
     pub threads: Option<usize>,
@@ -171,14 +172,30 @@ pub struct SolverSettings {
     /// At most `2^max_tt_bits` entries, whatever the other settings say (a web request under a
     /// small node budget needs no large table); `None`: no cap.
     pub max_tt_bits: Option<u32>,
+    /// An opening book the solver reads ([`search_core::Engine::set_book`]), one the front
+    /// accepts ([`crate::Front::check_book`]; a book it refuses is not read); `None`: none.
+    pub book: Option<std::sync::Arc<search_core::Book>>,
 }
+
+impl PartialEq for SolverSettings {
+    fn eq(&self, other: &Self) -> bool {
+        let same_book = match (&self.book, &other.book) {
+            (Some(a), Some(b)) => std::sync::Arc::ptr_eq(a, b),
+            (a, b) => a.is_none() && b.is_none(),
+        };
+        (self.threads, self.tt_bytes, self.max_tt_bits) == (other.threads, other.tt_bytes, other.max_tt_bits)
+            && same_book
+    }
+}
+
+impl Eq for SolverSettings {}
 
 impl SolverSettings {
     /// The game's `defaults` with these settings applied: the threads, then the TT size that
     /// fits the byte budget in the table those options build for `G`
     /// ([`Engine::table_bits_within`]), then the cap.
     #[must_use]
-    pub fn options<G: Game>(self, defaults: SearchOptions) -> SearchOptions {
+    pub fn options<G: Game>(&self, defaults: SearchOptions) -> SearchOptions {
         let threads = self.threads.unwrap_or(defaults.threads).max(1);
         let mut options = SearchOptions { threads, ..defaults };
         if let Some(bytes) = self.tt_bytes {
@@ -190,9 +207,10 @@ impl SolverSettings {
         options
     }
 
-    /// An engine for `game` searching with [`SolverSettings::options`] of `defaults`.
+    /// An engine for `game` searching with [`SolverSettings::options`] of `defaults` (no book:
+    /// a front whose game has books applies it, [`crate::Front::check_book`]).
     #[must_use]
-    pub fn engine<G: Game>(self, game: G, defaults: SearchOptions) -> Engine<G> {
+    pub fn engine<G: Game>(&self, game: G, defaults: SearchOptions) -> Engine<G> {
         let options = self.options::<G>(defaults);
         Engine::with_options(game, options)
     }
@@ -240,9 +258,12 @@ mod tests {
             SolverSettings { max_tt_bits: Some(10), ..SolverSettings::default() }.options::<Take2>(game);
         assert_eq!(capped.tt_bits, 10);
         for threads in [1, 2] {
-            let sized =
-                SolverSettings { threads: Some(threads), tt_bytes: Some(10 << 20), max_tt_bits: None }
-                    .options::<Take2>(game);
+            let sized = SolverSettings {
+                threads: Some(threads),
+                tt_bytes: Some(10 << 20),
+                ..SolverSettings::default()
+            }
+            .options::<Take2>(game);
             let want = Engine::<Take2>::table_bits_within(10 << 20, &SearchOptions { threads, ..game });
             assert_eq!(sized.tt_bits, want);
             assert!(Engine::<Take2>::table_bytes(&sized) <= 10 << 20);

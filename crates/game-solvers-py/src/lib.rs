@@ -77,7 +77,8 @@ struct StateOf<F: Front> {
 
 /// The solver of a state no solve has asked for yet: a table of at most 2^4 entries (legal
 /// moves and play need no table).
-const PLACEHOLDER: SolverSettings = SolverSettings { threads: None, tt_bytes: None, max_tt_bits: Some(4) };
+const PLACEHOLDER: SolverSettings =
+    SolverSettings { threads: None, tt_bytes: None, max_tt_bits: Some(4), book: None };
 
 /// The action id of a move: its code in the engine. A move without one (a cell of the
 /// Young-diagram game beyond row or column 31) is an error, not a panic.
@@ -155,8 +156,8 @@ impl<F: Front> AnyState for StateOf<F> {
         settings: SolverSettings,
         limits: Limits,
     ) -> Result<Result<Explained, String>, Interrupted> {
-        if self.settings != Some(settings) {
-            let solver = self.session.front().solver(settings);
+        if self.settings.as_ref() != Some(&settings) {
+            let solver = self.session.front().solver(settings.clone());
             *self.session.solver() = solver;
             self.settings = Some(settings);
         }
@@ -570,7 +571,7 @@ impl SolveOptions {
                 Some(mib << 20)
             }
         };
-        Ok((SolverSettings { threads, tt_bytes, max_tt_bits: None }, time))
+        Ok((SolverSettings { threads, tt_bytes, max_tt_bits: None, book: None }, time))
     }
 }
 

@@ -173,3 +173,16 @@ impl TableArgs {
         Ok(Some(search_core::Engine::<G>::table_bits_for_mib(mib, &options, available)?))
     }
 }
+
+/// The opening book in the file at `path` (`--book`), verified as a book file
+/// ([`search_core::Book::from_bytes`]: magic bytes, version, checksum); whose board it is, the
+/// game checks.
+///
+/// # Errors
+/// The file cannot be read, or is not an intact book file: the message names the file.
+pub fn read_book(path: &std::path::Path) -> anyhow::Result<std::sync::Arc<search_core::Book>> {
+    let bytes =
+        std::fs::read(path).with_context(|| format!("--book {}: cannot read the file", path.display()))?;
+    let book = search_core::Book::from_bytes(&bytes).with_context(|| format!("--book {}", path.display()))?;
+    Ok(std::sync::Arc::new(book))
+}

@@ -59,6 +59,18 @@ pub fn command<P: Problem>() -> Command {
     if features.long {
         cmd = long_solve::LongSolveArgs::augment_args(cmd);
     }
+    if features.book {
+        cmd = cmd.arg(
+            Arg::new("book")
+                .long("book")
+                .value_name("FILE")
+                .value_parser(clap::value_parser!(std::path::PathBuf))
+                .help(
+                    "An opening book (`cargo xtask book`) of this board: positions within its depth are \
+                     answered from it, the others searched faster; the answers do not depend on it.",
+                ),
+        );
+    }
     cmd = OutputArgs::augment_args(cmd);
     if features.algorithm {
         cmd = AlgorithmArgs::augment_args(cmd);
@@ -115,6 +127,10 @@ pub fn run<P: Problem>(matches: &ArgMatches, out: &mut dyn Write) -> Result<()> 
         }
     }
     let long = shared.long.as_ref();
+    let book = match matches.try_get_one::<std::path::PathBuf>("book") {
+        Ok(Some(path)) => Some(crate::common::read_book(path)?),
+        _ => None,
+    };
     let request = Request {
         analyze: shared.output.analyze,
         json: shared.output.format == Format::Json,
@@ -127,6 +143,7 @@ pub fn run<P: Problem>(matches: &ArgMatches, out: &mut dyn Write) -> Result<()> 
         algorithm: shared.algorithm.as_ref().and_then(|a| a.algorithm),
         terminal: std::io::stderr().is_terminal(),
         memory_available: crate::memory::mem_available(),
+        book,
     };
     let mut problem = P::new(&ProblemOptions::new(values, flags), &request).map_err(anyhow::Error::msg)?;
     if let Some(bytes) = problem.table_bytes() {

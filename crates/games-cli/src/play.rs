@@ -29,6 +29,11 @@ pub struct Args {
     /// game: the board's values, LOJ 2471) instead of the start position.
     #[arg(long, value_name = "FILE", global = true)]
     file: Option<std::path::PathBuf>,
+    /// An opening book of the game's board (`cargo xtask book`): positions within its depth
+    /// are answered from it, the others searched faster; a book of another game or board is
+    /// refused.
+    #[arg(long, value_name = "FILE", global = true)]
+    book: Option<std::path::PathBuf>,
     #[command(subcommand)]
     game: PlayGame,
 }
@@ -112,6 +117,7 @@ struct Play<'a, 'b> {
     human: Player,
     time_limit: Option<std::time::Duration>,
     setup: Option<String>,
+    book: Option<(std::path::PathBuf, std::sync::Arc<search_core::Book>)>,
     lines: &'a mut Lines<'b>,
     out: &'a mut dyn Write,
 }
@@ -119,10 +125,16 @@ struct Play<'a, 'b> {
 impl Visit for Play<'_, '_> {
     type Output = Result<()>;
     fn visit<F: Front>(self, front: F) -> Result<()> {
+        let mut settings = SolverSettings::default();
+        if let Some((path, book)) = self.book {
+            front.check_book(&book).map_err(|e| anyhow::anyhow!("--book {}: {e}", path.display()))?;
+            settings.book = Some(book);
+        }
         let session = match &self.setup {
-            Some(text) => Session::from_setup(front, text, SolverSettings::default())
-                .map_err(|e| anyhow::anyhow!("--file: {e}"))?,
-            None => Session::new(front),
+            Some(text) => {
+                Session::from_setup(front, text, settings).map_err(|e| anyhow::anyhow!("--file: {e}"))?
+            }
+            None => Session::with_settings(front, settings),
         };
         session_loop(session, self.human, self.time_limit, self.lines, self.out)
     }
@@ -141,9 +153,13 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
         ),
         None => None,
     };
+    let book = match &args.book {
+        Some(path) => Some((path.clone(), crate::common::read_book(path)?)),
+        None => None,
+    };
     let mut lines = Lines::stdin()?;
     let params: Vec<(&str, &str)> = args.game.params.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
-    let play = Play { human, time_limit: args.time_limit, setup, lines: &mut lines, out };
+    let play = Play { human, time_limit: args.time_limit, setup, book, lines: &mut lines, out };
     game_registry::visit(&args.game.name, &params, play)?
 }
 

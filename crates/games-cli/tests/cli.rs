@@ -847,3 +847,49 @@ fn json_without_analyze_gives_the_analysis_value_and_answer_without_move_values(
         }
     }
 }
+
+/// The 7x6 opening book of the repository answers the judge and `play`; a book of another
+/// board, a damaged or truncated one, or one given to a game without books is refused with
+/// exit status 2 and a message naming the file and what is wrong.
+#[test]
+fn opening_books_are_read_or_refused_by_name() {
+    let book = concat!(env!("CARGO_MANIFEST_DIR"), "/../../books/connect-four-7x6-p4.book");
+    let output = games_cli().args(["connect-four", "--empty", "--book", book]).output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(String::from_utf8_lossy(&output.stdout), " 1\n");
+    let mut replies = games_cli()
+        .args(["play", "connect-four", "--you", "second", "--book", book])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(replies.stdin.take());
+    let output = replies.wait_with_output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let bytes = std::fs::read(book).unwrap();
+    let dir = std::env::temp_dir().join(format!("games-cli-books-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (damaged, truncated) = (dir.join("damaged.book"), dir.join("truncated.book"));
+    let mut flipped = bytes.clone();
+    flipped[100] ^= 1;
+    std::fs::write(&damaged, flipped).unwrap();
+    std::fs::write(&truncated, &bytes[..bytes.len() / 2]).unwrap();
+    let refused = |args: &[&str], want: &str| {
+        let output = games_cli().args(args).output().unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(want), "{args:?}: {stderr}");
+    };
+    refused(
+        &["connect-four", "--empty", "--size", "6x5", "--book", book],
+        "the book is for game \"connect-four 7x6\", not \"connect-four 6x5\"",
+    );
+    for file in [&damaged, &truncated] {
+        let path = file.to_str().unwrap();
+        refused(&["connect-four", "--empty", "--book", path], "the book is damaged or truncated");
+        refused(&["play", "connect-four", "--book", path], path);
+    }
+    refused(&["play", "tic-tac-toe", "--book", book], "has no opening book");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

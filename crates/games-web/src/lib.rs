@@ -95,7 +95,16 @@ pub struct Args {
     /// process's descriptor limit, at most 256.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     max_connections: Option<u32>,
+    /// An opening book (`cargo xtask book`), read when the server starts: a request for its
+    /// game and board is answered with it (positions within its depth at once, the others
+    /// searched faster); repeatable, one per board.
+    #[arg(long, value_name = "FILE")]
+    book: Vec<std::path::PathBuf>,
 }
+
+/// The opening books a server reads ([`Args::book`]): each request's solver reads the first
+/// that its game's front accepts ([`Front::check_book`]).
+pub type Books = Arc<[Arc<search_core::Book>]>;
 
 /// How the server limits its work: the solve queue and how long a request may wait in it.
 #[derive(Clone, Copy, Debug)]
@@ -195,6 +204,7 @@ struct Analyze<'a> {
     request: &'a Request,
     stop: &'a Arc<AtomicBool>,
     budget: &'a Budget,
+    books: &'a [Arc<search_core::Book>],
 }
 
 impl Visit for Analyze<'_> {
@@ -208,7 +218,8 @@ impl Visit for Analyze<'_> {
             Some(n) => (64 - n.leading_zeros()).clamp(10, WEB_MAX_TT_BITS),
             None => WEB_MAX_TT_BITS,
         };
-        let settings = SolverSettings { max_tt_bits: Some(tt_bits), ..SolverSettings::default() };
+        let book = self.books.iter().find(|b| front.check_book(b).is_ok()).cloned();
+        let settings = SolverSettings { max_tt_bits: Some(tt_bits), book, ..SolverSettings::default() };
         let mut session = match &request.setup {
             Some(text) => {
                 Session::from_setup(front, text, settings).map_err(|e| bad(format!("setup: {e}")))?
@@ -277,6 +288,20 @@ pub fn parse_request(body: &[u8]) -> Result<Request, Failure> {
 /// 400 for an unknown game, an option outside the game's allow-list, or bad setup text or
 /// moves; 422 when the budget stops the solve.
 pub fn analyze(request: &Request, stop: &Arc<AtomicBool>, budget: &Budget) -> Result<Value, Failure> {
+    analyze_with_books(request, stop, budget, &[])
+}
+
+/// [`analyze`] with the solver reading the first of `books` that the request's game and board
+/// accept ([`Front::check_book`]); none if no book does.
+///
+/// # Errors
+/// As [`analyze`].
+pub fn analyze_with_books(
+    request: &Request,
+    stop: &Arc<AtomicBool>,
+    budget: &Budget,
+    books: &[Arc<search_core::Book>],
+) -> Result<Value, Failure> {
     let game = game_registry::find(&request.game).ok_or_else(|| {
         let names: Vec<&str> = game_registry::GAMES.iter().map(|g| g.name).collect();
         bad(format!(
@@ -287,7 +312,7 @@ pub fn analyze(request: &Request, stop: &Arc<AtomicBool>, budget: &Budget) -> Re
     })?;
     let params = game_registry::params_from_words(&request.options, game.params, OPTION_VALUE_LIMIT)
         .map_err(|e| bad(format!("{e}")))?;
-    game_registry::visit(game.name, &params, Analyze { request, stop, budget })
+    game_registry::visit(game.name, &params, Analyze { request, stop, budget, books })
         .map_err(|e| bad(format!("{e}")))?
 }
 
@@ -311,6 +336,7 @@ struct Shared {
     solver: Solver,
     budget: Budget,
     limits: ServeLimits,
+    books: Books,
 }
 
 /// The reply to a request that cannot start: 503 with `Retry-After` (the budget, in whole
@@ -331,31 +357,35 @@ fn busy(limits: &ServeLimits, budget: &Budget) -> Response {
 /// A failure that means "not started: the queue was too long" (from the solve service).
 const BUSY_MARK: &str = "\u{0}busy";
 
-/// The solve service for `budget` and `limits`.
-fn solver(budget: Budget, limits: ServeLimits) -> Solver {
-    let solve = tower::service_fn(move |job: SolveJob| async move {
-        // The client went away, or the wait was too long: not started.
-        if job.stop.load(Ordering::Relaxed) || job.queued.elapsed() > limits.queue_wait {
-            return Ok::<SolveResult, tower::BoxError>(Err((
-                StatusCode::SERVICE_UNAVAILABLE,
-                BUSY_MARK.to_string(),
-            )));
-        }
-        let SolveJob { request, stop, .. } = job;
-        let flag = stop.clone();
-        let mut handle = tokio::task::spawn_blocking(move || analyze(&request, &flag, &budget));
-        let result = match tokio::time::timeout(budget.time, &mut handle).await {
-            Ok(r) => r,
-            Err(_) => {
-                // Over time: the searches see the flag within a few thousand nodes and return
-                // `Interrupted`.
-                stop.store(true, Ordering::Relaxed);
-                handle.await
+/// The solve service for `budget` and `limits`, its solvers reading `books`.
+fn solver(budget: Budget, limits: ServeLimits, books: Books) -> Solver {
+    let solve = tower::service_fn(move |job: SolveJob| {
+        let books = books.clone();
+        async move {
+            // The client went away, or the wait was too long: not started.
+            if job.stop.load(Ordering::Relaxed) || job.queued.elapsed() > limits.queue_wait {
+                return Ok::<SolveResult, tower::BoxError>(Err((
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    BUSY_MARK.to_string(),
+                )));
             }
-        };
-        Ok(result.unwrap_or_else(|_| {
-            Err((StatusCode::INTERNAL_SERVER_ERROR, "internal error while solving".to_string()))
-        }))
+            let SolveJob { request, stop, .. } = job;
+            let flag = stop.clone();
+            let mut handle =
+                tokio::task::spawn_blocking(move || analyze_with_books(&request, &flag, &budget, &books));
+            let result = match tokio::time::timeout(budget.time, &mut handle).await {
+                Ok(r) => r,
+                Err(_) => {
+                    // Over time: the searches see the flag within a few thousand nodes and return
+                    // `Interrupted`.
+                    stop.store(true, Ordering::Relaxed);
+                    handle.await
+                }
+            };
+            Ok(result.unwrap_or_else(|_| {
+                Err((StatusCode::INTERNAL_SERVER_ERROR, "internal error while solving".to_string()))
+            }))
+        }
     });
     let service = tower::ServiceBuilder::new()
         .load_shed()
@@ -401,6 +431,7 @@ async fn api_analyze(
         Err(failure) => return error_response(failure),
     };
     let budget = shared.budget;
+    let books = shared.books.clone();
     let stop = Arc::new(AtomicBool::new(false));
     // If the client goes away, this future is dropped: the guard raises the stop flag, so the
     // solve ends within a few thousand nodes (or never starts) instead of running on unseen.
@@ -408,7 +439,9 @@ async fn api_analyze(
     if !request.analyze {
         // The board alone: no solve, so no slot and no wait behind the solves.
         let flag = stop.clone();
-        return match tokio::task::spawn_blocking(move || analyze(&request, &flag, &budget)).await {
+        return match tokio::task::spawn_blocking(move || analyze_with_books(&request, &flag, &budget, &books))
+            .await
+        {
             Ok(Ok(value)) => Json(value).into_response(),
             Ok(Err(failure)) => error_response(failure),
             Err(_) => error_response((StatusCode::INTERNAL_SERVER_ERROR, "internal error".to_string())),
@@ -528,6 +561,11 @@ async fn style() -> impl IntoResponse {
 /// `budget`), every one behind `guard`'s checks of `Host`, `Origin` and `Content-Type`, and
 /// every request body read within `limits.read_timeout` a part.
 pub fn router(budget: Budget, limits: ServeLimits, guard_: Guard) -> Router {
+    router_with_books(budget, limits, guard_, Arc::from([]))
+}
+
+/// [`router`] whose solvers read `books` ([`analyze_with_books`]).
+pub fn router_with_books(budget: Budget, limits: ServeLimits, guard_: Guard, books: Books) -> Router {
     Router::new()
         .route("/", get(page))
         .route("/app.js", get(script))
@@ -537,7 +575,7 @@ pub fn router(budget: Budget, limits: ServeLimits, guard_: Guard) -> Router {
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(middleware::from_fn_with_state(Arc::new(guard_), guard))
         .layer(tower_http::timeout::RequestBodyTimeoutLayer::new(limits.read_timeout))
-        .with_state(Shared { solver: solver(budget, limits), budget, limits })
+        .with_state(Shared { solver: solver(budget, limits, books.clone()), budget, limits, books })
 }
 
 /// Half the process's limit of open descriptors (from `/proc/self/limits`), at most 256: the
@@ -563,6 +601,15 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
     limits.queue_wait = args.queue_wait.unwrap_or(budget.time);
     limits.read_timeout = args.read_timeout;
     let max_connections = args.max_connections.map_or_else(default_max_connections, |n| n as usize);
+    let mut books = Vec::new();
+    for path in &args.book {
+        let bytes = std::fs::read(path)
+            .map_err(|e| anyhow::anyhow!("--book {}: cannot read the file: {e}", path.display()))?;
+        let book = search_core::Book::from_bytes(&bytes)
+            .map_err(|e| anyhow::anyhow!("--book {}: {e}", path.display()))?;
+        books.push(Arc::new(book));
+    }
+    let books: Books = Arc::from(books);
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(SocketAddr::new(args.bind, args.port)).await?;
@@ -576,7 +623,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
         writeln!(out, "games-cli serve: open http://{bound}/")?;
         out.flush()?;
         let names = args.allow_host.iter().map(|n| n.to_ascii_lowercase()).collect();
-        let app = router(budget, limits, Guard { bound, names });
+        let app = router_with_books(budget, limits, Guard { bound, names }, books);
         serve(listener, app, max_connections, limits.read_timeout).await;
         Ok(())
     })
@@ -683,6 +730,45 @@ mod tests {
                 analyze(&request, &Arc::new(AtomicBool::new(false)), &budget).unwrap_err();
             assert_eq!(status, StatusCode::BAD_REQUEST, "{attack:?}");
             assert!(!message.contains("passwd"), "{attack:?}: {message}");
+        }
+    }
+
+    /// The book of a board's positions, `plies` deep.
+    fn connect_four_book(w: usize, h: usize, plies: u32) -> Arc<search_core::Book> {
+        use search_core::TtKey;
+        let geom = connect_four::Geometry::new(w, h).unwrap();
+        let game = connect_four::ConnectFour::new(geom);
+        let plan = search_core::BookPlan::new(&game, &connect_four::Board::default(), plies);
+        let mut solver = connect_four::Solver::with_tt_bits(geom, 14);
+        let leaves =
+            plan.leaves().iter().map(|(k, b)| (k.to_u128(), i64::from(solver.score_board(b)))).collect();
+        Arc::new(plan.finish(&game, &game.book_identity(), &leaves).unwrap())
+    }
+
+    /// A book of the request's board is read: the same report (value, every move's value, the
+    /// principal variation) in fewer nodes; a book of another board is not read.
+    #[test]
+    fn a_book_of_the_board_gives_the_same_report_in_fewer_nodes() {
+        let (book, other) = (connect_four_book(5, 4, 4), connect_four_book(6, 4, 2));
+        let stop = Arc::new(AtomicBool::new(false));
+        let budget = Budget { time: Duration::from_secs(600), nodes: None };
+        let nodes = |v: &Value| v["report"]["stats"]["nodes"].as_u64().unwrap();
+        for moves in [&[][..], &["3"], &["3", "2"], &["1", "5", "3"]] {
+            let request = Request {
+                game: "connect-four".to_string(),
+                options: vec!["--size".to_string(), "5x4".to_string()],
+                setup: None,
+                moves: moves.iter().map(|m| m.to_string()).collect(),
+                analyze: true,
+            };
+            let plain = analyze(&request, &stop, &budget).unwrap();
+            let with = analyze_with_books(&request, &stop, &budget, &[other.clone(), book.clone()]).unwrap();
+            for key in ["value", "moves", "pv"] {
+                assert_eq!(plain["report"][key], with["report"][key], "{moves:?} {key}");
+            }
+            assert!(nodes(&with) < nodes(&plain), "{moves:?}: {} / {} nodes", nodes(&with), nodes(&plain));
+            let unread = analyze_with_books(&request, &stop, &budget, std::slice::from_ref(&other)).unwrap();
+            assert_eq!(nodes(&unread), nodes(&plain), "{moves:?}");
         }
     }
 

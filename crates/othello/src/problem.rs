@@ -108,7 +108,7 @@ Example:
         check_size,
     )];
     const FEATURES: Features =
-        Features { empty: true, table: Tables::Full, long: true, algorithm: true, unit: "line" };
+        Features { empty: true, table: Tables::Full, long: true, algorithm: true, book: false, unit: "line" };
 
     fn new(options: &ProblemOptions, request: &Request) -> Result<Self, String> {
         let geometry =

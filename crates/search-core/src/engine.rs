@@ -3,7 +3,10 @@
 //! searches ([`Engine::search`], [`Engine::try_search`]), each run on every thread by
 //! `parallel.rs` over the one negamax of `negamax.rs`.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+use crate::book::Book;
 
 use crate::entry::TtEntry;
 use crate::game::{Game, Value, INFINITY};
@@ -40,6 +43,8 @@ pub struct Engine<G: Game> {
     limits: Limits,
     /// When the current run of limited searches started (for [`Limits::time`]).
     started: Option<Instant>,
+    /// The opening book read at the nodes within its depth of each search's root.
+    book: Option<Arc<Book>>,
 }
 
 impl<G: Game> Engine<G> {
@@ -70,6 +75,7 @@ impl<G: Game> Engine<G> {
             elapsed: Duration::ZERO,
             limits: Limits::default(),
             started: None,
+            book: None,
         }
     }
 
@@ -88,11 +94,30 @@ impl<G: Game> Engine<G> {
 
     /// The same game searched as `options` say (their table included: build them from
     /// [`Engine::options`] to keep this engine's): a fresh engine (empty TT, statistics
-    /// zeroed, no limits, the `set_` tunings at their defaults), as [`Engine::with_options`]
-    /// makes it.
+    /// zeroed, no limits, the `set_` tunings at their defaults, the book kept), as
+    /// [`Engine::with_options`] makes it.
     #[must_use]
     pub fn rebuilt(self, options: SearchOptions) -> Self {
-        Self::with_options(self.game, options)
+        let book = self.book;
+        let mut engine = Self::with_options(self.game, options);
+        engine.book = book;
+        engine
+    }
+
+    /// Sets the opening book (`None`: none) that every search reads, like a TT of exact
+    /// entries, at its nodes within [`Book::plies`] plies of its root, before the TT probe:
+    /// a position of the book is answered in one node ([`crate::Stats::book_hits`]). The
+    /// values never change, only the work. The book must hold exact values of this game's
+    /// keys: the caller checks it first ([`Book::check`] against the game's
+    /// [`crate::BookIdentity`]).
+    pub fn set_book(&mut self, book: Option<Arc<Book>>) {
+        self.book = book;
+    }
+
+    /// The opening book the searches read, if any ([`Engine::set_book`]).
+    #[must_use]
+    pub fn book(&self) -> Option<&Arc<Book>> {
+        self.book.as_ref()
     }
 
     /// The largest TT size in bits (at most [`crate::MAX_TT_BITS`]) whose table fits in
@@ -248,6 +273,7 @@ impl<G: Game> Engine<G> {
             s.tt_probes += w.stats.tt_probes;
             s.tt_hits += w.stats.tt_hits;
             s.cutoffs += w.stats.cutoffs;
+            s.book_hits += w.stats.book_hits;
         }
         s
     }
@@ -327,6 +353,9 @@ impl<G: Game> Engine<G> {
         let (lo, hi) = self.game.value_bounds(pos);
         let (mut lo, mut hi) = (lo.max(-INFINITY / 2), hi.min(INFINITY / 2));
         let (key, _) = self.game.canonical_key(pos);
+        if let Some(v) = self.book.as_ref().and_then(|b| b.value(key)) {
+            return Interrupted { lo: v, hi: v };
+        }
         let entry = self.tt.probe_bounds(key);
         if let Some((elo, ehi, _)) = entry {
             (lo, hi) = (lo.max(elo), hi.min(ehi));
@@ -356,6 +385,7 @@ impl<G: Game> Engine<G> {
             limits: &self.limits,
             limited,
             started: self.started,
+            book: self.book.as_deref(),
             pos,
             alpha,
             beta,

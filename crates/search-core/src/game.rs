@@ -375,6 +375,9 @@ pub trait TtKey: Copy + Eq + std::hash::Hash + Debug + Send + Sync {
 
     /// The key whose [`TtKey::narrow`] is `low`.
     fn from_narrow(low: u64) -> Self;
+
+    /// The key widened to 128 bits, as an opening book ([`crate::Book`]) stores it.
+    fn to_u128(self) -> u128;
 }
 
 impl TtKey for u64 {
@@ -400,6 +403,10 @@ impl TtKey for u64 {
     }
     fn from_narrow(low: u64) -> u64 {
         low
+    }
+    #[inline]
+    fn to_u128(self) -> u128 {
+        u128::from(self)
     }
 }
 
@@ -430,5 +437,9 @@ impl TtKey for u128 {
     }
     fn from_narrow(low: u64) -> u128 {
         u128::from(low)
+    }
+    #[inline]
+    fn to_u128(self) -> u128 {
+        self
     }
 }

@@ -83,6 +83,8 @@
 
 mod analysis;
 mod atomic_tt;
+mod book;
+mod book_plan;
 mod engine;
 mod entry;
 mod game;
@@ -102,6 +104,8 @@ mod tt;
 
 pub use analysis::{analyze_with, try_analyze_with, Analysis, MoveValue};
 pub use atomic_tt::SharedTable;
+pub use book::{book_identity, Book, BookError, BookIdentity, BOOK_MAGIC, BOOK_VERSION};
+pub use book_plan::BookPlan;
 pub use engine::Engine;
 pub use entry::{Bound, PackedMove, TtEntry, MAX_MOVE_CODE};
 pub use game::{

@@ -203,6 +203,11 @@ pub(crate) struct Ctx<'a, G: Game, H> {
     pub(crate) defer_plies: usize,
     /// The caller's limits, for a limited search with some set.
     pub(crate) check: Option<LimitCheck<'a>>,
+    /// The opening book ([`crate::Engine::set_book`]), read at nodes at most `book_plies`
+    /// plies below the root.
+    pub(crate) book: Option<&'a crate::Book>,
+    /// [`crate::Book::plies`] of `book`.
+    pub(crate) book_plies: usize,
 }
 
 /// The caller's [`Limits`] as the threads of one search check them, each every
@@ -387,6 +392,19 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug, K: TtKey> Worker<M, P, K> {
         beta = beta.min(hi + 1);
 
         let (key, symmetry) = known.unwrap_or_else(|| game.canonical_key(pos));
+        // The book: exact values of the positions within its depth of the game's start, read
+        // like exact TT entries. Only within that depth below the root: a node deeper below
+        // the root is deeper below the start too (but where another line reaches it in fewer
+        // moves), where the book has nothing.
+        if ply <= ctx.book_plies {
+            if let Some(v) = ctx.book.and_then(|b| b.value(key)) {
+                self.stats.book_hits += 1;
+                if fused && !late {
+                    self.move_stack[ply] = moves;
+                }
+                return v;
+            }
+        }
         self.stats.tt_probes += 1;
         let mut hint = None;
         // What the value was known to lie in before the search (the game's bounds, the TT

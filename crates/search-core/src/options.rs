@@ -22,6 +22,8 @@ pub struct Stats {
     pub tt_hits: u64,
     /// Beta cutoffs: move loops left early because a move reached the window's upper bound.
     pub cutoffs: u64,
+    /// Positions answered by the opening book ([`crate::Engine::set_book`]).
+    pub book_hits: u64,
     /// Wall-clock time spent in searches.
     pub elapsed: Duration,
 }
@@ -35,6 +37,7 @@ impl Stats {
             tt_probes: self.tt_probes - before.tt_probes,
             tt_hits: self.tt_hits - before.tt_hits,
             cutoffs: self.cutoffs - before.cutoffs,
+            book_hits: self.book_hits - before.book_hits,
             elapsed: self.elapsed - before.elapsed,
         }
     }

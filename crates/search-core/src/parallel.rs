@@ -66,6 +66,8 @@ pub(crate) struct Search<'a, G: Game> {
     pub(crate) limited: bool,
     /// When the current run of limited searches started (for [`Limits::time`]).
     pub(crate) started: Option<Instant>,
+    /// [`crate::Engine::set_book`].
+    pub(crate) book: Option<&'a crate::Book>,
     pub(crate) pos: &'a G::Position,
     pub(crate) alpha: Value,
     pub(crate) beta: Value,
@@ -116,6 +118,8 @@ impl<G: Game> Search<'_, G> {
             busy: None,
             defer_plies: 0,
             check,
+            book: self.book,
+            book_plies: self.book.map_or(0, |b| b.plies() as usize),
         };
         let perturb = self.perturb;
         for w in workers.iter_mut() {

@@ -162,8 +162,14 @@ Example:
             check_k,
         ),
     ];
-    const FEATURES: Features =
-        Features { empty: true, table: Tables::Threads, long: true, algorithm: true, unit: "case" };
+    const FEATURES: Features = Features {
+        empty: true,
+        table: Tables::Threads,
+        long: true,
+        algorithm: true,
+        book: false,
+        unit: "case",
+    };
 
     fn new(options: &ProblemOptions, request: &Request) -> Result<Self, String> {
         let (rows, cols) =
@@ -297,8 +303,14 @@ Example:
   $ printf '1\\n1 2 1\\n2 1 2\\n0 0 0\\n' | games-cli board-eval
   2";
     const OPTIONS: &'static [OptionSpec] = &[];
-    const FEATURES: Features =
-        Features { empty: false, table: Tables::None, long: false, algorithm: true, unit: "case" };
+    const FEATURES: Features = Features {
+        empty: false,
+        table: Tables::None,
+        long: false,
+        algorithm: true,
+        book: false,
+        unit: "case",
+    };
 
     fn new(_: &ProblemOptions, _: &Request) -> Result<Self, String> {
         Ok(BoardEvalProblem { eval: BoardEval::new(Geometry::CCF) })

@@ -96,7 +96,7 @@ Example:
         ),
     ];
     const FEATURES: Features =
-        Features { empty: true, table: Tables::Full, long: true, algorithm: true, unit: "game" };
+        Features { empty: true, table: Tables::Full, long: true, algorithm: true, book: false, unit: "game" };
 
     fn new(options: &ProblemOptions, request: &Request) -> Result<Self, String> {
         let side = options.value("side").unwrap_or("3").parse::<u8>().map_err(|e| e.to_string())?;

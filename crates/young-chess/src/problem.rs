@@ -35,8 +35,14 @@ Example:
   $ printf '2 3\\n2 7 3\\n9 1 2\\n3 7 2\\n2 3 1\\n' | games-cli young-chess
   2";
     const OPTIONS: &'static [OptionSpec] = &[];
-    const FEATURES: Features =
-        Features { empty: false, table: Tables::None, long: false, algorithm: true, unit: "case" };
+    const FEATURES: Features = Features {
+        empty: false,
+        table: Tables::None,
+        long: false,
+        algorithm: true,
+        book: false,
+        unit: "case",
+    };
 
     fn new(_: &ProblemOptions, _: &Request) -> Result<Self, String> {
         Ok(YoungChessProblem)

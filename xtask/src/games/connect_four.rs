@@ -45,6 +45,10 @@ pub struct Args {
     /// mean time (on a shared machine one preemption can double a sub-millisecond mean).
     #[arg(long, default_value_t = 1)]
     pub repeat: usize,
+    /// An opening book of 7 x 6 (`cargo xtask book`): each of our rows is run twice in the same
+    /// run, without and with it (`+ book` in the threads column).
+    #[arg(long)]
+    pub book: Option<PathBuf>,
 }
 
 /// One set's measurements.
@@ -127,12 +131,15 @@ pub fn bench(args: &Args) -> anyhow::Result<()> {
     );
     println!("| set | positions | threads | ours mean | ours median | ours mean nodes | speed-up | reference mean | reference median | reference mean nodes | time ratio |");
     println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
-    // `None`: the solver's default thread count.
-    let thread_counts: Vec<Option<usize>> = if args.threads.is_empty() {
+    // `None`: the solver's default thread count; each count without the book, then with it.
+    let counts: Vec<Option<usize>> = if args.threads.is_empty() {
         vec![None]
     } else {
         args.threads.iter().map(|&t| Some(t.max(1))).collect()
     };
+    let books: Vec<Option<&PathBuf>> = std::iter::once(None).chain(args.book.as_ref().map(Some)).collect();
+    let thread_counts: Vec<(Option<usize>, Option<&PathBuf>)> =
+        counts.iter().flat_map(|&t| books.iter().map(move |&b| (t, b))).collect();
     for set in &sets {
         let name = set.trim_start_matches("Test_");
         ensure!(SETS.contains(&name), "unknown set {set:?} (one of {})", SETS.join(", "));
@@ -156,11 +163,14 @@ pub fn bench(args: &Args) -> anyhow::Result<()> {
             }
         };
         for _ in 0..args.repeat.max(1) {
-            for (best, threads) in us.iter_mut().zip(&thread_counts) {
+            for (best, (threads, book)) in us.iter_mut().zip(&thread_counts) {
                 let mut cmd = Command::new(&ours);
                 cmd.args(["--tt-bits", &bits.to_string()]);
                 if let Some(t) = threads {
                     cmd.args(["--threads", &t.to_string()]);
+                }
+                if let Some(book) = book {
+                    cmd.arg("--book").arg(book);
                 }
                 if args.weak {
                     cmd.arg("--weak");
@@ -177,7 +187,7 @@ pub fn bench(args: &Args) -> anyhow::Result<()> {
         }
         fs::remove_file(&input).ok();
         let us: Vec<Summary> = us.into_iter().map(|s| s.expect("at least one run")).collect();
-        for (row, threads) in us.iter().zip(&thread_counts) {
+        for (row, (threads, book)) in us.iter().zip(&thread_counts) {
             let (rm, rmed, rn, ratio) = match &reference {
                 Some(r) => (
                     fmt_ms(r.mean_ms),
@@ -187,7 +197,8 @@ pub fn bench(args: &Args) -> anyhow::Result<()> {
                 ),
                 None => ("-".into(), "-".into(), "-".into(), "-".into()),
             };
-            let threads = threads.map_or_else(|| "default".to_string(), |t| t.to_string());
+            let threads = threads.map_or_else(|| "default".to_string(), |t| t.to_string())
+                + if book.is_some() { " + book" } else { "" };
             println!(
                 "| {name} | {} | {threads} | {} | {} | {:.0} | {:.2} | {rm} | {rmed} | {rn} | {ratio} |",
                 row.positions,

@@ -1,0 +1,193 @@
+//! `cargo xtask book GAME --plies N [--out FILE]`: builds an opening book, the exact value of
+//! every position within N plies of the start ([`search_core::BookPlan`]), resumably.
+//!
+//! The deepest positions (the leaves) are solved one by one on one thread; each solved value
+//! is appended at once to a progress file (`FILE.progress`: a header naming the game, the
+//! board, the key scheme and the depth, then one line per leaf, `KEY VALUE CRC`, the CRC-32 of
+//! `KEY VALUE` in hex), so that a stopped build goes on from where it stopped when run again
+//! with the same arguments; a line that is incomplete or whose CRC differs is solved again.
+//! Progress goes to standard error. When every leaf is solved, the shallower positions are
+//! valued from them and the book is written to FILE (through a temporary file renamed over
+//! it). The progress file stays: run again, the command writes the same book in seconds from
+//! it; remove it once the book is kept.
+
+use std::collections::HashMap;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, ensure, Context};
+use connect_four::{Board, ConnectFour, Geometry, Solver};
+use search_core::{BookIdentity, BookPlan, TtKey, Value};
+
+/// Arguments of `cargo xtask book`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The game: `connect-four`.
+    pub game: String,
+    /// The board, as the game's `--size` reads it (Connect Four: COLUMNSxROWS).
+    #[arg(long, default_value = "7x6")]
+    pub size: String,
+    /// The depth: every position within this many plies of the start (the game's moves, a
+    /// forced reply folded into the move before it) is in the book.
+    #[arg(long)]
+    pub plies: u32,
+    /// The book file to write; default `books/GAME-SIZE-pN.book` in the workspace.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// The solver's TT size, log2 of entries (kept from one leaf to the next).
+    #[arg(long, default_value_t = connect_four::DEFAULT_TT_BITS)]
+    pub tt_bits: u32,
+    /// Seconds between progress lines on standard error.
+    #[arg(long, default_value_t = 10)]
+    pub progress_every: u64,
+}
+
+/// The first line of a progress file of `identity`'s book of `plies` plies.
+fn progress_header(identity: &BookIdentity, plies: u32) -> String {
+    format!(
+        "game-solvers book progress 1 | {} | keys {} | plies {plies}\n",
+        identity.game, identity.key_scheme
+    )
+}
+
+/// One progress line: the leaf's key in hex, its value, the CRC-32 of both.
+fn progress_line(key: u128, value: Value) -> String {
+    let body = format!("{key:x} {value}");
+    format!("{body} {:08x}\n", crc32fast::hash(body.as_bytes()))
+}
+
+/// The values a progress file holds: every complete line whose CRC matches; the rest (a line
+/// cut short by a stop) is solved again. `None` when there is no file.
+fn read_progress(path: &Path, header: &str) -> anyhow::Result<Option<HashMap<u128, Value>>> {
+    let text = match fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+    };
+    let Some(rest) = text.strip_prefix(header) else {
+        bail!(
+            "{}: not the progress of this book (its first line is not {:?}); remove it or choose another --out",
+            path.display(),
+            header.trim_end()
+        );
+    };
+    let mut values = HashMap::new();
+    for line in rest.split_inclusive('\n').filter(|l| l.ends_with('\n')) {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let [key, value, crc] = fields[..] else { continue };
+        if format!("{:08x}", crc32fast::hash(format!("{key} {value}").as_bytes())) != crc {
+            continue;
+        }
+        if let (Ok(key), Ok(value)) = (u128::from_str_radix(key, 16), value.parse::<Value>()) {
+            values.insert(key, value);
+        }
+    }
+    Ok(Some(values))
+}
+
+/// `cargo xtask book`.
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    ensure!(
+        args.game == "connect-four",
+        "no book builder for {:?}: the games with books are: connect-four",
+        args.game
+    );
+    let (w, h) = connect_four::parse_size(&args.size).map_err(anyhow::Error::msg)?;
+    let geom = Geometry::new(w, h).map_err(|e| anyhow::anyhow!("--size {w}x{h}: {e}"))?;
+    let game = ConnectFour::new(geom);
+    let identity = game.book_identity();
+    let out = args.out.clone().unwrap_or_else(|| {
+        crate::workspace_root().join("books").join(format!("{}-{w}x{h}-p{}.book", args.game, args.plies))
+    });
+    let progress_path = PathBuf::from(format!("{}.progress", out.display()));
+    let started = Instant::now();
+    let plan = BookPlan::new(&game, &Board::default(), args.plies);
+    eprintln!(
+        "book {} to {} plies: positions per ply {:?} ({:.1} s)",
+        identity.game,
+        args.plies,
+        plan.level_sizes(),
+        started.elapsed().as_secs_f64()
+    );
+    let header = progress_header(&identity, args.plies);
+    let mut values = read_progress(&progress_path, &header)?.unwrap_or_default();
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    let mut progress = fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&progress_path)
+        .with_context(|| format!("opening {}", progress_path.display()))?;
+    if progress.metadata()?.len() == 0 {
+        progress.write_all(header.as_bytes())?;
+    }
+    let leaves = plan.leaves();
+    let done_before = leaves.iter().filter(|(k, _)| values.contains_key(&k.to_u128())).count();
+    eprintln!("book: {} leaves at ply {}, {done_before} solved before", leaves.len(), args.plies);
+    let mut solver = Solver::with_tt_bits(geom, args.tt_bits);
+    let (mut solved, mut last_report) = (0usize, Instant::now());
+    let solving = Instant::now();
+    for (key, board) in leaves {
+        let key = key.to_u128();
+        if values.contains_key(&key) {
+            continue;
+        }
+        let value = Value::from(solver.score_board(board));
+        progress.write_all(progress_line(key, value).as_bytes())?;
+        progress.flush()?;
+        values.insert(key, value);
+        solved += 1;
+        if last_report.elapsed() >= Duration::from_secs(args.progress_every) {
+            last_report = Instant::now();
+            let done = done_before + solved;
+            let secs = solving.elapsed().as_secs_f64();
+            let left = (leaves.len() - done) as f64 * secs / solved as f64;
+            eprintln!(
+                "book: {done}/{} leaves ({:.1} %), {solved} in {secs:.0} s this run, {:.0} M nodes, about {left:.0} s left",
+                leaves.len(),
+                100.0 * done as f64 / leaves.len() as f64,
+                solver.stats().nodes as f64 / 1e6
+            );
+        }
+    }
+    let book = plan.finish(&game, &identity, &values).context("making the book")?;
+    let bytes = book.to_bytes();
+    let tmp = PathBuf::from(format!("{}.tmp", out.display()));
+    fs::write(&tmp, &bytes).with_context(|| format!("writing {}", tmp.display()))?;
+    fs::rename(&tmp, &out).with_context(|| format!("renaming {} to {}", tmp.display(), out.display()))?;
+    eprintln!(
+        "book: {} entries, {} bytes, written to {} ({:.1} s, {:.1} M nodes this run)",
+        book.len(),
+        bytes.len(),
+        out.display(),
+        started.elapsed().as_secs_f64(),
+        solver.stats().nodes as f64 / 1e6
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn progress_lines_read_back_and_damaged_ones_are_dropped() {
+        let dir = std::env::temp_dir().join(format!("xtask-book-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("p.progress");
+        let identity = BookIdentity { game: "g".into(), key_scheme: "1".into(), values: (-9, 9) };
+        let header = progress_header(&identity, 3);
+        let good = progress_line(0x1f, -3);
+        let bad = progress_line(0x20, 4).replace(" 4 ", " 5 ");
+        let cut = &progress_line(0x21, 7)[..5];
+        fs::write(&path, format!("{header}{good}{bad}{cut}")).unwrap();
+        let values = read_progress(&path, &header).unwrap().unwrap();
+        assert_eq!(values, HashMap::from([(0x1f, -3)]));
+        assert!(read_progress(&path, &progress_header(&identity, 4)).is_err());
+        assert_eq!(read_progress(&dir.join("none"), &header).unwrap(), None);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}
