@@ -44,7 +44,11 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         args.files.clone()
     };
     for file in &files {
-        anyhow::ensure!(file.is_file(), "{}: no such file (the FFO files are in ../shared/othello/)", file.display());
+        anyhow::ensure!(
+            file.is_file(),
+            "{}: no such file (the FFO files are in ../shared/othello/)",
+            file.display()
+        );
     }
     let mut binaries = vec![("this build", ours)];
     if let Some(base) = &args.baseline {

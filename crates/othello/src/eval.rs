@@ -108,7 +108,11 @@ mod tests {
                 let exact = crate::solve_endgame(&pos, -100, 100, &mut nodes) as i32;
                 // One more than the moves left: no leaf is cut off before the end.
                 let depth = pos.empty().count() + 1;
-                assert_eq!(shallow_value(g, p, o, depth, -i32::MAX, i32::MAX, false), exact * DISC, "{pos:?}");
+                assert_eq!(
+                    shallow_value(g, p, o, depth, -i32::MAX, i32::MAX, false),
+                    exact * DISC,
+                    "{pos:?}"
+                );
                 checked += 1;
             }
         }

@@ -170,35 +170,35 @@ fn map_square(mv: Move, map: impl Fn(u64) -> u64) -> Move {
 /// of empties, then corners.
 fn fastest_first(g: &Geometry, p: u64, o: u64, moves: &mut [Move]) {
     let empty = g.board().0 & !(p | o);
-        let mut odd = 0;
-        for &q in g.quadrant_words() {
-            if (empty & q).count_ones() & 1 == 1 {
-                odd |= q;
-            }
+    let mut odd = 0;
+    for &q in g.quadrant_words() {
+        if (empty & q).count_ones() & 1 == 1 {
+            odd |= q;
         }
-        let corners = g.corners().0;
-        let mobility = |m: u64| (m.count_ones() + (m & corners).count_ones()) as i32;
-        let mut keyed = [(0i32, Move::Pass); 64];
-        let keys = moves.iter().map(|&mv| {
-            let Move::Play(sq) = mv else { return (0, mv) };
-            let bit = 1u64 << sq.0;
-            let f = g.flips(p, o, sq.0);
-            let (cp, co) = (o ^ f, p | f | bit);
-            let replies = mobility(g.moves(cp, co));
-            let parity = i32::from(odd & bit == 0);
-            let corner = i32::from(corners & bit == 0);
-            (replies * 4 + parity * 2 + corner, mv)
-        });
-        let mut count = 0;
-        for k in keys {
-            keyed[count] = k;
-            count += 1;
-        }
-        let keyed = &mut keyed[..count];
-        keyed.sort_by_key(|&(k, _)| k);
-        for (slot, &(_, mv)) in moves.iter_mut().zip(keyed.iter()) {
-            *slot = mv;
-        }
+    }
+    let corners = g.corners().0;
+    let mobility = |m: u64| (m.count_ones() + (m & corners).count_ones()) as i32;
+    let mut keyed = [(0i32, Move::Pass); 64];
+    let keys = moves.iter().map(|&mv| {
+        let Move::Play(sq) = mv else { return (0, mv) };
+        let bit = 1u64 << sq.0;
+        let f = g.flips(p, o, sq.0);
+        let (cp, co) = (o ^ f, p | f | bit);
+        let replies = mobility(g.moves(cp, co));
+        let parity = i32::from(odd & bit == 0);
+        let corner = i32::from(corners & bit == 0);
+        (replies * 4 + parity * 2 + corner, mv)
+    });
+    let mut count = 0;
+    for k in keys {
+        keyed[count] = k;
+        count += 1;
+    }
+    let keyed = &mut keyed[..count];
+    keyed.sort_by_key(|&(k, _)| k);
+    for (slot, &(_, mv)) in moves.iter_mut().zip(keyed.iter()) {
+        *slot = mv;
+    }
 }
 
 impl Game for Othello {
