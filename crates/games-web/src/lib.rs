@@ -102,7 +102,7 @@ pub struct Args {
     book: Vec<std::path::PathBuf>,
 }
 
-/// The opening books a server reads ([`Args::book`]): each request's solver reads the first
+/// The opening books a server reads (`--book FILE`): each request's solver reads the first
 /// that its game's front accepts ([`Front::check_book`]).
 pub type Books = Arc<[Arc<search_core::Book>]>;
 
