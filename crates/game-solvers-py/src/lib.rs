@@ -1,15 +1,18 @@
 #![doc = include_str!("../README.md")]
 
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex, PoisonError, TryLockError};
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 use game_front::{Front, Session, Solver as _, SolverSettings, Visit};
 use pyo3::create_exception;
-use pyo3::exceptions::{PyException, PyMemoryError, PyOverflowError, PyRuntimeError, PyValueError};
+use pyo3::exceptions::{
+    PyException, PyMemoryError, PyOSError, PyOverflowError, PyRuntimeError, PyValueError,
+};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};
-use search_core::{Analysis, Interrupted, Limits, PackedMove, Player, INFINITY};
+use search_core::{Analysis, Book, BookError, Interrupted, Limits, PackedMove, Player, INFINITY};
 
 create_exception!(_native, SearchInterrupted, PyException, "A search stopped by its time limit; `args` = (message, lo, hi): the bounds proven on the value for the player to move.");
 
@@ -53,6 +56,8 @@ trait AnyState: Send {
     fn draw(&self) -> String;
     fn setup_text(&self) -> String;
     fn action_text(&self, action: u16) -> Result<String, String>;
+    /// Whether the front's solver reads `book` ([`Front::check_book`]).
+    fn check_book(&self, book: &Book) -> Result<(), BookError>;
     /// Solves the non-terminal position under `limits` with a solver searching as `settings`
     /// say; `Err` carries the bounds proven on the value for the player to move.
     fn explain(
@@ -149,6 +154,9 @@ impl<F: Front> AnyState for StateOf<F> {
             .find(|&m| code(m) == Ok(action))
             .ok_or_else(|| format!("action {action} is not a move here"))?;
         Ok(self.session.front().move_text(&mv))
+    }
+    fn check_book(&self, book: &Book) -> Result<(), BookError> {
+        self.session.front().check_book(book)
     }
     fn explain(
         &mut self,
@@ -400,7 +408,12 @@ impl State {
     /// [`SIGNAL_CHECK`] to run Python's signal handlers (Ctrl-C's `KeyboardInterrupt`), which
     /// raise the search's stop flag.
     fn explain(&self, py: Python<'_>, job: Job, options: &SolveOptions) -> PyResult<Explained> {
-        let (settings, time) = options.check()?;
+        let (mut settings, time) = options.check()?;
+        if let Some(path) = &options.book {
+            let book = load_book(py, path)?;
+            self.with(py, |s| s.check_book(&book))?.map_err(|e| book_error(path, &e))?;
+            settings.book = Some(book);
+        }
         let stop = Arc::new(AtomicBool::new(false));
         let limits = Limits { stop: Some(Arc::clone(&stop)), time, max_nodes: None };
         let inner = &self.inner;
@@ -475,6 +488,95 @@ struct SolveOptions {
     time_limit: Option<Seconds>,
     threads: Option<Whole>,
     tt_mib: Option<Whole>,
+    /// The path of an opening book ([`load_book`]).
+    book: Option<PathBuf>,
+}
+
+/// An opening book read from its file, kept by the file's canonical path with the stamp it
+/// was read under.
+struct LoadedBook {
+    path: PathBuf,
+    stamp: FileStamp,
+    book: Arc<Book>,
+}
+
+/// What tells a file changed since a book was read from it: its length and modification time.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct FileStamp {
+    len: u64,
+    modified: Option<SystemTime>,
+}
+
+impl FileStamp {
+    fn of(path: &Path) -> std::io::Result<Self> {
+        let meta = std::fs::metadata(path)?;
+        Ok(FileStamp { len: meta.len(), modified: meta.modified().ok() })
+    }
+}
+
+/// The opening books read so far. Each file is read once and every solve gets the same `Arc`
+/// (so that a state's solver, and its TT, are kept from call to call, [`SolverSettings`]'
+/// equality); a file whose length or modification time changed is read again.
+static BOOKS: Mutex<Vec<LoadedBook>> = Mutex::new(Vec::new());
+
+/// Why a book file was not read.
+enum BookFailure {
+    /// The file cannot be read.
+    Io(std::io::Error),
+    /// The bytes are not an intact book file.
+    Book(BookError),
+}
+
+/// The opening book in the file at `path`, verified as a book file ([`Book::from_bytes`]:
+/// magic bytes, version, CRC-32, header): from [`BOOKS`] when the file is unchanged since it
+/// was read. Read with the GIL released; a panic (a bug) is a `RuntimeError`. Whose board it
+/// is is the caller's check ([`Front::check_book`]).
+fn load_book(py: Python<'_>, path: &Path) -> PyResult<Arc<Book>> {
+    let read = py.allow_threads(|| std::panic::catch_unwind(|| read_book(path))).map_err(|_| bug())?;
+    read.map_err(|failure| match failure {
+        BookFailure::Io(e) => io_error(path, &e),
+        BookFailure::Book(e) => book_error(path, &e),
+    })
+}
+
+fn read_book(path: &Path) -> Result<Arc<Book>, BookFailure> {
+    let canonical = std::fs::canonicalize(path).map_err(BookFailure::Io)?;
+    let stamp = FileStamp::of(&canonical).map_err(BookFailure::Io)?;
+    let mut books = BOOKS.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(kept) = books.iter().find(|b| b.path == canonical && b.stamp == stamp) {
+        return Ok(Arc::clone(&kept.book));
+    }
+    let bytes = std::fs::read(&canonical).map_err(BookFailure::Io)?;
+    let book = Arc::new(Book::from_bytes(&bytes).map_err(BookFailure::Book)?);
+    books.retain(|b| b.path != canonical);
+    // Kept only if the file did not change while it was read (else the next call reads it).
+    if FileStamp::of(&canonical).ok() == Some(stamp) && stamp.len == bytes.len() as u64 {
+        books.push(LoadedBook { path: canonical, stamp, book: Arc::clone(&book) });
+    }
+    Ok(book)
+}
+
+/// The `OSError` of a book file that cannot be read: the subclass of its errno
+/// (`FileNotFoundError`, `PermissionError`, `IsADirectoryError`, ...), with the path as its
+/// `filename`.
+fn io_error(path: &Path, e: &std::io::Error) -> PyErr {
+    let text = e.to_string();
+    // The reason without Rust's " (os error N)": Python adds "[Errno N]" itself.
+    let reason = text.split_once(" (os error ").map_or(text.as_str(), |(reason, _)| reason);
+    match e.raw_os_error() {
+        Some(errno) => PyOSError::new_err((
+            errno,
+            format!("cannot read the opening book: {reason}"),
+            path.as_os_str().to_os_string(),
+        )),
+        None => PyOSError::new_err(format!("cannot read the opening book {}: {reason}", path.display())),
+    }
+}
+
+/// The `ValueError` of a book file that is not an intact book, or a book of another game or
+/// board: the path and the reason.
+fn book_error(path: &Path, e: &BookError) -> PyErr {
+    PyValueError::new_err(format!("opening book {}: {e}", path.display()))
 }
 
 /// A `time_limit`: a float (or an int) of seconds; one too large for a float reads as
@@ -809,28 +911,30 @@ fn registered_names() -> Vec<&'static str> {
 
 /// The exact value of `state` for the player to move.
 #[pyfunction]
-#[pyo3(signature = (state, *, time_limit=None, threads=None, tt_mib=None))]
+#[pyo3(signature = (state, *, time_limit=None, threads=None, tt_mib=None, book=None))]
 fn value(
     py: Python<'_>,
     state: &State,
     time_limit: Option<Seconds>,
     threads: Option<Whole>,
     tt_mib: Option<Whole>,
+    book: Option<PathBuf>,
 ) -> PyResult<i64> {
-    Ok(state.explain(py, Job::Value, &SolveOptions { time_limit, threads, tt_mib })?.value)
+    Ok(state.explain(py, Job::Value, &SolveOptions { time_limit, threads, tt_mib, book })?.value)
 }
 
 /// Every legal action's exact value for the player to move, as a dict.
 #[pyfunction]
-#[pyo3(signature = (state, *, time_limit=None, threads=None, tt_mib=None))]
+#[pyo3(signature = (state, *, time_limit=None, threads=None, tt_mib=None, book=None))]
 fn move_values<'py>(
     py: Python<'py>,
     state: &State,
     time_limit: Option<Seconds>,
     threads: Option<Whole>,
     tt_mib: Option<Whole>,
+    book: Option<PathBuf>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let explained = state.explain(py, Job::Analysis, &SolveOptions { time_limit, threads, tt_mib })?;
+    let explained = state.explain(py, Job::Analysis, &SolveOptions { time_limit, threads, tt_mib, book })?;
     let d = PyDict::new(py);
     for (a, v, _) in explained.moves {
         d.set_item(a, v)?;
@@ -840,43 +944,46 @@ fn move_values<'py>(
 
 /// A best action: the first, in the solver's order, of the best value.
 #[pyfunction]
-#[pyo3(signature = (state, *, time_limit=None, threads=None, tt_mib=None))]
+#[pyo3(signature = (state, *, time_limit=None, threads=None, tt_mib=None, book=None))]
 fn best_action(
     py: Python<'_>,
     state: &State,
     time_limit: Option<Seconds>,
     threads: Option<Whole>,
     tt_mib: Option<Whole>,
+    book: Option<PathBuf>,
 ) -> PyResult<u16> {
-    let explained = state.explain(py, Job::Analysis, &SolveOptions { time_limit, threads, tt_mib })?;
+    let explained = state.explain(py, Job::Analysis, &SolveOptions { time_limit, threads, tt_mib, book })?;
     explained.moves.first().map(|m| m.0).ok_or_else(bug)
 }
 
 /// A principal variation: actions to the end of the game under perfect play.
 #[pyfunction]
-#[pyo3(signature = (state, *, time_limit=None, threads=None, tt_mib=None))]
+#[pyo3(signature = (state, *, time_limit=None, threads=None, tt_mib=None, book=None))]
 fn principal_variation(
     py: Python<'_>,
     state: &State,
     time_limit: Option<Seconds>,
     threads: Option<Whole>,
     tt_mib: Option<Whole>,
+    book: Option<PathBuf>,
 ) -> PyResult<Vec<u16>> {
-    Ok(state.explain(py, Job::Analysis, &SolveOptions { time_limit, threads, tt_mib })?.pv)
+    Ok(state.explain(py, Job::Analysis, &SolveOptions { time_limit, threads, tt_mib, book })?.pv)
 }
 
 /// The analysis as plain data: `value`, `moves` (list of dicts `action`, `move`, `value`, best
 /// first), `pv`, `nodes`; values for the player to move.
 #[pyfunction]
-#[pyo3(signature = (state, *, time_limit=None, threads=None, tt_mib=None))]
+#[pyo3(signature = (state, *, time_limit=None, threads=None, tt_mib=None, book=None))]
 fn analyze<'py>(
     py: Python<'py>,
     state: &State,
     time_limit: Option<Seconds>,
     threads: Option<Whole>,
     tt_mib: Option<Whole>,
+    book: Option<PathBuf>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let e = state.explain(py, Job::Analysis, &SolveOptions { time_limit, threads, tt_mib })?;
+    let e = state.explain(py, Job::Analysis, &SolveOptions { time_limit, threads, tt_mib, book })?;
     let d = PyDict::new(py);
     d.set_item("value", e.value)?;
     let moves: Vec<Bound<'py, PyDict>> = e
@@ -896,6 +1003,15 @@ fn analyze<'py>(
     Ok(d)
 }
 
+/// Whether `game`'s solver reads the opening book in the file at `book` (a `str` or an
+/// `os.PathLike`): `None` if it does; `OSError` if the file cannot be read, `ValueError` if it
+/// is not an intact book file or is a book of another game or board, each naming the file.
+#[pyfunction]
+fn _check_book(py: Python<'_>, game: &Game, book: PathBuf) -> PyResult<()> {
+    let loaded = load_book(py, &book)?;
+    open(game.name, &game.params, None)?.check_book(&loaded).map_err(|e| book_error(&book, &e))
+}
+
 /// The native module.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -910,5 +1026,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(principal_variation, m)?)?;
     m.add_function(wrap_pyfunction!(analyze, m)?)?;
     m.add_function(wrap_pyfunction!(_state_from_pickle, m)?)?;
+    m.add_function(wrap_pyfunction!(_check_book, m)?)?;
     Ok(())
 }

@@ -11,7 +11,8 @@ a subclass) with the CLI's message for every bad value (an action id out of rang
 lone surrogate, a number too large, a move without an action id: the Young-diagram game's
 ids are row * 32 + column, for rows and columns up to 31); TypeError for an argument of another type; MemoryError
 for a tt_mib beyond the memory available; a solve stopped by its time_limit raises
-SearchInterrupted; Ctrl-C during a solve raises KeyboardInterrupt. No Rust panic reaches
+SearchInterrupted; Ctrl-C during a solve raises KeyboardInterrupt; an opening book (book=)
+that cannot be read raises OSError, one that is damaged or of another game or board ValueError. No Rust panic reaches
 Python: a bug of the module would be a RuntimeError.
 
 Game strings are OpenSpiel's for the games it has (connect_four(rows,columns,x_in_row),
@@ -20,7 +21,11 @@ are OpenSpiel's there: the same string and the same ids mean the same game and m
 pyspiel (cross-checked against open-spiel 2.0.2 by tests/test_openspiel.py).
 """
 
+import os
 from typing import Any, Dict, List, Optional, Protocol, TypedDict, Union
+
+BookPath = Union[str, "os.PathLike[str]"]
+"""The path of an opening book file (book= of the solving functions and of Bot)."""
 
 class SearchInterrupted(Exception):
     """A solve stopped by its time_limit before it proved its answer.
@@ -247,35 +252,77 @@ def registered_names() -> List[str]:
 # - tt_mib: the transposition table's size in MiB, 1 to the machine's memory (the largest
 #   power of two of entries that fits); more than the memory available now (MemAvailable of
 #   /proc/meminfo) raises MemoryError before any table is made; None: the game's default size.
-# A state's solver keeps its TT between calls made with the same threads and tt_mib; other
+# - book: the path (str or os.PathLike) of an opening book (`cargo xtask book`) of the state's
+#   game and board, e.g. books/connect-four-7x6-p4.book for connect_four (7x6): the exact value
+#   of every position within its depth of the start, which every search reads (a position of
+#   the book costs one node; the values are the same as without it). The file is read and
+#   verified (magic bytes, version, CRC-32) at the first call that names it and kept, by its
+#   path, for later calls while its length and modification time are unchanged. A file that
+#   cannot be read raises OSError (its subclass: FileNotFoundError, PermissionError, ...;
+#   `filename` is the path); a file that is not an intact book (damaged, truncated, another
+#   format) or a book of another game or board size raises ValueError("opening book PATH:
+#   REASON"). Only Connect Four has books: any book given for another game raises ValueError.
+#   None (default): no book.
+# A state's solver keeps its TT between calls made with the same threads, tt_mib and book; other
 # values make a fresh solver. Bad values raise ValueError (wrong types TypeError). Ctrl-C stops a solve within
 # about 50 ms plus a few thousand nodes: KeyboardInterrupt, the state still usable.
 
 def value(
-    state: AnyState, *, time_limit: Optional[float] = None, threads: Optional[int] = None, tt_mib: Optional[int] = None
+    state: AnyState,
+    *,
+    time_limit: Optional[float] = None,
+    threads: Optional[int] = None,
+    tt_mib: Optional[int] = None,
+    book: Optional[BookPath] = None,
 ) -> int:
     """The exact value of `state` for the player to move (one search: no move values).
-    Raises ValueError, SearchInterrupted, KeyboardInterrupt as above."""
+    Raises ValueError, OSError (book=), SearchInterrupted, KeyboardInterrupt as above.
+
+    With an opening book of the board:
+
+        game = load_game("connect_four")
+        value(game.new_initial_state(), book="books/connect-four-7x6-p4.book")  # 1, from the book
+    """
 
 def move_values(
-    state: AnyState, *, time_limit: Optional[float] = None, threads: Optional[int] = None, tt_mib: Optional[int] = None
+    state: AnyState,
+    *,
+    time_limit: Optional[float] = None,
+    threads: Optional[int] = None,
+    tt_mib: Optional[int] = None,
+    book: Optional[BookPath] = None,
 ) -> Dict[int, int]:
     """{action id: exact value for the player to move} for every legal action (the action's
     own gain included: max(values) == value(state)). Raises as value()."""
 
 def best_action(
-    state: AnyState, *, time_limit: Optional[float] = None, threads: Optional[int] = None, tt_mib: Optional[int] = None
+    state: AnyState,
+    *,
+    time_limit: Optional[float] = None,
+    threads: Optional[int] = None,
+    tt_mib: Optional[int] = None,
+    book: Optional[BookPath] = None,
 ) -> int:
     """A best action: the first, in the solver's order, of the best value. Raises as value()."""
 
 def principal_variation(
-    state: AnyState, *, time_limit: Optional[float] = None, threads: Optional[int] = None, tt_mib: Optional[int] = None
+    state: AnyState,
+    *,
+    time_limit: Optional[float] = None,
+    threads: Optional[int] = None,
+    tt_mib: Optional[int] = None,
+    book: Optional[BookPath] = None,
 ) -> List[int]:
     """Action ids from `state` to the end of the game under perfect play by both sides.
     Raises as value()."""
 
 def analyze(
-    state: AnyState, *, time_limit: Optional[float] = None, threads: Optional[int] = None, tt_mib: Optional[int] = None
+    state: AnyState,
+    *,
+    time_limit: Optional[float] = None,
+    threads: Optional[int] = None,
+    tt_mib: Optional[int] = None,
+    book: Optional[BookPath] = None,
 ) -> Analysis:
     """The value, every legal action's value (best first) and a principal variation, as
     plain data (see Analysis). Raises as value()."""
@@ -289,8 +336,10 @@ class Bot:
     same seed and positions give the same moves. With time_limit (seconds per move, in
     (0, 1e9]) the moves are solved one after the other until the limit; when it runs out the
     move is the best of those proven so far (a seeded legal move when none was), and
-    last_move_proven is False. threads and tt_mib are the solving functions'. The solver and
-    its transposition table are kept from move to move. `game`: a pyspiel.Game of a game both
+    last_move_proven is False. threads, tt_mib and book are the solving functions'; a book
+    that cannot be read (OSError), is damaged or is of another game or board (ValueError) is
+    refused by the constructor. The solver and its transposition table are kept from move to
+    move. `game`: a pyspiel.Game of a game both
     libraries have, a Game, or a game string; ValueError for one this module lacks."""
 
     last_move_proven: Optional[bool]
@@ -307,6 +356,7 @@ class Bot:
         time_limit: Optional[float] = None,
         threads: Optional[int] = None,
         tt_mib: Optional[int] = None,
+        book: Optional[BookPath] = None,
     ) -> None: ...
     def step(self, state: AnyState) -> int:
         """The bot's action in `state` (not over; its history replayed on the bot's own state).

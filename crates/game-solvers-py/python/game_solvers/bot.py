@@ -24,13 +24,15 @@ class Bot(_Base):
     With `time_limit` (seconds per move) the moves are solved one after the other until the
     limit; when it runs out, the move played is the best of those proven so far (a seeded
     choice among the legal moves when none was proven), and `last_move_proven` is False.
-    `threads` and `tt_mib` are the solving functions' keyword arguments. The solver and its
-    transposition table are kept from move to move (and across restarts).
+    `threads`, `tt_mib` and `book` (the path of an opening book of the game's board) are the
+    solving functions' keyword arguments; a book that cannot be read (OSError), is damaged or
+    is of another game or board (ValueError) is refused here. The solver and its transposition
+    table are kept from move to move (and across restarts).
 
     `game` is a pyspiel.Game of a game both libraries have, a game_solvers.Game, or a game
     string; ValueError for one this module lacks."""
 
-    def __init__(self, game, *, seed=0, time_limit=None, threads=None, tt_mib=None):
+    def __init__(self, game, *, seed=0, time_limit=None, threads=None, tt_mib=None, book=None):
         if _Base is not object:
             _Base.__init__(self)
         if isinstance(game, Game):
@@ -46,7 +48,9 @@ class Bot(_Base):
         self._seed = seed
         self._rng = random.Random(seed)
         self._time_limit = time_limit
-        self._options = {"threads": threads, "tt_mib": tt_mib}
+        if book is not None:
+            _native._check_book(self._game, book)
+        self._options = {"threads": threads, "tt_mib": tt_mib, "book": book}
         self._state = self._game.new_initial_state()
         self.last_move_proven = None
         """Whether the last move played was proven best (False: the time limit ran out)."""
