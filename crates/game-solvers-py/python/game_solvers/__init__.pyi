@@ -24,7 +24,7 @@ pyspiel (cross-checked against open-spiel 2.0.2 by tests/test_openspiel.py).
 import os
 from typing import Any, Dict, List, Optional, Protocol, TypedDict, Union
 
-BookPath = Union[str, "os.PathLike[str]"]
+_BookPath = Union[str, "os.PathLike[str]"]
 """The path of an opening book file (book= of the solving functions and of Bot)."""
 
 class SearchInterrupted(Exception):
@@ -273,7 +273,7 @@ def value(
     time_limit: Optional[float] = None,
     threads: Optional[int] = None,
     tt_mib: Optional[int] = None,
-    book: Optional[BookPath] = None,
+    book: Optional[_BookPath] = None,
 ) -> int:
     """The exact value of `state` for the player to move (one search: no move values).
     Raises ValueError, OSError (book=), SearchInterrupted, KeyboardInterrupt as above.
@@ -290,7 +290,7 @@ def move_values(
     time_limit: Optional[float] = None,
     threads: Optional[int] = None,
     tt_mib: Optional[int] = None,
-    book: Optional[BookPath] = None,
+    book: Optional[_BookPath] = None,
 ) -> Dict[int, int]:
     """{action id: exact value for the player to move} for every legal action (the action's
     own gain included: max(values) == value(state)). Raises as value()."""
@@ -301,7 +301,7 @@ def best_action(
     time_limit: Optional[float] = None,
     threads: Optional[int] = None,
     tt_mib: Optional[int] = None,
-    book: Optional[BookPath] = None,
+    book: Optional[_BookPath] = None,
 ) -> int:
     """A best action: the first, in the solver's order, of the best value. Raises as value()."""
 
@@ -311,7 +311,7 @@ def principal_variation(
     time_limit: Optional[float] = None,
     threads: Optional[int] = None,
     tt_mib: Optional[int] = None,
-    book: Optional[BookPath] = None,
+    book: Optional[_BookPath] = None,
 ) -> List[int]:
     """Action ids from `state` to the end of the game under perfect play by both sides.
     Raises as value()."""
@@ -322,7 +322,7 @@ def analyze(
     time_limit: Optional[float] = None,
     threads: Optional[int] = None,
     tt_mib: Optional[int] = None,
-    book: Optional[BookPath] = None,
+    book: Optional[_BookPath] = None,
 ) -> Analysis:
     """The value, every legal action's value (best first) and a principal variation, as
     plain data (see Analysis). Raises as value()."""
@@ -356,7 +356,7 @@ class Bot:
         time_limit: Optional[float] = None,
         threads: Optional[int] = None,
         tt_mib: Optional[int] = None,
-        book: Optional[BookPath] = None,
+        book: Optional[_BookPath] = None,
     ) -> None: ...
     def step(self, state: AnyState) -> int:
         """The bot's action in `state` (not over; its history replayed on the bot's own state).
