@@ -6,8 +6,7 @@ that cannot be read (OSError), or is damaged, truncated or of another game or bo
 
 The empty board and the positions of up to 3 stones cost minutes without the book (the empty
 board 131 M nodes for its value alone): their values are compared with the published ones
-(J. Tromp; P. Pons) and with Pons' test set, and GAME_SOLVERS_SLOW_TESTS=1 also solves the
-empty board's columns without the book. An analysis (move_values, analyze) computes a principal
+(J. Tromp; P. Pons) and with Pons' test set. An analysis (move_values, analyze) computes a principal
 variation to the end of the game, beyond the book: seconds on the empty board with the book,
 so that the positions of up to 3 stones are checked column by column with value()."""
 
@@ -116,12 +115,6 @@ def test_same_values_beyond_the_depth(moves, score):
     assert {m["action"]: m["value"] for m in with_book["moves"]} == {
         m["action"]: m["value"] for m in without["moves"]
     }
-
-
-@pytest.mark.skipif(not os.environ.get("GAME_SOLVERS_SLOW_TESTS"), reason="minutes: GAME_SOLVERS_SLOW_TESTS=1")
-def test_same_values_on_the_empty_board_without_the_book():
-    state = connect_four()
-    assert gs.move_values(state) == gs.move_values(state, book=BOOK) == EMPTY_BOARD
 
 
 def test_the_bot_reads_the_book():
