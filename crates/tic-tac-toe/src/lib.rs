@@ -10,6 +10,7 @@ mod position;
 mod problem;
 mod solve;
 mod symmetry;
+mod zone;
 
 pub use bitboard::Bitboard;
 pub use front::TicTacToeFront;
@@ -23,3 +24,4 @@ pub use parse::{
 pub use position::{Cell, Mark, PlayError, Position, PositionError, Setup};
 pub use problem::{BoardEvalProblem, WinningMoveProblem};
 pub use solve::{default_tt_bits, BoardEval, FindProgress, Question, WinningMove};
+pub use zone::{verify_pairing, ZoneOptions, ZoneProof, ZoneProver};

@@ -86,24 +86,24 @@ impl MbPosition {
 pub struct MakerBreaker {
     geometry: Geometry,
     k: u32,
-    lines: Vec<Bitboard>,
+    pub(crate) lines: Vec<Bitboard>,
     /// `lines_through[cell]`: the lines containing that cell.
-    lines_through: Vec<Vec<Bitboard>>,
-    syms: BoardSymmetries,
+    pub(crate) lines_through: Vec<Vec<Bitboard>>,
+    pub(crate) syms: BoardSymmetries,
     /// `spread[v]`: the byte `v` read as base-3 digits 0/1 (for 64-cell boards' keys).
     spread: [u32; 256],
 }
 
 /// What the live lines of a position say: the least number of stones Maker still needs on
 /// one line (`u32::MAX` if none is live) and the cells completing a line of Maker's at once.
-struct LineScan {
-    need: u32,
-    threats: Bitboard,
+pub(crate) struct LineScan {
+    pub(crate) need: u32,
+    pub(crate) threats: Bitboard,
     /// Erdős–Selfridge potential: the sum over live lines of `2^(k - need)` (a line's weight
     /// `2^-need` in units of `2^-k`).
-    potential: u64,
+    pub(crate) potential: u64,
     /// Number of live lines.
-    live: u32,
+    pub(crate) live: u32,
 }
 
 impl MakerBreaker {
@@ -150,8 +150,13 @@ impl MakerBreaker {
         self.position(pos.stones(maker), pos.stones(maker.opponent()), pos.to_move() == maker)
     }
 
+    /// `pos` with the free cells `cells` gone (as if Breaker held them), reduced again.
+    pub(crate) fn without_cells(&self, pos: &MbPosition, cells: Bitboard) -> MbPosition {
+        self.reduce(MbPosition { free: pos.free.without(cells), ..*pos })
+    }
+
     /// Drops dead cells and Maker stones on no live line (unless Maker has won).
-    fn reduce(&self, mut pos: MbPosition) -> MbPosition {
+    pub(crate) fn reduce(&self, mut pos: MbPosition) -> MbPosition {
         if pos.maker_won {
             return pos;
         }
@@ -162,7 +167,7 @@ impl MakerBreaker {
         pos
     }
 
-    fn scan(&self, pos: &MbPosition) -> LineScan {
+    pub(crate) fn scan(&self, pos: &MbPosition) -> LineScan {
         let open = pos.maker | pos.free;
         let mut scan = LineScan { need: u32::MAX, threats: Bitboard::EMPTY, potential: 0, live: 0 };
         for &l in &self.lines {
@@ -186,7 +191,7 @@ impl MakerBreaker {
     /// ever completed (a complete line weighs 1). With Maker to move, Maker's stone adds the
     /// weight of the lines through it: Breaker wins if the potential plus the heaviest cell's
     /// weight stays below 1.
-    fn erdos_selfridge(&self, pos: &MbPosition, scan: &LineScan) -> bool {
+    pub(crate) fn erdos_selfridge(&self, pos: &MbPosition, scan: &LineScan) -> bool {
         let one = 1u64 << self.k;
         if !pos.maker_to_move {
             return scan.potential < one;
@@ -212,7 +217,7 @@ impl MakerBreaker {
 
     /// The position's canonical code: Maker's stones and the free cells, the least over the
     /// symmetries, with the side to move; exact (no collisions).
-    fn code(&self, maker: u64, free: u64, maker_to_move: bool) -> u128 {
+    pub(crate) fn code(&self, maker: u64, free: u64, maker_to_move: bool) -> u128 {
         let turn = u128::from(maker_to_move);
         if self.geometry.cells() < 64 {
             // Bit 63 of `maker` is off the board.
@@ -252,47 +257,72 @@ impl MakerBreaker {
             return None;
         }
         let open = pos.maker | pos.free;
-        let lines: Vec<Bitboard> =
-            self.lines.iter().filter(|&&l| open.is_superset(l)).map(|&l| l & pos.free).collect();
+        let mut lines: Vec<u64> =
+            self.lines.iter().filter(|&&l| open.is_superset(l)).map(|&l| (l & pos.free).0).collect();
         let mut pairs = Vec::new();
         let mut budget = budget;
-        pair_lines(lines, Bitboard::EMPTY, &mut pairs, &mut budget).then_some(pairs)
+        pair_lines(&mut lines, 0, &mut pairs, &mut budget).then_some(pairs)
     }
 }
 
 /// Backtracking over the uncovered lines (their free cells), each time the line with the
-/// fewest free cells left: one of its pairs of unused cells must be in the pairing.
-fn pair_lines(lines: Vec<Bitboard>, used: Bitboard, pairs: &mut Vec<(Cell, Cell)>, budget: &mut u32) -> bool {
+/// fewest unused cells: one of its pairs of unused cells must be in the pairing, tried those
+/// covering the most uncovered lines first. The lines are reordered in place: each branch
+/// moves the lines its pair covers behind the ones it passes on.
+fn pair_lines(lines: &mut [u64], used: u64, pairs: &mut Vec<(Cell, Cell)>, budget: &mut u32) -> bool {
     if *budget == 0 {
         return false;
     }
     *budget -= 1;
-    let mut best: Option<Bitboard> = None;
-    for &l in &lines {
-        let avail = l.without(used);
-        if avail.count() < 2 {
+    let mut best = 0u64;
+    let mut best_count = u32::MAX;
+    for &l in lines.iter() {
+        let avail = l & !used;
+        let c = avail.count_ones();
+        if c < 2 {
             return false;
         }
-        if best.map_or(true, |b| avail.count() < b.count()) {
-            best = Some(avail);
+        if c < best_count {
+            best = avail;
+            best_count = c;
         }
     }
-    let Some(avail) = best else { return true };
-    // Candidate pairs, those covering the most uncovered lines first.
-    let cells: Vec<u32> = avail.iter().collect();
-    let mut candidates = Vec::new();
-    for (i, &a) in cells.iter().enumerate() {
-        for &b in &cells[i + 1..] {
-            let pair = Bitboard::single(a) | Bitboard::single(b);
-            let covers = lines.iter().filter(|l| l.is_superset(pair)).count();
-            candidates.push((covers, a, b, pair));
+    if best_count == u32::MAX {
+        return true;
+    }
+    // Candidate pairs of the line, those covering the most uncovered lines first.
+    let mut candidates = [(0u32, 0u64); 28];
+    let mut n = 0;
+    let mut rest = best;
+    while rest != 0 {
+        let a = rest & rest.wrapping_neg();
+        rest &= rest - 1;
+        let mut others = rest;
+        while others != 0 {
+            let b = others & others.wrapping_neg();
+            others &= others - 1;
+            let pair = a | b;
+            let covers = lines.iter().filter(|&&l| l & pair == pair).count() as u32;
+            if n < candidates.len() {
+                candidates[n] = (covers, pair);
+                n += 1;
+            }
         }
     }
-    candidates.sort_by_key(|&(covers, a, b, _)| (std::cmp::Reverse(covers), a, b));
-    for (_, a, b, pair) in candidates {
-        let rest: Vec<Bitboard> = lines.iter().copied().filter(|l| !l.is_superset(pair)).collect();
+    let candidates = &mut candidates[..n];
+    candidates.sort_unstable_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
+    for &(_, pair) in candidates.iter() {
+        // Move the lines the pair covers to the end.
+        let mut kept = 0;
+        for i in 0..lines.len() {
+            if lines[i] & pair != pair {
+                lines.swap(i, kept);
+                kept += 1;
+            }
+        }
+        let (a, b) = (pair.trailing_zeros(), 63 - pair.leading_zeros());
         pairs.push((Cell(a as u8), Cell(b as u8)));
-        if pair_lines(rest, used | pair, pairs, budget) {
+        if pair_lines(&mut lines[..kept], used | pair, pairs, budget) {
             return true;
         }
         pairs.pop();

@@ -16,6 +16,8 @@ pub(crate) struct BoardSymmetries {
     /// `table[(s * bytes + j) * 256 + v]`: the image under symmetry `s` of the cells whose bits
     /// are byte `v` at byte `j` of a board.
     table: Vec<u64>,
+    /// `inverses[s]`: the index of the inverse of symmetry `s`.
+    inverses: Vec<usize>,
 }
 
 impl BoardSymmetries {
@@ -39,7 +41,21 @@ impl BoardSymmetries {
                 }
             }
         }
-        BoardSymmetries { count: perms.len(), bytes, table }
+        let inverses = perms
+            .iter()
+            .map(|p| {
+                perms
+                    .iter()
+                    .position(|q| (0..cells).all(|c| q[p[c] as usize] as usize == c))
+                    .expect("a symmetry group holds every inverse")
+            })
+            .collect();
+        BoardSymmetries { count: perms.len(), bytes, table, inverses }
+    }
+
+    /// The index of the inverse of symmetry `s`: `image(inverse(s), image(s, b)) == b`.
+    pub(crate) fn inverse(&self, s: usize) -> usize {
+        self.inverses[s]
     }
 
     /// Number of symmetries, the identity (index 0) included.

@@ -12,6 +12,9 @@
 //! 3. [`WinningMove::find`] (Maker-Breaker first) against a full solver that never asks it.
 //! 4. Every pairing strategy returned is one: disjoint pairs of free cells, a pair on every
 //!    live line.
+//! 5. [`ZoneProver`] against the brute force on random positions, with all its pruning rules,
+//!    with each rule alone and with none; and every relevancy zone it returns checked by
+//!    handing every empty cell outside it to the loser and solving again by brute force.
 
 use std::collections::HashMap;
 
@@ -20,8 +23,8 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use search_core::{Engine, Game};
 use tic_tac_toe::{
-    default_tt_bits, Bitboard, Cell, Geometry, MakerBreaker, MnkGame, Position, Question, Scoring,
-    WinningMove,
+    default_tt_bits, verify_pairing, Bitboard, Cell, Geometry, MakerBreaker, MnkGame, Position, Question,
+    Scoring, WinningMove, ZoneOptions, ZoneProver,
 };
 
 /// A plain Maker-Breaker brute force: lines as cell lists, memo over (maker, breaker, turn).
@@ -336,4 +339,94 @@ fn progress_reports_do_not_change_answers() {
             assert!(reports.iter().any(|r| r.question == Question::Win));
         }
     }
+}
+
+/// Random positions of `g` with at most `max_empty` empty cells: (maker, breaker, maker to move).
+fn random_positions(g: Geometry, count: usize, max_empty: usize, seed: u64) -> Vec<(Bitboard, Bitboard, bool)> {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let cells: Vec<u32> = (0..g.cells() as u32).collect();
+    (0..count)
+        .map(|_| {
+            let stones = rng.gen_range(g.cells().saturating_sub(max_empty)..g.cells());
+            let mut order = cells.clone();
+            order.shuffle(&mut rng);
+            let split = rng.gen_range(0..=stones);
+            let maker = order[..split].iter().fold(Bitboard::EMPTY, |b, &i| b | Bitboard::single(i));
+            let breaker = order[split..stones].iter().fold(Bitboard::EMPTY, |b, &i| b | Bitboard::single(i));
+            (maker, breaker, rng.gen_bool(0.5))
+        })
+        .collect()
+}
+
+#[test]
+fn zone_prover_and_each_of_its_rules_agree_with_brute_force() {
+    let all = ZoneOptions::default();
+    let none = ZoneOptions { zones: false, domination: false, pairing: false, potential: false, twins: false };
+    let variants = [
+        all,
+        none,
+        ZoneOptions { zones: true, ..none },
+        ZoneOptions { domination: true, ..none },
+        ZoneOptions { pairing: true, ..none },
+        ZoneOptions { potential: true, ..none },
+        ZoneOptions { twins: true, ..none },
+    ];
+    let mut checked = 0;
+    let mut outcomes = [0usize; 2];
+    for (rows, cols, k, seed) in [(3, 5, 3, 1), (4, 4, 3, 2), (4, 4, 4, 3), (4, 5, 4, 4), (5, 5, 4, 5), (5, 5, 5, 6)] {
+        let g = Geometry::new(rows, cols, k).unwrap();
+        let mut brute = Brute::new(rows, cols, k);
+        let positions = random_positions(g, 400, 11, seed);
+        for options in variants {
+            let mut prover = ZoneProver::new(g, 1 << 16);
+            prover.set_options(options);
+            for &(maker, breaker, turn) in &positions {
+                let pos = prover.game().position(maker, breaker, turn);
+                let proof = prover.prove(&pos).unwrap();
+                let expected = brute.maker_wins(maker.0, breaker.0, turn);
+                assert_eq!(proof.maker_wins, expected, "{g} {options:?} {maker:?} {breaker:?} {turn}");
+                outcomes[usize::from(expected)] += 1;
+                // Every empty cell outside the zone handed to the loser: the same winner.
+                let outside = g.full().without(maker | breaker | proof.zone);
+                let (m, b) = if expected { (maker, breaker | outside) } else { (maker | outside, breaker) };
+                assert_eq!(brute.maker_wins(m.0, b.0, turn), expected, "zone {:?} of {g} {options:?} {maker:?} {breaker:?} {turn}", proof.zone);
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 6 * 7 * 400);
+    // Both outcomes are well represented.
+    assert!(outcomes[0] > checked / 10 && outcomes[1] > checked / 10, "{outcomes:?}");
+}
+
+#[test]
+fn zone_prover_proves_the_known_empty_boards() {
+    // Maker completes 3 on 3 x 3, not 4 on 4 x 4 nor 5 on 6 x 6 (so 6,6,5 is a draw).
+    for (rows, cols, k, maker_wins) in [(3, 3, 3, true), (4, 4, 4, false), (5, 5, 4, true), (6, 6, 5, false), (4, 7, 4, false)] {
+        let g = Geometry::new(rows, cols, k).unwrap();
+        let mut prover = ZoneProver::new(g, 1 << 20);
+        let root = prover.game().position(Bitboard::EMPTY, Bitboard::EMPTY, true);
+        assert_eq!(prover.prove(&root).unwrap().maker_wins, maker_wins, "{g}");
+    }
+}
+
+#[test]
+fn broken_pairings_are_not_believed() {
+    let g = Geometry::new(5, 5, 5).unwrap();
+    let mb = MakerBreaker::new(g);
+    let root = mb.position(Bitboard::EMPTY, Bitboard::EMPTY, true);
+    let pairing = mb.pairing(&root, 100_000).expect("5 x 5 with k = 5 has a pairing strategy");
+    assert!(verify_pairing(&mb, &root, &pairing));
+    // One pair dropped: some line is left without a pair.
+    assert!(!verify_pairing(&mb, &root, &pairing[1..]));
+    // Two pairs sharing a cell, a pair of one cell, a pair on a taken cell.
+    let (a, b) = pairing[0];
+    let mut shared = pairing.clone();
+    shared.push((a, pairing[1].0));
+    assert!(!verify_pairing(&mb, &root, &shared));
+    let mut single = pairing.clone();
+    single[0] = (a, a);
+    assert!(!verify_pairing(&mb, &root, &single));
+    let taken = mb.position(Bitboard::EMPTY, b.bit(), true);
+    assert!(!verify_pairing(&mb, &taken, &pairing));
 }
