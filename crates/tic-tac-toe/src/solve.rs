@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use search_core::{Analysis, Engine, Game, Interrupted, Limits, Stats, Value};
 
-use crate::{Cell, Geometry, MakerBreaker, Mark, MnkGame, Position, Scoring, SolveError};
+use crate::{Cell, Geometry, Mark, MbPosition, MnkGame, Position, Scoring, SolveError, ZoneProver};
 
 /// TT size (log2 of entries) suited to a board: small boards need few entries, and a smaller
 /// table is faster to allocate for a one-shot process.
@@ -142,6 +142,38 @@ fn exceeds<G: Game>(
     Ok(v > threshold)
 }
 
+/// Whether Maker wins the Maker-Breaker game from `pos`, proven by `prover` in searches of at
+/// most the reporter's `every` positions each, with a report between them (the prover's table
+/// keeps what each proved, so the next goes on from there); [`Interrupted`] when the watch's
+/// deadline passes first.
+fn maker_breaker_wins(prover: &mut ZoneProver, pos: &MbPosition, watch: &mut Watch<'_>) -> Result<bool, Interrupted> {
+    let deadline = watch.deadline;
+    let Some(r) = &mut watch.reporter else {
+        prover.set_limits(deadline, None);
+        let proof = prover.prove(pos);
+        prover.set_limits(None, None);
+        return proof.map(|p| p.maker_wins);
+    };
+    let first = prover.nodes();
+    let maker_wins = loop {
+        prover.set_limits(deadline, Some(prover.nodes() + r.every));
+        let step = prover.prove(pos);
+        let nodes = r.done + (prover.nodes() - first);
+        (r.callback)(&FindProgress { question: Question::MakerBreaker, nodes, elapsed: r.start.elapsed() });
+        match step {
+            Ok(p) => break p.maker_wins,
+            Err(e) if deadline.is_some_and(|d| Instant::now() >= d) => {
+                prover.set_limits(None, None);
+                return Err(e);
+            }
+            Err(_) => {}
+        }
+    };
+    prover.set_limits(None, None);
+    r.done += prover.nodes() - first;
+    Ok(maker_wins)
+}
+
 /// Why a limited [`WinningMove`] question has no answer.
 enum Stop {
     Solve(SolveError),
@@ -173,13 +205,14 @@ fn unlimited<T>(result: Result<T, Stop>) -> Result<T, SolveError> {
 /// side to move wins against every reply (UVa 10111, where x is to move). One instance answers
 /// a whole batch with shared transposition tables.
 ///
-/// Each question is first put to the [`MakerBreaker`] game, a fast prover of "no forced win":
-/// if the player cannot complete a line even against an opponent who only blocks, it has no
-/// forced win (and from the empty board the game is a draw: by strategy stealing the first
-/// player never loses). Only where Maker wins does the full m,n,k search run.
+/// Each question is first put to the Maker-Breaker game ([`crate::MakerBreaker`], proven by
+/// [`ZoneProver`]), a fast prover of "no forced win": if the player cannot complete a line even
+/// against an opponent who only blocks, it has no forced win (and from the empty board the
+/// game is a draw: by strategy stealing the first player never loses). Only where Maker wins
+/// does the full m,n,k search run.
 pub struct WinningMove {
     shared: Shared,
-    maker_breaker: Engine<MakerBreaker>,
+    maker_breaker: ZoneProver,
 }
 
 impl WinningMove {
@@ -195,19 +228,15 @@ impl WinningMove {
         Self::with_threads(geometry, tt_bits, 1)
     }
 
-    /// A solver for boards of `geometry` with TTs of `2^tt_bits` entries (one table shared by
-    /// the threads), searching on `threads` threads (lazy SMP above 1; the answers do not
-    /// depend on it).
+    /// A solver for boards of `geometry` with TTs of `2^tt_bits` entries (the full search's
+    /// table shared by the threads; the Maker-Breaker prover's holding as many positions),
+    /// the full search on `threads` threads (lazy SMP above 1; the answers do not depend on
+    /// it).
     #[must_use]
     pub fn with_threads(geometry: Geometry, tt_bits: u32, threads: usize) -> Self {
-        let options = search_core::SearchOptions {
-            tt_bits,
-            threads: threads.max(1),
-            ..search_core::SearchOptions::DEFAULT
-        };
         WinningMove {
             shared: Shared::with_threads(geometry, Scoring::WinLoss, tt_bits, threads),
-            maker_breaker: Engine::with_options(MakerBreaker::new(geometry), options),
+            maker_breaker: ZoneProver::new(geometry, 1 << tt_bits.min(30)),
         }
     }
 
@@ -281,16 +310,7 @@ impl WinningMove {
         watch: &mut Watch<'_>,
     ) -> Result<bool, Interrupted> {
         let mb = self.maker_breaker.game().from_game(pos, maker);
-        if let Some(v) = self.maker_breaker.game().terminal_value(&mb) {
-            return Ok((v > 0) == mb.maker_to_move());
-        }
-        let q = Question::MakerBreaker;
-        if mb.maker_to_move() {
-            exceeds(&mut self.maker_breaker, &mb, 0, q, watch)
-        } else {
-            // Breaker to move loses (value -1) exactly when Maker wins.
-            Ok(!exceeds(&mut self.maker_breaker, &mb, -1, q, watch)?)
-        }
+        maker_breaker_wins(&mut self.maker_breaker, &mb, watch)
     }
 
     fn find_inner(&mut self, pos: &Position, watch: &mut Watch<'_>) -> Result<Option<Cell>, Stop> {
