@@ -5,7 +5,7 @@
 //! - `cargo xtask gen <game> …`: deterministic input generators (seeded), printing to stdout.
 //! - `cargo xtask bench`: whole-process timings of `games-cli` on the benchmark instances, as a
 //!   table.
-//! - `cargo xtask mnk-table`: which empty m,n,k boards up to 7 x 7 are solved, by which
+//! - `cargo xtask mnk-table`: which empty m,n,k boards up to 8 x 8 are solved, by which
 //!   algorithm, in how long.
 //! - `cargo xtask c4-bench`: Connect Four on Pons' test sets, checking every score, beside a
 //!   reference solver in the same run.

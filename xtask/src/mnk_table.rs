@@ -1,5 +1,5 @@
-//! `cargo xtask mnk-table`: which empty m,n,k boards (up to 7 x 7) `games-cli winning-move`
-//! solves, by which algorithm, in how long: one row per board, each solve in its own process
+//! `cargo xtask mnk-table`: which empty m,n,k boards (up to 8 x 8, k = 4, 5, 6 by default)
+//! `games-cli winning-move` solves, by which algorithm, in how long: one row per board, each solve in its own process
 //! with a time limit. `default` is the subcommand's own solver (the Maker-Breaker prover
 //! first, then alpha-beta), the other names are `--algorithm` values.
 
@@ -13,10 +13,13 @@ pub struct Args {
     #[arg(long, default_value_t = 60)]
     pub time_limit: u64,
     /// Largest side.
-    #[arg(long, default_value_t = 7)]
+    #[arg(long, default_value_t = 8)]
     pub max_side: usize,
+    /// Line lengths (boards with both sides below k are left out).
+    #[arg(long, value_delimiter = ',', default_value = "4,5,6")]
+    pub k: Vec<usize>,
     /// Algorithms to compare: `default` (games-cli's own solver) or `--algorithm` values.
-    #[arg(long, value_delimiter = ',', default_value = "default,pvs,df-pn")]
+    #[arg(long, value_delimiter = ',', default_value = "default")]
     pub algorithms: Vec<String>,
 }
 
@@ -72,7 +75,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     println!("|---|---:|---|{}", "---:|".repeat(args.algorithms.len()));
     for rows in 3..=args.max_side {
         for cols in rows..=args.max_side {
-            for k in 3..=cols.min(6) {
+            for &k in args.k.iter().filter(|&&k| k <= cols) {
                 let mut answer = None;
                 let mut cells = Vec::new();
                 for a in &args.algorithms {

@@ -5,7 +5,6 @@ use std::time::{Duration, Instant};
 
 use tic_tac_toe::{Bitboard, Geometry, ZoneProver};
 
-
 fn main() {
     let args: Vec<usize> = std::env::args().skip(1).map(|a| a.parse().expect("a number")).collect();
     let (rows, cols, k) = (args[0], args[1], args[2]);
@@ -15,7 +14,9 @@ fn main() {
     // Debug: ZONE_MAKER=a,b and ZONE_BREAKER=c,d put stones first.
     let cells = |var: &str| -> Bitboard {
         std::env::var(var).ok().map_or(Bitboard::EMPTY, |v| {
-            v.split(',').map(|c| c.parse::<u32>().unwrap()).fold(Bitboard::EMPTY, |b, c| b | Bitboard::single(c))
+            v.split(',')
+                .map(|c| c.parse::<u32>().unwrap())
+                .fold(Bitboard::EMPTY, |b, c| b | Bitboard::single(c))
         })
     };
     let (m, b) = (cells("ZONE_MAKER"), cells("ZONE_BREAKER"));

@@ -142,36 +142,31 @@ fn exceeds<G: Game>(
     Ok(v > threshold)
 }
 
-/// Whether Maker wins the Maker-Breaker game from `pos`, proven by `prover` in searches of at
-/// most the reporter's `every` positions each, with a report between them (the prover's table
-/// keeps what each proved, so the next goes on from there); [`Interrupted`] when the watch's
-/// deadline passes first.
-fn maker_breaker_wins(prover: &mut ZoneProver, pos: &MbPosition, watch: &mut Watch<'_>) -> Result<bool, Interrupted> {
-    let deadline = watch.deadline;
-    let Some(r) = &mut watch.reporter else {
-        prover.set_limits(deadline, None);
-        let proof = prover.prove(pos);
-        prover.set_limits(None, None);
-        return proof.map(|p| p.maker_wins);
-    };
-    let first = prover.nodes();
-    let maker_wins = loop {
-        prover.set_limits(deadline, Some(prover.nodes() + r.every));
-        let step = prover.prove(pos);
-        let nodes = r.done + (prover.nodes() - first);
-        (r.callback)(&FindProgress { question: Question::MakerBreaker, nodes, elapsed: r.start.elapsed() });
-        match step {
-            Ok(p) => break p.maker_wins,
-            Err(e) if deadline.is_some_and(|d| Instant::now() >= d) => {
-                prover.set_limits(None, None);
-                return Err(e);
-            }
-            Err(_) => {}
+/// Whether Maker wins the Maker-Breaker game from `pos`, proven by `prover`, with a report
+/// every `every` positions when `watch` has a reporter; [`Interrupted`] when the watch's
+/// deadline passes first (what was proven stays in the prover's table).
+fn maker_breaker_wins(
+    prover: &mut ZoneProver,
+    pos: &MbPosition,
+    watch: &mut Watch<'_>,
+) -> Result<bool, Interrupted> {
+    prover.set_limits(watch.deadline, None);
+    let proof = match &mut watch.reporter {
+        None => prover.prove(pos),
+        Some(r) => {
+            let first = prover.nodes();
+            let (done, start) = (r.done, r.start);
+            let callback = &mut r.callback;
+            let proof = prover.prove_with_progress(pos, r.every, &mut |nodes| {
+                let nodes = done + (nodes - first);
+                callback(&FindProgress { question: Question::MakerBreaker, nodes, elapsed: start.elapsed() });
+            });
+            r.done += prover.nodes() - first;
+            proof
         }
     };
     prover.set_limits(None, None);
-    r.done += prover.nodes() - first;
-    Ok(maker_wins)
+    proof.map(|p| p.maker_wins)
 }
 
 /// Why a limited [`WinningMove`] question has no answer.

@@ -80,6 +80,14 @@ impl Default for ZoneOptions {
     }
 }
 
+/// The progress callback of one [`ZoneProver::prove_with_progress`] call.
+struct Report<'a> {
+    every: u64,
+    /// The node count of the next report.
+    next: u64,
+    callback: &'a mut dyn FnMut(u64),
+}
+
 /// Positions searched between two looks at the clock.
 const CLOCK_EVERY: u64 = 1 << 12;
 
@@ -136,10 +144,29 @@ impl ZoneProver {
     /// [`Interrupted`] (bounds `-1..=1`) when a limit of [`ZoneProver::set_limits`] is
     /// reached first; what was proven stays in the table.
     pub fn prove(&mut self, pos: &MbPosition) -> Result<ZoneProof, Interrupted> {
-        self.search(pos)
+        self.search(pos, &mut Report { every: u64::MAX, next: u64::MAX, callback: &mut |_| {} })
     }
 
-    fn check_limits(&self) -> Result<(), Interrupted> {
+    /// [`ZoneProver::prove`], calling `progress` with the positions searched so far (this
+    /// call's and earlier ones') every `every` positions (at least 1).
+    ///
+    /// # Errors
+    /// As [`ZoneProver::prove`].
+    pub fn prove_with_progress(
+        &mut self,
+        pos: &MbPosition,
+        every: u64,
+        progress: &mut dyn FnMut(u64),
+    ) -> Result<ZoneProof, Interrupted> {
+        let every = every.max(1);
+        self.search(pos, &mut Report { every, next: self.nodes + every, callback: progress })
+    }
+
+    fn check_limits(&self, report: &mut Report<'_>) -> Result<(), Interrupted> {
+        if self.nodes >= report.next {
+            (report.callback)(self.nodes);
+            report.next = self.nodes.saturating_add(report.every);
+        }
         let out = self.max_nodes.is_some_and(|m| self.nodes >= m)
             || (self.nodes % CLOCK_EVERY == 0 && self.deadline.is_some_and(|d| Instant::now() >= d));
         if out {
@@ -164,9 +191,9 @@ impl ZoneProver {
         (self.mb.code(m, f, pos.maker_to_move()), s)
     }
 
-    fn search(&mut self, pos: &MbPosition) -> Result<ZoneProof, Interrupted> {
+    fn search(&mut self, pos: &MbPosition, report: &mut Report<'_>) -> Result<ZoneProof, Interrupted> {
         self.nodes += 1;
-        self.check_limits()?;
+        self.check_limits(report)?;
         let maker = |zone: u64| ZoneProof { maker_wins: true, zone: Bitboard(zone) };
         let breaker = |zone: u64| ZoneProof { maker_wins: false, zone: Bitboard(zone) };
         if pos.maker_won() {
@@ -180,7 +207,7 @@ impl ZoneProver {
             let removed = self.twins(pos);
             if removed != 0 {
                 let reduced = self.mb.without_cells(pos, Bitboard(removed));
-                let p = self.search(&reduced)?;
+                let p = self.search(&reduced, report)?;
                 return Ok(if p.maker_wins { p } else { breaker(p.zone.0 | removed) });
             }
         }
@@ -205,19 +232,24 @@ impl ZoneProver {
         if self.options.potential && (scan.need > maker_moves || self.mb.erdos_selfridge(pos, &scan)) {
             return Ok(breaker(free.0));
         }
-        let pairing = if self.options.pairing && scan.live <= PAIRING_MAX_LINES && pos.maker_to_move() { self.mb.pairing(pos, PAIRING_BUDGET) } else { None };
+        let pairing = if self.options.pairing && scan.live <= PAIRING_MAX_LINES && pos.maker_to_move() {
+            self.mb.pairing(pos, PAIRING_BUDGET)
+        } else {
+            None
+        };
         let proof = if let Some(pairs) = pairing.filter(|p| verify_pairing(&self.mb, pos, p)) {
             breaker(pairs.iter().fold(0u64, |z, (a, b)| z | a.bit().0 | b.bit().0))
         } else if pos.maker_to_move() {
             let moves = free;
-            self.and_or(pos, moves, true)?
+            self.and_or(pos, moves, true, report)?
         } else if scan.threats.count() == 1 {
             let (child, _) = self.mb.play(pos, Cell(scan.threats.0.trailing_zeros() as u8));
-            let p = self.search(&child)?;
+            let p = self.search(&child, report)?;
             ZoneProof { maker_wins: p.maker_wins, zone: Bitboard(p.zone.0 | scan.threats.0) }
         } else {
-            let moves = if self.options.domination { Self::undominated(pos, &self.common(pos)) } else { free };
-            self.and_or(pos, moves, false)?
+            let moves =
+                if self.options.domination { Self::undominated(pos, &self.common(pos)) } else { free };
+            self.and_or(pos, moves, false, report)?
         };
         if self.table.len() >= self.max_entries {
             self.table.clear();
@@ -278,16 +310,28 @@ impl ZoneProver {
     /// The node where `mover_is_maker` moves among `moves`: the mover wins if one move wins
     /// (zone: the child's and the move); otherwise every move in the union of the refuted
     /// moves' zones is searched, and that union is the zone of the opponent's win.
-    fn and_or(&mut self, pos: &MbPosition, moves: Bitboard, mover_is_maker: bool) -> Result<ZoneProof, Interrupted> {
+    fn and_or(
+        &mut self,
+        pos: &MbPosition,
+        moves: Bitboard,
+        mover_is_maker: bool,
+        report: &mut Report<'_>,
+    ) -> Result<ZoneProof, Interrupted> {
         let mut ordered: Vec<Cell> = moves.iter().map(|i| Cell(i as u8)).collect();
         if mover_is_maker {
             self.mb.order_moves(pos, &mut ordered);
         } else {
-            // Breaker: the cells on the most live lines first (whatever Maker holds on them).
+            // Breaker: the cells on the most live lines first, ties broken by the lines'
+            // Erdős–Selfridge weights (2 to the number of Maker's stones on the line).
             let open = pos.maker() | pos.free();
-            let live_lines =
-                |c: Cell| self.mb.lines_through[c.index()].iter().filter(|&&l| open.is_superset(l)).count();
-            ordered.sort_by_key(|&c| std::cmp::Reverse(live_lines(c)));
+            let score = |c: Cell| -> u64 {
+                self.mb.lines_through[c.index()]
+                    .iter()
+                    .filter(|&&l| open.is_superset(l))
+                    .map(|&l| (1 << 16) + (1 << (l & pos.maker()).count()))
+                    .sum()
+            };
+            ordered.sort_by_key(|&c| std::cmp::Reverse(score(c)));
         }
         let common = self.common(pos);
         let mut zone = 0u64;
@@ -312,7 +356,7 @@ impl ZoneProver {
                 tried |= bit;
                 searched = true;
                 let (child, _) = self.mb.play(pos, m);
-                let p = self.search(&child)?;
+                let p = self.search(&child, report)?;
                 if p.maker_wins == mover_is_maker {
                     return Ok(ZoneProof { maker_wins: mover_is_maker, zone: Bitboard(p.zone.0 | bit) });
                 }

@@ -342,7 +342,12 @@ fn progress_reports_do_not_change_answers() {
 }
 
 /// Random positions of `g` with at most `max_empty` empty cells: (maker, breaker, maker to move).
-fn random_positions(g: Geometry, count: usize, max_empty: usize, seed: u64) -> Vec<(Bitboard, Bitboard, bool)> {
+fn random_positions(
+    g: Geometry,
+    count: usize,
+    max_empty: usize,
+    seed: u64,
+) -> Vec<(Bitboard, Bitboard, bool)> {
     let mut rng = SmallRng::seed_from_u64(seed);
     let cells: Vec<u32> = (0..g.cells() as u32).collect();
     (0..count)
@@ -361,7 +366,8 @@ fn random_positions(g: Geometry, count: usize, max_empty: usize, seed: u64) -> V
 #[test]
 fn zone_prover_and_each_of_its_rules_agree_with_brute_force() {
     let all = ZoneOptions::default();
-    let none = ZoneOptions { zones: false, domination: false, pairing: false, potential: false, twins: false };
+    let none =
+        ZoneOptions { zones: false, domination: false, pairing: false, potential: false, twins: false };
     let variants = [
         all,
         none,
@@ -373,7 +379,9 @@ fn zone_prover_and_each_of_its_rules_agree_with_brute_force() {
     ];
     let mut checked = 0;
     let mut outcomes = [0usize; 2];
-    for (rows, cols, k, seed) in [(3, 5, 3, 1), (4, 4, 3, 2), (4, 4, 4, 3), (4, 5, 4, 4), (5, 5, 4, 5), (5, 5, 5, 6)] {
+    for (rows, cols, k, seed) in
+        [(3, 5, 3, 1), (4, 4, 3, 2), (4, 4, 4, 3), (4, 5, 4, 4), (5, 5, 4, 5), (5, 5, 5, 6)]
+    {
         let g = Geometry::new(rows, cols, k).unwrap();
         let mut brute = Brute::new(rows, cols, k);
         let positions = random_positions(g, 400, 11, seed);
@@ -389,7 +397,12 @@ fn zone_prover_and_each_of_its_rules_agree_with_brute_force() {
                 // Every empty cell outside the zone handed to the loser: the same winner.
                 let outside = g.full().without(maker | breaker | proof.zone);
                 let (m, b) = if expected { (maker, breaker | outside) } else { (maker | outside, breaker) };
-                assert_eq!(brute.maker_wins(m.0, b.0, turn), expected, "zone {:?} of {g} {options:?} {maker:?} {breaker:?} {turn}", proof.zone);
+                assert_eq!(
+                    brute.maker_wins(m.0, b.0, turn),
+                    expected,
+                    "zone {:?} of {g} {options:?} {maker:?} {breaker:?} {turn}",
+                    proof.zone
+                );
                 checked += 1;
             }
         }
@@ -402,7 +415,9 @@ fn zone_prover_and_each_of_its_rules_agree_with_brute_force() {
 #[test]
 fn zone_prover_proves_the_known_empty_boards() {
     // Maker completes 3 on 3 x 3, not 4 on 4 x 4 nor 5 on 6 x 6 (so 6,6,5 is a draw).
-    for (rows, cols, k, maker_wins) in [(3, 3, 3, true), (4, 4, 4, false), (5, 5, 4, true), (6, 6, 5, false), (4, 7, 4, false)] {
+    for (rows, cols, k, maker_wins) in
+        [(3, 3, 3, true), (4, 4, 4, false), (5, 5, 4, true), (6, 6, 5, false), (4, 7, 4, false)]
+    {
         let g = Geometry::new(rows, cols, k).unwrap();
         let mut prover = ZoneProver::new(g, 1 << 20);
         let root = prover.game().position(Bitboard::EMPTY, Bitboard::EMPTY, true);

@@ -117,7 +117,8 @@ pub fn generate(args: &super::gen_args::GenArgs) -> anyhow::Result<String> {
 }
 
 /// Whole-process benchmark cases: a batch of 200 random 4 x 4 boards, the empty 4 x 4 board,
-/// the empty 5 x 5 board with k = 4, the empty 6 x 6 board with k = 5, a batch of CCF boards, and the golden random batch.
+/// the empty 5 x 5 board with k = 4, the empty 6 x 6 and 7 x 7 boards with k = 5, a batch of
+/// CCF boards, and the golden random batch.
 pub fn bench_cases() -> anyhow::Result<Vec<BenchCase>> {
     let mut rng = SmallRng::seed_from_u64(2026);
     let batch = winning_move(&mut rng, 4, 4, 200)?;
@@ -146,6 +147,12 @@ pub fn bench_cases() -> anyhow::Result<Vec<BenchCase>> {
             &["winning-move", "--size", "6x6", "--k", "5", "--empty"],
             String::new(),
             "draw (Maker-Breaker: Breaker wins); df-pn alone > 15 min",
+        ),
+        BenchCase::new(
+            "winning-move empty 7x7 k=5",
+            &["winning-move", "--size", "7x7", "--k", "5", "--empty"],
+            String::new(),
+            "draw; Hsu et al. 2020: 2.5 s",
         ),
         BenchCase::new("board-eval 1000 random 3x3", &["board-eval"], ccf, "-"),
         BenchCase::from_testdata(
