@@ -59,7 +59,7 @@ enum Command {
     Gen(games::GenArgs),
     /// Time whole `games-cli` runs on the benchmark instances and print a table.
     Bench(bench::Args),
-    /// Solve the empty m,n,k boards up to 7x7 with a time limit each and print a table.
+    /// Solve the empty m,n,k boards up to 8x8 with a time limit each and print a table.
     MnkTable(mnk_table::Args),
     /// Connect Four test sets: mean time and nodes per position, scores checked, beside a reference.
     C4Bench(games::connect_four::Args),

@@ -104,6 +104,59 @@ fn sides(pos: &Position) -> (Bitboard, Bitboard, Bitboard) {
     (me, opp, pos.empty_cells())
 }
 
+/// Positions a [`MnkGame::vcf`] call may visit: enough for the short forcing sequences that
+/// decide m,n,k endgames, small beside the node that asks.
+const VCF_BUDGET: u32 = 64;
+
+impl MnkGame {
+    /// A victory by continuous threats (VCF, Allis's "victory by continuous fours"): `me`, to
+    /// move, has neither a line to complete at once nor an opponent's threat to block, and
+    /// wins by a sequence of moves each making a threat (a line one stone from complete) that
+    /// the opponent must block, ending in two threats at once; each forced block must leave the
+    /// opponent without a threat of its own. `Some(n)`: `me` completes a line with its `n`-th
+    /// move from now, whatever the opponent does. `None`: no such sequence within `budget`
+    /// positions (proves nothing).
+    fn vcf(&self, me: Bitboard, opp: Bitboard, empty: Bitboard, budget: &mut u32) -> Option<u32> {
+        if *budget == 0 {
+            return None;
+        }
+        *budget -= 1;
+        let mut makers = Bitboard::EMPTY;
+        for &line in &self.lines {
+            if !line.intersects(opp) && (line & me).count() + 2 == self.k {
+                makers |= line & empty;
+            }
+        }
+        for c in makers.iter() {
+            let bit = Bitboard::single(c);
+            let (me2, empty2) = (me | bit, empty & !bit);
+            let mut threats = Bitboard::EMPTY;
+            for &line in &self.lines_through[c as usize] {
+                if !line.intersects(opp) && (line & me2).count() + 1 == self.k {
+                    threats |= line & empty2;
+                }
+            }
+            match threats.count() {
+                0 => {}
+                1 => {
+                    let (opp2, empty3) = (opp | threats, empty2 & !threats);
+                    let block = threats.iter().next().unwrap_or(0) as usize;
+                    let counter = self.lines_through[block].iter().any(|&l| {
+                        !l.intersects(me2) && (l & opp2).count() + 1 == self.k && l.intersects(empty3)
+                    });
+                    if !counter {
+                        if let Some(n) = self.vcf(me2, opp2, empty3, budget) {
+                            return Some(n + 1);
+                        }
+                    }
+                }
+                _ => return Some(2),
+            }
+        }
+        None
+    }
+}
+
 impl Game for MnkGame {
     type Position = Position;
     type Move = Cell;
@@ -197,6 +250,14 @@ impl Game for MnkGame {
             let v = -self.win_now(e - 1);
             return (v, v);
         }
+        // A forced win by continuous threats raises the lower bound (to a win: exact under
+        // WinLoss).
+        let mut budget = VCF_BUDGET;
+        let forced = (threats.is_empty() && my_need == 2)
+            .then(|| self.vcf(me, opp, empty, &mut budget))
+            .flatten()
+            // The side to move completes a line with its n-th move from now.
+            .map(|n| self.win_now(e + 2 - 2 * n));
         let (my_moves, opp_moves) = (e.div_ceil(2), e / 2);
         let hi = if my_need <= my_moves {
             match self.scoring {
@@ -216,7 +277,7 @@ impl Game for MnkGame {
         } else {
             0
         };
-        (lo, hi)
+        (forced.map_or(lo, |f| f.max(lo)), hi)
     }
 
     fn order_moves(&self, pos: &Position, moves: &mut [Cell]) {

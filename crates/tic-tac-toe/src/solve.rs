@@ -3,6 +3,7 @@
 
 use std::time::{Duration, Instant};
 
+use search_core::reference::{Proof, ProofSearch};
 use search_core::{Analysis, Engine, Game, Interrupted, Limits, Stats, Value};
 
 use crate::{Cell, Geometry, Mark, MbPosition, MnkGame, Position, Scoring, SolveError, ZoneProver};
@@ -100,51 +101,59 @@ struct Watch<'a> {
 /// Whether `pos`'s value for its side to move exceeds `threshold`, by null-window searches of
 /// at most `every` nodes each with a report between them when `watch` has a reporter (an
 /// interrupted search keeps what it proved in the TT, so the next one goes on from there);
-/// [`Interrupted`] when the watch's deadline passes first.
+/// `Ok(None)` once `max_nodes` more nodes are searched without an answer; [`Interrupted`] when
+/// the watch's deadline passes first.
 fn exceeds<G: Game>(
     solver: &mut Engine<G>,
     pos: &G::Position,
     threshold: Value,
     question: Question,
     watch: &mut Watch<'_>,
-) -> Result<bool, Interrupted> {
+    max_nodes: Option<u64>,
+) -> Result<Option<bool>, Interrupted> {
     let deadline = watch.deadline;
     let time = || deadline.map(|d| d.saturating_duration_since(Instant::now()));
+    let first = solver.stats().nodes;
+    let cap = max_nodes.map(|n| first.saturating_add(n));
+    let out_of_time = || deadline.is_some_and(|d| Instant::now() >= d);
     let Some(r) = &mut watch.reporter else {
-        if deadline.is_none() {
-            return Ok(solver.value_exceeds(pos, threshold));
+        if deadline.is_none() && cap.is_none() {
+            return Ok(Some(solver.value_exceeds(pos, threshold)));
         }
-        solver.set_limits(Limits { time: time(), ..Limits::default() });
+        solver.set_limits(Limits { time: time(), max_nodes: cap, ..Limits::default() });
         solver.restart_clock();
         let step = solver.try_search(pos, threshold, threshold + 1);
         solver.set_limits(Limits::default());
-        return step.map(|v| v > threshold);
+        return match step {
+            Ok(v) => Ok(Some(v > threshold)),
+            Err(e) if out_of_time() => Err(e),
+            Err(_) => Ok(None),
+        };
     };
-    let first = solver.stats().nodes;
     let v = loop {
-        let max_nodes = Some(solver.stats().nodes + r.every);
-        solver.set_limits(Limits { max_nodes, time: time(), ..Limits::default() });
+        let next = solver.stats().nodes.saturating_add(r.every);
+        let limit = cap.map_or(next, |c| c.min(next));
+        solver.set_limits(Limits { max_nodes: Some(limit), time: time(), ..Limits::default() });
         solver.restart_clock();
         let step = solver.try_search(pos, threshold, threshold + 1);
         let nodes = r.done + (solver.stats().nodes - first);
         (r.callback)(&FindProgress { question, nodes, elapsed: r.start.elapsed() });
         match step {
-            Ok(v) => break v,
-            Err(e) if deadline.is_some_and(|d| Instant::now() >= d) => {
+            Ok(v) => break Some(v),
+            Err(e) if out_of_time() => {
                 solver.set_limits(Limits::default());
+                r.done += solver.stats().nodes - first;
                 return Err(e);
             }
+            Err(_) if cap.is_some_and(|c| solver.stats().nodes >= c) => break None,
             Err(_) => {}
         }
     };
     solver.set_limits(Limits::default());
     r.done += solver.stats().nodes - first;
-    Ok(v > threshold)
+    Ok(v.map(|v| v > threshold))
 }
 
-/// Whether Maker wins the Maker-Breaker game from `pos`, proven by `prover`, with a report
-/// every `every` positions when `watch` has a reporter; [`Interrupted`] when the watch's
-/// deadline passes first (what was proven stays in the prover's table).
 fn maker_breaker_wins(
     prover: &mut ZoneProver,
     pos: &MbPosition,
@@ -204,11 +213,28 @@ fn unlimited<T>(result: Result<T, Stop>) -> Result<T, SolveError> {
 /// [`ZoneProver`]), a fast prover of "no forced win": if the player cannot complete a line even
 /// against an opponent who only blocks, it has no forced win (and from the empty board the
 /// game is a draw: by strategy stealing the first player never loses). Only where Maker wins
-/// does the full m,n,k search run.
+/// does the full m,n,k search run: on boards of at least 30 cells df-pn and alpha-beta take
+/// turns on each question, with budgets that double each turn.
 pub struct WinningMove {
     shared: Shared,
     maker_breaker: ZoneProver,
+    /// df-pn over the same rules, tried with [`PROOF_BUDGET`] on large boards before the
+    /// alpha-beta search: it finds the short forcing wins of either side that decide most
+    /// questions there.
+    proof: ProofSearch<MnkGame>,
 }
+
+/// Node expansions of df-pn's first turn on a question ([`WinningMove`]); each later turn
+/// doubles it.
+const PROOF_BUDGET: u64 = 20_000;
+
+/// Alpha-beta nodes per df-pn expansion in a turn: about the ratio of their speeds, so that
+/// both get about the same time.
+const ALPHA_BETA_PER_PROOF_NODE: u64 = 80;
+
+/// Boards with at least this many cells try df-pn first ([`WinningMove`]): on smaller ones the
+/// alpha-beta search answers in milliseconds.
+const PROOF_MIN_CELLS: usize = 30;
 
 impl WinningMove {
     /// A solver for boards of `geometry`, with [`default_tt_bits`].
@@ -232,6 +258,7 @@ impl WinningMove {
         WinningMove {
             shared: Shared::with_threads(geometry, Scoring::WinLoss, tt_bits, threads),
             maker_breaker: ZoneProver::new(geometry, 1 << tt_bits.min(30)),
+            proof: ProofSearch::new(MnkGame::new(geometry, Scoring::WinLoss)),
         }
     }
 
@@ -308,14 +335,57 @@ impl WinningMove {
         maker_breaker_wins(&mut self.maker_breaker, &mb, watch)
     }
 
+    /// Whether `pos`'s value for its side to move exceeds `threshold`. On boards of at least
+    /// [`PROOF_MIN_CELLS`] cells df-pn and the alpha-beta search take turns with budgets that
+    /// double each turn (each keeping its table between turns): df-pn proves the short forcing
+    /// wins of either side, alpha-beta the draws, so the question costs about twice what the
+    /// better of the two needs. Elsewhere alpha-beta alone.
+    fn exceeds(
+        &mut self,
+        pos: &Position,
+        threshold: Value,
+        question: Question,
+        watch: &mut Watch<'_>,
+    ) -> Result<bool, Interrupted> {
+        let solver = &mut self.shared.solver;
+        if pos.geometry.cells() < PROOF_MIN_CELLS {
+            return exceeds(solver, pos, threshold, question, watch, None).map(|a| a.expect("no node cap"));
+        }
+        let mut budget = PROOF_BUDGET;
+        loop {
+            if watch.deadline.is_some_and(|d| Instant::now() >= d) {
+                // The alpha-beta search reports the interruption with its bounds.
+                return exceeds(solver, pos, threshold, question, watch, None)
+                    .map(|a| a.expect("no node cap"));
+            }
+            let first = self.proof.stats().nodes;
+            self.proof.set_node_budget(budget);
+            self.proof.set_deadline(watch.deadline);
+            let answer = self.proof.value_exceeds(pos, threshold);
+            if let Some(r) = &mut watch.reporter {
+                r.done += self.proof.stats().nodes - first;
+                (r.callback)(&FindProgress { question, nodes: r.done, elapsed: r.start.elapsed() });
+            }
+            match answer {
+                Proof::Proved => return Ok(true),
+                Proof::Disproved => return Ok(false),
+                Proof::Unknown => {}
+            }
+            let ab_nodes = budget.saturating_mul(ALPHA_BETA_PER_PROOF_NODE);
+            if let Some(answer) = exceeds(solver, pos, threshold, question, watch, Some(ab_nodes))? {
+                return Ok(answer);
+            }
+            budget = budget.saturating_mul(2);
+        }
+    }
+
     fn find_inner(&mut self, pos: &Position, watch: &mut Watch<'_>) -> Result<Option<Cell>, Stop> {
         self.shared.prepare(pos)?;
         let me = pos.to_move();
         if pos.is_over() || !self.maker_wins(pos, me, watch)? {
             return Ok(None);
         }
-        let solver = &mut self.shared.solver;
-        if !exceeds(solver, pos, 0, Question::Win, watch)? {
+        if !self.exceeds(pos, 0, Question::Win, watch)? {
             return Ok(None);
         }
         for cell in pos.legal_moves() {
@@ -324,7 +394,7 @@ impl WinningMove {
                 continue;
             }
             // The child's value is from the opponent's side: -1 means the mover wins.
-            if !exceeds(&mut self.shared.solver, &child, -1, Question::WinAfter(cell), watch)? {
+            if !self.exceeds(&child, -1, Question::WinAfter(cell), watch)? {
                 return Ok(Some(cell));
             }
         }

@@ -330,7 +330,7 @@ fn boards_up_to_64_cells_match_plain_minimax() {
     assert!(WinningMove::new(big).find(&Position::empty(Geometry::UVA)).is_err());
 }
 
-/// `try_find` under a time limit: stopped on the empty 6x6 board with k = 4 (about a minute
+/// `try_find` under a time limit: stopped on the empty 6x6 board with k = 4 (seconds
 /// unlimited) within a small multiple of the limit; with time enough it gives `find`'s answers
 /// (the sample and a quick 6x6 case), the same solver going on after the interruption.
 #[test]
@@ -354,4 +354,100 @@ fn try_find_stops_at_its_time_limit_and_otherwise_agrees_with_find() {
         let limited = solver.try_find(&pos, Duration::from_secs(60)).unwrap().unwrap();
         assert_eq!(limited, WinningMove::new(Geometry::UVA).find(&pos).unwrap());
     }
+}
+
+/// A random position of `g` with `empty` empty cells, x to move, where nobody has a line yet.
+fn random_unfinished(rng: &mut SmallRng, g: Geometry, empty: usize) -> Position {
+    loop {
+        let pairs = (g.cells() - empty) / 2;
+        let mut cells: Vec<u8> = (0..g.cells() as u8).collect();
+        for i in (1..cells.len()).rev() {
+            cells.swap(i, rng.gen_range(0..=i));
+        }
+        let (mut x, mut o) = (tic_tac_toe::Bitboard::EMPTY, tic_tac_toe::Bitboard::EMPTY);
+        for (n, &c) in cells[..2 * pairs].iter().enumerate() {
+            if n < pairs {
+                x |= Cell(c).bit();
+            } else {
+                o |= Cell(c).bit();
+            }
+        }
+        let setup = tic_tac_toe::Setup { geometry: g, x, o, to_move: Mark::X };
+        if let Ok(p) = Position::try_from(setup) {
+            if !p.is_over() {
+                return p;
+            }
+        }
+    }
+}
+
+/// The k = 4 boards of 30 cells and more, where `WinningMove` lets df-pn and alpha-beta take
+/// turns on each question: random unfinished positions with 6 to 9 empty cells against plain
+/// minimax, won and not won ones among them.
+#[test]
+fn k4_boards_of_30_cells_and_more_match_plain_minimax() {
+    let mut rng = SmallRng::seed_from_u64(564);
+    let (mut won, mut not_won) = (0, 0);
+    for (g, count) in [
+        (Geometry::new(5, 6, 4).unwrap(), 30),
+        (Geometry::new(6, 6, 4).unwrap(), 20),
+        (Geometry::new(7, 8, 4).unwrap(), 20),
+    ] {
+        let mut wins = WinningMove::new(g);
+        for _ in 0..count {
+            let empty = rng.gen_range(6..=9);
+            let p = random_unfinished(&mut rng, g, empty);
+            let cell = wins.find(&p).unwrap().map(Cell::index);
+            assert_eq!(cell, Plain::from_position(&p).first_winning_cell(), "winning move of\n{p}");
+            if cell.is_some() {
+                won += 1;
+            } else {
+                not_won += 1;
+            }
+        }
+    }
+    assert!(won > 0 && not_won > 0, "{won} won, {not_won} not");
+}
+
+/// `MnkGame::value_bounds` holds the plain minimax value of random positions under both
+/// scorings, also where it proves a win by continuous threats (a win for the side to move
+/// that has no line to complete at once): such positions are part of the sample.
+#[test]
+fn value_bounds_hold_on_random_positions_and_forced_wins_are_real() {
+    use search_core::Game;
+    use tic_tac_toe::{MnkGame, Scoring};
+    let mut rng = SmallRng::seed_from_u64(4004);
+    let mut forced = 0;
+    for (g, count, max_empty) in [
+        (Geometry::new(4, 4, 3).unwrap(), 400, 9),
+        (Geometry::new(4, 5, 4).unwrap(), 400, 10),
+        (Geometry::new(5, 5, 4).unwrap(), 400, 10),
+        (Geometry::new(5, 6, 4).unwrap(), 200, 9),
+    ] {
+        for ccf in [false, true] {
+            let game = MnkGame::new(g, if ccf { Scoring::EmptyPlusOne } else { Scoring::WinLoss });
+            for _ in 0..count {
+                let empty = rng.gen_range(1..=max_empty);
+                let p = random_position(&mut rng, g, g.cells() - empty);
+                if p.is_over() {
+                    continue;
+                }
+                let mut plain = Plain::from_position(&p);
+                let (me, sign) = if p.to_move() == Mark::X { (1, 1) } else { (2, -1) };
+                let value = sign * plain.value_for_x(me, ccf);
+                let (lo, hi) = game.value_bounds(&p);
+                assert!(lo <= value && value <= hi, "bounds ({lo}, {hi}) against {value} for\n{p}");
+                let wins_now = (0..plain.cells.len()).any(|i| {
+                    plain.cells[i] == 0 && {
+                        plain.cells[i] = me;
+                        let line = plain.line_through(i);
+                        plain.cells[i] = 0;
+                        line
+                    }
+                });
+                forced += usize::from(lo > 0 && !wins_now);
+            }
+        }
+    }
+    assert!(forced >= 20, "only {forced} forced wins by continuous threats in the sample");
 }

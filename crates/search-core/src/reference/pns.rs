@@ -51,6 +51,7 @@ pub struct ProofSearch<G: Game> {
     tt: HashMap<(G::Key, Value, bool), Numbers>,
     stats: Stats,
     budget: u64,
+    deadline: Option<std::time::Instant>,
     attacker: Player,
     threshold: Value,
 }
@@ -63,6 +64,7 @@ impl<G: Game> ProofSearch<G> {
             tt: HashMap::new(),
             stats: Stats::default(),
             budget: u64::MAX,
+            deadline: None,
             attacker: Player::First,
             threshold: 0,
         }
@@ -71,6 +73,11 @@ impl<G: Game> ProofSearch<G> {
     /// Stops each question after about `nodes` more node expansions ([`Proof::Unknown`]).
     pub fn set_node_budget(&mut self, nodes: u64) {
         self.budget = nodes;
+    }
+
+    /// Stops each question at `deadline` too ([`Proof::Unknown`]); `None`: no deadline.
+    pub fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
+        self.deadline = deadline;
     }
 
     /// Statistics accumulated so far (`nodes` counts expansions; `tt_hits` look-ups that found
@@ -165,7 +172,11 @@ impl<G: Game> ProofSearch<G> {
         let key = (self.game.key(pos), banked, or_node);
         loop {
             let me = combine(&numbers, or_node);
-            if me.pn >= th.pn || me.dn >= th.dn || self.stats.nodes >= limit {
+            if me.pn >= th.pn
+                || me.dn >= th.dn
+                || self.stats.nodes >= limit
+                || self.deadline.is_some_and(|d| std::time::Instant::now() >= d)
+            {
                 self.tt.insert(key, me);
                 return me;
             }
