@@ -56,6 +56,9 @@ pub struct ZoneProver {
     deadline: Option<Instant>,
     max_nodes: Option<u64>,
     options: ZoneOptions,
+    /// The last pairing strategy found: its pairs still free are tried first at the next
+    /// node (siblings differ in a stone or two), before a pairing search.
+    last_pairing: Vec<(Cell, Cell)>,
 }
 
 /// Which of [`ZoneProver`]'s pruning rules are on (all by default); each can be turned off
@@ -104,6 +107,7 @@ impl ZoneProver {
             deadline: None,
             max_nodes: None,
             options: ZoneOptions::default(),
+            last_pairing: Vec::new(),
         }
     }
 
@@ -233,7 +237,23 @@ impl ZoneProver {
             return Ok(breaker(free.0));
         }
         let pairing = if self.options.pairing && scan.live <= PAIRING_MAX_LINES && pos.maker_to_move() {
-            self.mb.pairing(pos, PAIRING_BUDGET)
+            // The last pairing's pairs still free first (checked below like any pairing).
+            let free = pos.free();
+            let reused: Vec<(Cell, Cell)> = self
+                .last_pairing
+                .iter()
+                .copied()
+                .filter(|&(a, b)| free.is_superset(a.bit() | b.bit()))
+                .collect();
+            if verify_pairing(&self.mb, pos, &reused) {
+                Some(reused)
+            } else {
+                let found = self.mb.pairing(pos, PAIRING_BUDGET);
+                if let Some(pairs) = &found {
+                    self.last_pairing.clone_from(pairs);
+                }
+                found
+            }
         } else {
             None
         };
@@ -331,7 +351,8 @@ impl ZoneProver {
                     .map(|&l| (1 << 16) + (1 << (l & pos.maker()).count()))
                     .sum()
             };
-            ordered.sort_by_key(|&c| std::cmp::Reverse(score(c)));
+            // Each score once; equal scores keep row-major order.
+            ordered.sort_by_cached_key(|&c| (std::cmp::Reverse(score(c)), c.index()));
         }
         let common = self.common(pos);
         let mut zone = 0u64;
