@@ -228,6 +228,13 @@ pub struct WinningMove {
 /// doubles it.
 const PROOF_BUDGET: u64 = 20_000;
 
+/// The largest df-pn turn: past it alpha-beta goes on alone (df-pn's table grows with its
+/// expansions, about 64 bytes each).
+const PROOF_MAX_BUDGET: u64 = 1 << 22;
+
+/// df-pn's table is dropped before a turn when it holds more entries than this.
+const PROOF_MAX_ENTRIES: usize = 1 << 23;
+
 /// Alpha-beta nodes per df-pn expansion in a turn: about the ratio of their speeds, so that
 /// both get about the same time.
 const ALPHA_BETA_PER_PROOF_NODE: u64 = 80;
@@ -352,11 +359,14 @@ impl WinningMove {
             return exceeds(solver, pos, threshold, question, watch, None).map(|a| a.expect("no node cap"));
         }
         let mut budget = PROOF_BUDGET;
-        loop {
+        while budget <= PROOF_MAX_BUDGET {
             if watch.deadline.is_some_and(|d| Instant::now() >= d) {
                 // The alpha-beta search reports the interruption with its bounds.
                 return exceeds(solver, pos, threshold, question, watch, None)
                     .map(|a| a.expect("no node cap"));
+            }
+            if self.proof.tt_len() > PROOF_MAX_ENTRIES {
+                self.proof = ProofSearch::new(solver.game().clone());
             }
             let first = self.proof.stats().nodes;
             self.proof.set_node_budget(budget);
@@ -377,6 +387,8 @@ impl WinningMove {
             }
             budget = budget.saturating_mul(2);
         }
+        // A long question: alpha-beta alone from here, df-pn's table kept small.
+        exceeds(solver, pos, threshold, question, watch, None).map(|a| a.expect("no node cap"))
     }
 
     fn find_inner(&mut self, pos: &Position, watch: &mut Watch<'_>) -> Result<Option<Cell>, Stop> {
