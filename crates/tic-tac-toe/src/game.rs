@@ -157,6 +157,37 @@ impl MnkGame {
     }
 }
 
+/// Most live lines of a side for [`MnkGame::paired_against`] to look for a pairing.
+const PAIRED_MAX_LINES: usize = 20;
+
+/// Most steps of one pairing search of [`MnkGame::paired_against`].
+const PAIRED_BUDGET: u32 = 32;
+
+impl MnkGame {
+    /// Whether the player with the stones `blocker` has a pairing strategy against the other
+    /// player's live lines (those without `blocker`'s stones): disjoint pairs of `empty` cells,
+    /// one inside each line, so that answering each move into a pair with the other cell keeps
+    /// the other player from completing a line, whoever moves first (Hales and Jewett; extra
+    /// stones never hurt the blocker). Searched for among at most [`PAIRED_MAX_LINES`] lines
+    /// within [`PAIRED_BUDGET`] steps; `false` proves nothing.
+    fn paired_against(&self, blocker: Bitboard, empty: Bitboard) -> bool {
+        let mut lines = [0u64; PAIRED_MAX_LINES];
+        let mut n = 0;
+        for &line in &self.lines {
+            if !line.intersects(blocker) {
+                if n == PAIRED_MAX_LINES {
+                    return false;
+                }
+                lines[n] = (line & empty).0;
+                n += 1;
+            }
+        }
+        let mut pairs = Vec::new();
+        let mut budget = PAIRED_BUDGET;
+        crate::maker_breaker::pair_lines(&mut lines[..n], 0, &mut pairs, &mut budget)
+    }
+}
+
 impl Game for MnkGame {
     type Position = Position;
     type Move = Cell;
@@ -277,7 +308,11 @@ impl Game for MnkGame {
         } else {
             0
         };
-        (forced.map_or(lo, |f| f.max(lo)), hi)
+        let lo = forced.map_or(lo, |f| f.max(lo));
+        // A pairing strategy against a side's lines: that side never completes one.
+        let hi = if hi > 0 && self.paired_against(opp, empty) { 0 } else { hi };
+        let lo = if lo < 0 && self.paired_against(me, empty) { 0 } else { lo };
+        (lo, hi)
     }
 
     fn order_moves(&self, pos: &Position, moves: &mut [Cell]) {

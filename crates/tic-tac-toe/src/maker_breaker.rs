@@ -269,7 +269,12 @@ impl MakerBreaker {
 /// fewest unused cells: one of its pairs of unused cells must be in the pairing, tried those
 /// covering the most uncovered lines first. The lines are reordered in place: each branch
 /// moves the lines its pair covers behind the ones it passes on.
-fn pair_lines(lines: &mut [u64], used: u64, pairs: &mut Vec<(Cell, Cell)>, budget: &mut u32) -> bool {
+pub(crate) fn pair_lines(
+    lines: &mut [u64],
+    used: u64,
+    pairs: &mut Vec<(Cell, Cell)>,
+    budget: &mut u32,
+) -> bool {
     if *budget == 0 {
         return false;
     }

@@ -324,8 +324,8 @@ fn progress_reports_do_not_change_answers() {
             // Nodes never go down within one call.
             assert!(reports.windows(2).all(|w| w[0].nodes <= w[1].nodes));
         }
-        // The empty 5 x 5 board (k = 4), solved afresh, takes many pieces (the engine checks
-        // its node limit every 4096 nodes): 301 reports, the Maker-Breaker question first.
+        // The empty 5 x 5 board (k = 4), solved afresh, takes several pieces (the engine checks
+        // its node limit every 4096 nodes): 10 reports, the Maker-Breaker question first.
         if (rows, k) == (5, 4) {
             reports.clear();
             assert_eq!(
@@ -334,7 +334,7 @@ fn progress_reports_do_not_change_answers() {
                     .unwrap(),
                 None
             );
-            assert!(reports.len() > 100, "{} reports", reports.len());
+            assert!(reports.len() > 5, "{} reports", reports.len());
             assert_eq!(reports[0].question, Question::MakerBreaker);
             assert!(reports.iter().any(|r| r.question == Question::Win));
         }

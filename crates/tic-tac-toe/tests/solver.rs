@@ -56,6 +56,23 @@ impl Plain {
         })
     }
 
+    /// Every line of `k` cells of a board of `g` (rows, columns, both diagonals), as cell indices.
+    fn lines(g: Geometry) -> Vec<Vec<usize>> {
+        let (rows, cols, k) = (g.rows() as isize, g.cols() as isize, g.k() as isize);
+        let mut out = Vec::new();
+        for r in 0..rows {
+            for c in 0..cols {
+                for (dr, dc) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
+                    let (er, ec) = (r + (k - 1) * dr, c + (k - 1) * dc);
+                    if er < rows && ec >= 0 && ec < cols {
+                        out.push((0..k).map(|s| ((r + s * dr) * cols + c + s * dc) as usize).collect());
+                    }
+                }
+            }
+        }
+        out
+    }
+
     fn has_line(&self, who: u8) -> bool {
         (0..self.cells.len()).any(|i| self.cells[i] == who && self.line_through(i))
     }
@@ -411,13 +428,14 @@ fn k4_boards_of_30_cells_and_more_match_plain_minimax() {
 
 /// `MnkGame::value_bounds` holds the plain minimax value of random positions under both
 /// scorings, also where it proves a win by continuous threats (a win for the side to move
-/// that has no line to complete at once): such positions are part of the sample.
+/// that has no line to complete at once) and where a pairing strategy bounds a side that could
+/// still complete a line: such positions are part of the sample.
 #[test]
 fn value_bounds_hold_on_random_positions_and_forced_wins_are_real() {
     use search_core::Game;
     use tic_tac_toe::{MnkGame, Scoring};
     let mut rng = SmallRng::seed_from_u64(4004);
-    let mut forced = 0;
+    let (mut forced, mut paired) = (0, 0);
     for (g, count, max_empty) in [
         (Geometry::new(4, 4, 3).unwrap(), 400, 9),
         (Geometry::new(4, 5, 4).unwrap(), 400, 10),
@@ -446,8 +464,17 @@ fn value_bounds_hold_on_random_positions_and_forced_wins_are_real() {
                     }
                 });
                 forced += usize::from(lo > 0 && !wins_now);
+                // A line the side to move could still complete in the moves it has left: an
+                // upper bound of 0 there comes from a pairing strategy against its lines.
+                let my_moves = empty.div_ceil(2);
+                let reachable = Plain::lines(g).iter().any(|line| {
+                    line.iter().all(|&i| plain.cells[i] != 3 - me)
+                        && line.iter().filter(|&&i| plain.cells[i] == 0).count() <= my_moves
+                });
+                paired += usize::from(hi == 0 && reachable);
             }
         }
     }
     assert!(forced >= 20, "only {forced} forced wins by continuous threats in the sample");
+    assert!(paired >= 20, "only {paired} pairing bounds in the sample");
 }
