@@ -39,8 +39,10 @@ pub enum SolveError {
 ///   4 for a rectangle), exactly encoded in a `u128`: `x | o << 32` up to 32 cells,
 ///   `x << 64 | o` up to 64 (8 x 8).
 /// - [`Game::value_bounds`]: exact when the side to move can win at once or faces two
-///   threats; otherwise `0` on the side of a player who can no longer complete a line, and
-///   the earliest possible win or loss under [`Scoring::EmptyPlusOne`].
+///   threats; otherwise `0` on the side of a player who can no longer complete a line or
+///   whose live lines the opponent can pair, a win found by a short search for continuous
+///   threats (VCF) as the lower bound, and the earliest possible win or loss under
+///   [`Scoring::EmptyPlusOne`].
 /// - [`Game::order_moves`]: winning cells, then blocks, then cells on many live lines.
 #[derive(Clone, Debug)]
 pub struct MnkGame {
