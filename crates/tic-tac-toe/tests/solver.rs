@@ -314,28 +314,9 @@ fn boards_up_to_64_cells_match_plain_minimax() {
     for (g, count) in [(Geometry::new(7, 7, 5).unwrap(), 15), (Geometry::new(8, 8, 6).unwrap(), 15)] {
         let mut wins = WinningMove::new(g);
         let mut eval = BoardEval::new(g);
-        let mut made = 0;
-        while made < count {
+        for _ in 0..count {
             let empty = rng.gen_range(3..=7);
-            let pairs = (g.cells() - empty) / 2;
-            let mut cells: Vec<u8> = (0..g.cells() as u8).collect();
-            for i in (1..cells.len()).rev() {
-                cells.swap(i, rng.gen_range(0..=i));
-            }
-            let (mut x, mut o) = (tic_tac_toe::Bitboard::EMPTY, tic_tac_toe::Bitboard::EMPTY);
-            for (n, &c) in cells[..2 * pairs].iter().enumerate() {
-                if n < pairs {
-                    x |= Cell(c).bit();
-                } else {
-                    o |= Cell(c).bit();
-                }
-            }
-            let setup = tic_tac_toe::Setup { geometry: g, x, o, to_move: Mark::X };
-            let Ok(p) = Position::try_from(setup) else { continue };
-            if p.is_over() {
-                continue;
-            }
-            made += 1;
+            let p = random_unfinished(&mut rng, g, empty);
             let mut plain = Plain::from_position(&p);
             assert_eq!(eval.evaluate(&p).unwrap(), plain.value_for_x(1, true), "CCF score of\n{p}");
             let cell = wins.find(&p).unwrap().map(Cell::index);
