@@ -117,8 +117,8 @@ pub fn generate(args: &super::gen_args::GenArgs) -> anyhow::Result<String> {
 }
 
 /// Whole-process benchmark cases: a batch of 200 random 4 x 4 boards, the empty 4 x 4 board,
-/// the empty 5 x 5 board with k = 4, the empty 6 x 6 and 7 x 7 boards with k = 5, a batch of
-/// CCF boards, and the golden random batch.
+/// the empty 5 x 5, 6 x 6 and 8 x 8 boards with k = 4, the empty 6 x 6 and 7 x 7 boards with
+/// k = 5, a batch of CCF boards, and the golden random batch.
 pub fn bench_cases() -> anyhow::Result<Vec<BenchCase>> {
     let mut rng = SmallRng::seed_from_u64(2026);
     let batch = winning_move(&mut rng, 4, 4, 200)?;
@@ -141,6 +141,18 @@ pub fn bench_cases() -> anyhow::Result<Vec<BenchCase>> {
             &["winning-move", "--size", "5x5", "--k", "4", "--empty"],
             String::new(),
             "report (known draw)",
+        ),
+        BenchCase::new(
+            "winning-move empty 6x6 k=4",
+            &["winning-move", "--size", "6x6", "--k", "4", "--empty"],
+            String::new(),
+            "(1,1) (x wins)",
+        ),
+        BenchCase::new(
+            "winning-move empty 8x8 k=4",
+            &["winning-move", "--size", "8x8", "--k", "4", "--empty"],
+            String::new(),
+            "(0,3) (x wins)",
         ),
         BenchCase::new(
             "winning-move empty 6x6 k=5",
