@@ -186,7 +186,7 @@ impl MnkGame {
         }
         let mut pairs = Vec::new();
         let mut budget = PAIRED_BUDGET;
-        crate::maker_breaker::pair_lines(&mut lines[..n], 0, &mut pairs, &mut budget)
+        crate::maker_breaker::pair_lines(&lines[..n], 0, &mut pairs, &mut budget)
     }
 }
 

@@ -257,20 +257,45 @@ impl MakerBreaker {
             return None;
         }
         let open = pos.maker | pos.free;
-        let mut lines: Vec<u64> =
+        let lines: Vec<u64> =
             self.lines.iter().filter(|&&l| open.is_superset(l)).map(|&l| (l & pos.free).0).collect();
         let mut pairs = Vec::new();
         let mut budget = budget;
-        pair_lines(&mut lines, 0, &mut pairs, &mut budget).then_some(pairs)
+        pair_lines(&lines, 0, &mut pairs, &mut budget).then_some(pairs)
     }
 }
 
-/// Backtracking over the uncovered lines (their free cells), each time the line with the
-/// fewest unused cells: one of its pairs of unused cells must be in the pairing, tried those
-/// covering the most uncovered lines first. The lines are reordered in place: each branch
-/// moves the lines its pair covers behind the ones it passes on.
-pub(crate) fn pair_lines(
-    lines: &mut [u64],
+/// A pairing of `lines` (each a line's free cells): disjoint pairs of cells, one inside each
+/// line, pushed onto `pairs`; `false` when there is none or `budget` steps ran out.
+///
+/// More than 128 lines have none: at most 32 disjoint pairs fit on 64 cells and a pair lies in
+/// at most `k - 1` lines (collinear ones), while more than 128 lines on a board of at most
+/// 8 x 8 means `k <= 4` (8 x 8 has 130 lines of 4), more than the 96 lines that 32 pairs of at
+/// most 3 lines each can cover.
+pub(crate) fn pair_lines(lines: &[u64], used: u64, pairs: &mut Vec<(Cell, Cell)>, budget: &mut u32) -> bool {
+    if lines.len() > 128 {
+        return false;
+    }
+    // on[c]: the lines through cell c.
+    let mut on = [0u128; 64];
+    for (i, &l) in lines.iter().enumerate() {
+        let mut rest = l;
+        while rest != 0 {
+            on[rest.trailing_zeros() as usize] |= 1u128 << i;
+            rest &= rest - 1;
+        }
+    }
+    let all = if lines.len() == 128 { u128::MAX } else { (1u128 << lines.len()) - 1 };
+    pair_line_sets(lines, &on, all, used, pairs, budget)
+}
+
+/// `pair_lines` over the set `uncovered` of line indices: each time the uncovered line with
+/// the fewest unused cells, one of whose pairs of unused cells must be in the pairing, tried
+/// those covering the most uncovered lines first.
+fn pair_line_sets(
+    lines: &[u64],
+    on: &[u128; 64],
+    uncovered: u128,
     used: u64,
     pairs: &mut Vec<(Cell, Cell)>,
     budget: &mut u32,
@@ -279,10 +304,11 @@ pub(crate) fn pair_lines(
         return false;
     }
     *budget -= 1;
-    let mut best = 0u64;
-    let mut best_count = u32::MAX;
-    for &l in lines.iter() {
-        let avail = l & !used;
+    let (mut best, mut best_count) = (0u64, u32::MAX);
+    let mut rest = uncovered;
+    while rest != 0 {
+        let avail = lines[rest.trailing_zeros() as usize] & !used;
+        rest &= rest - 1;
         let c = avail.count_ones();
         if c < 2 {
             return false;
@@ -295,39 +321,29 @@ pub(crate) fn pair_lines(
     if best_count == u32::MAX {
         return true;
     }
-    // Candidate pairs of the line, those covering the most uncovered lines first.
-    let mut candidates = [(0u32, 0u64); 28];
+    let mut candidates = [(0u32, 0u64, 0u128); 28];
     let mut n = 0;
     let mut rest = best;
     while rest != 0 {
-        let a = rest & rest.wrapping_neg();
+        let a = rest.trailing_zeros() as usize;
         rest &= rest - 1;
         let mut others = rest;
         while others != 0 {
-            let b = others & others.wrapping_neg();
+            let b = others.trailing_zeros() as usize;
             others &= others - 1;
-            let pair = a | b;
-            let covers = lines.iter().filter(|&&l| l & pair == pair).count() as u32;
+            let covered = on[a] & on[b] & uncovered;
             if n < candidates.len() {
-                candidates[n] = (covers, pair);
+                candidates[n] = (covered.count_ones(), 1u64 << a | 1u64 << b, covered);
                 n += 1;
             }
         }
     }
     let candidates = &mut candidates[..n];
     candidates.sort_unstable_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
-    for &(_, pair) in candidates.iter() {
-        // Move the lines the pair covers to the end.
-        let mut kept = 0;
-        for i in 0..lines.len() {
-            if lines[i] & pair != pair {
-                lines.swap(i, kept);
-                kept += 1;
-            }
-        }
+    for &(_, pair, covered) in candidates.iter() {
         let (a, b) = (pair.trailing_zeros(), 63 - pair.leading_zeros());
         pairs.push((Cell(a as u8), Cell(b as u8)));
-        if pair_lines(&mut lines[..kept], used | pair, pairs, budget) {
+        if pair_line_sets(lines, on, uncovered & !covered, used | pair, pairs, budget) {
             return true;
         }
         pairs.pop();
