@@ -688,11 +688,13 @@ fn connect_four_and_winning_move_resume_from_their_checkpoints() {
             &["connect-four", "--size", "8x6"],
             "not finished: score in",
         ),
+        // x wins at (1,1), the first winning cell in row-major order; the search proves the
+        // centre first.
         (
             "winning-move",
-            &["winning-move", "--size", "5x5", "--k", "4", "--empty"],
+            &["winning-move", "--size", "5x6", "--k", "4", "--empty"],
             "",
-            &["winning-move", "--size", "5x5", "--k", "3", "--empty"],
+            &["winning-move", "--size", "5x6", "--k", "3", "--empty"],
             "not finished",
         ),
     ];
@@ -711,6 +713,9 @@ fn connect_four_and_winning_move_resume_from_their_checkpoints() {
         };
         let plain = run(args, &[]);
         assert!(plain.status.success(), "{name}: {}", String::from_utf8_lossy(&plain.stderr));
+        if name == "winning-move" {
+            assert_eq!(String::from_utf8_lossy(&plain.stdout), "(1,1)\n");
+        }
         let cp = dir.join(format!("{name}.ckpt"));
         let cp_arg = cp.to_str().unwrap();
         let first = run(args, &["--checkpoint", cp_arg, "--time-limit", "0.03"]);

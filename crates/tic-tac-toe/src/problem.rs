@@ -235,7 +235,9 @@ Example:
             SearchOptions { tt_bits: self.tt_bits, threads: self.threads, ..SearchOptions::DEFAULT };
         let engine =
             self.long.insert(Engine::with_options(MnkGame::new(self.geometry, Scoring::WinLoss), options));
-        Some(LongJob { solvable: &self.front, root: *pos, engine, pos: *pos, exact_all: false })
+        // Every root cell proven exactly: the answer is the first winning cell in row-major
+        // order, not the first the search happens to prove (it tries the centre first).
+        Some(LongJob { solvable: &self.front, root: *pos, engine, pos: *pos, exact_all: true })
     }
 
     fn long_reply(
@@ -248,8 +250,17 @@ Example:
         if let Some(by_node_budget) = done.stopped {
             return Ok(not_finished(number, by_node_budget));
         }
-        // Generation order is row-major: the first move proven to win is the answer.
-        let found = done.result.checkpoint.moves.iter().find(|m| m.lo >= 1).map(|m| m.mv);
+        // Generation order is row-major: the first move proven to win is the answer, once
+        // every move before it is proven not to win.
+        let moves = &done.result.checkpoint.moves;
+        let first = moves.iter().position(|m| m.lo >= 1);
+        if let Some(undecided) = moves[..first.unwrap_or(moves.len())].iter().find(|m| m.hi >= 1) {
+            anyhow::bail!(
+                "case {number}: the solve ended with {} not proven to win or not",
+                self.front.move_text(&undecided.mv)
+            );
+        }
+        let found = first.map(|i| moves[i].mv);
         let request = Request { time_limit: None, ..request.clone() };
         self.found(number, pos, &request, found, Instant::now(), None)
     }
