@@ -295,7 +295,8 @@ fn every_long_solve_subcommand_takes_a_store() {
 
     for (args, answer) in [
         (&["connect-four", "--size", "5x4", "--empty"][..], " 0\n"),
-        (&["winning-move", "--empty"][..], "#####\n"),
+        // 5x5 with k = 4: the empty 4x4 board's frontier is settled by pairing bounds alone.
+        (&["winning-move", "--size", "5x5", "--k", "4", "--empty"][..], "#####\n"),
     ] {
         let plain = games_cli().args(args).output().unwrap();
         assert_eq!(String::from_utf8_lossy(&plain.stdout), answer);
@@ -398,7 +399,7 @@ fn a_stopped_run_says_what_stopped_it() {
             "games-cli: stopped by the node budget before finishing line 1\n",
         ),
         (
-            &["winning-move", "--empty"],
+            &["winning-move", "--size", "5x5", "--k", "4", "--empty"],
             &["--node-budget", "10"],
             "games-cli: stopped by the node budget before finishing case 1\n",
         ),
