@@ -154,6 +154,9 @@ fn exceeds<G: Game>(
     Ok(v.map(|v| v > threshold))
 }
 
+/// Whether Maker wins the Maker-Breaker game from `pos`, proven by `prover`, with a report
+/// every `every` positions when `watch` has a reporter; [`Interrupted`] when the watch's
+/// deadline passes first (what was proven stays in the prover's table).
 fn maker_breaker_wins(
     prover: &mut ZoneProver,
     pos: &MbPosition,
@@ -218,9 +221,9 @@ fn unlimited<T>(result: Result<T, Stop>) -> Result<T, SolveError> {
 pub struct WinningMove {
     shared: Shared,
     maker_breaker: ZoneProver,
-    /// df-pn over the same rules, tried with [`PROOF_BUDGET`] on large boards before the
-    /// alpha-beta search: it finds the short forcing wins of either side that decide most
-    /// questions there.
+    /// df-pn over the same rules, taking turns with the alpha-beta search on large boards
+    /// (`WinningMove::exceeds`): it finds the short forcing wins of either side that decide
+    /// most questions there.
     proof: ProofSearch<MnkGame>,
 }
 
