@@ -1,12 +1,15 @@
 //! How deep an opening book must be: the time and nodes of what `games-cli play connect-four`
-//! computes for a reply (every column's score) and, with `--pv`, then for a hint (the
-//! analysis: the scores and the principal variation), on random positions after a number of stones, each by a fresh
-//! solver with the default TT; and the replies of the solver in random games (the other side plays uniformly
-//! random columns), one session solver per game, as `play` keeps it. A reference, the score of
-//! `4453` by a fresh solver without a book, is measured in the same run.
+//! computes for a reply (the leftmost best column: the score, then null-window tests), with
+//! `--scores` also every column's exact score by another fresh solver, and with `--pv` then a
+//! hint (the analysis: the scores and the principal variation), on random positions after a
+//! number of stones, each by a fresh solver with the default TT; and the replies of the solver
+//! in random games (the other side plays uniformly random columns), one session solver per
+//! game, as `play` keeps it. The solvers read the book given, or the bundled one
+//! (`--no-book`: none). A reference, the score of `4453` by a fresh solver without a book, is
+//! measured in the same run.
 //!
-//! Usage: `opening_times [--book FILE] [--plies 6,8,10,12] [--count 10] [--games 0] [--seed 76]
-//! [--pv] [--skip-reference]` (7 x 6).
+//! Usage: `opening_times [--book FILE | --no-book] [--plies 6,8,10,12] [--count 10] [--games 0]
+//! [--seed 76] [--scores] [--pv] [--skip-reference]` (7 x 6).
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -63,7 +66,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         front.check_book(b)?;
         println!("book: {} entries, {} plies", b.len(), b.plies());
     }
-    let settings = SolverSettings { book: book.clone(), ..SolverSettings::default() };
+    let no_bundled_book = args.iter().any(|a| a == "--no-book");
+    let settings = SolverSettings { book: book.clone(), no_bundled_book, ..SolverSettings::default() };
+    if let Some(b) = front.solver(settings.clone()).book() {
+        println!("the solvers read a book of {} entries, {} plies", b.len(), b.plies());
+    }
     if !args.iter().any(|a| a == "--skip-reference") {
         let mut reference = Solver::new(geom);
         let t = Instant::now();
@@ -77,17 +84,29 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
     for &stones in &plies {
         let (mut times, mut nodes, mut hits) = (Vec::new(), Vec::new(), 0);
+        let (mut score_times, mut score_nodes) = (Vec::new(), Vec::new());
         let (mut pv_times, mut pv_nodes) = (Vec::new(), Vec::new());
         for _ in 0..count {
             let pos = random_position(&mut rng, geom, stones);
+            if args.iter().any(|a| a == "--scores") {
+                let mut solver = front.solver(settings.clone());
+                let t = Instant::now();
+                let scores = solver.column_scores(&pos);
+                score_times.push(t.elapsed().as_secs_f64());
+                score_nodes.push(solver.stats().nodes as f64);
+                let best = scores.iter().map(|&(_, s)| s).max().expect("moves");
+                let leftmost = scores.iter().find(|&&(_, s)| s == best).expect("a best column").0;
+                let reply = front.solver(settings.clone()).try_best_column(&pos).expect("no limits");
+                assert_eq!(reply, leftmost, "{}", pos.moves_string());
+            }
             let mut solver = front.solver(settings.clone());
             let t = Instant::now();
-            let scores = solver.column_scores(&pos);
+            let reply = solver.try_best_column(&pos).expect("no limits");
             times.push(t.elapsed().as_secs_f64());
             nodes.push(solver.stats().nodes as f64);
             if args.iter().any(|a| a == "--pv") {
                 let analysis = solver.analyze(&pos);
-                assert_eq!(analysis.moves.len(), scores.len());
+                assert!(analysis.moves.iter().any(|m| m.mv == reply));
             }
             pv_times.push(t.elapsed().as_secs_f64());
             pv_nodes.push(solver.stats().nodes as f64);
@@ -98,8 +117,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let (am, ax) = median_max(&mut pv_times);
         let (anm, anx) = median_max(&mut pv_nodes);
         print!(
-            "{stones:2} stones, {count} positions: every column's score median {tm:.3} s, max {tx:.3} s, nodes median {nm:.0}, max {nx:.0}"
+            "{stones:2} stones, {count} positions: the reply median {tm:.3} s, max {tx:.3} s, nodes median {nm:.0}, max {nx:.0}"
         );
+        if !score_times.is_empty() {
+            let (sm, sx) = median_max(&mut score_times);
+            let (snm, snx) = median_max(&mut score_nodes);
+            print!(
+                "; every column's score median {sm:.3} s, max {sx:.3} s, nodes median {snm:.0}, max {snx:.0}"
+            );
+        }
         if args.iter().any(|a| a == "--pv") {
             print!(
                 "; with the analysis median {am:.3} s, max {ax:.3} s, nodes median {anm:.0}, max {anx:.0}"

@@ -96,15 +96,21 @@ impl Front for ConnectFourFront {
 
     /// The fast solver with the settings' threads, TT budget and book (the game's defaults for
     /// those not given; the budget sized for the table the solver builds:
-    /// [`Solver::tt_bits_within`]; a book of another board is not read).
+    /// [`Solver::tt_bits_within`]; a book of another board is not read; without a book, the
+    /// bundled one on 7 x 6 ([`crate::bundled_book`]) unless `no_bundled_book`).
     fn solver(&self, settings: SolverSettings) -> Solver {
         let threads = settings.threads.unwrap_or(crate::DEFAULT_THREADS).max(1);
         let tt_bits =
             settings.tt_bytes.map_or(crate::DEFAULT_TT_BITS, |b| Solver::tt_bits_within(b, threads));
         let mut solver =
             Solver::with_threads(self.geom, tt_bits.min(settings.max_tt_bits.unwrap_or(u32::MAX)), threads);
-        if settings.book.as_deref().is_some_and(|b| self.check_book(b).is_ok()) {
-            solver.set_book(settings.book).expect("a book of this board");
+        let book = match settings.book {
+            Some(book) => Some(book),
+            None if !settings.no_bundled_book => crate::bundled_book(self.geom),
+            None => None,
+        };
+        if book.as_deref().is_some_and(|b| self.check_book(b).is_ok()) {
+            solver.set_book(book).expect("a book of this board");
         }
         solver
     }
@@ -249,13 +255,12 @@ impl game_front::Solver<PlainConnectFour> for Solver {
         Solver::try_analyze(self, pos)
     }
 
-    /// The leftmost best column, from every column's score (no principal variation: a
-    /// position whose children an opening book holds is answered from the book alone).
+    /// The leftmost best column ([`Solver::try_best_column`]: the position's score, then a
+    /// null-window test per column up to it; a position within an opening book's depth is
+    /// answered from the book alone).
     fn try_best_move(&mut self, pos: &Position, limits: Limits) -> Result<Column, Interrupted> {
         self.set_limits(limits);
-        let scores = self.try_column_scores(pos)?;
-        let best = scores.iter().map(|&(_, s)| s).max().expect("a position that is not finished has moves");
-        Ok(scores.into_iter().find(|&(_, s)| s == best).expect("the best score is a column's").0)
+        self.try_best_column(pos)
     }
 }
 

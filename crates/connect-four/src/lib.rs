@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+mod bundled;
 mod front;
 mod game;
 mod geometry;
@@ -10,6 +11,7 @@ mod rules;
 mod sizes;
 mod solver;
 
+pub use bundled::{bundled_book, BUNDLED_BOOK_BYTES};
 pub use front::{parse_position_line, parse_size, score_range, ConnectFourFront};
 pub use game::ConnectFour;
 pub use geometry::{Geometry, GeometryError};

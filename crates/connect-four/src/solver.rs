@@ -338,33 +338,47 @@ impl Solver {
         let mut pv = Vec::new();
         let mut pos = *pos;
         while !pos.is_over() {
-            let target = self.score_as(&pos, None, limited)?;
-            let mut best = None;
-            for c in pos.legal_columns() {
-                let child = pos.play(c.index());
-                // Is the move worth at least `target`, i.e. the child's score <= -target?
-                let keeps = match Self::finished_score(&child) {
-                    Some(s) => -s >= target,
-                    None => {
-                        let t = Value::from(-target);
-                        let r = if limited {
-                            self.engine.try_search(child.board(), t, t + 1)?
-                        } else {
-                            self.engine.search(child.board(), t, t + 1)
-                        };
-                        r <= t
-                    }
-                };
-                if keeps {
-                    best = Some(c);
-                    break;
-                }
-            }
-            let Some(best) = best else { unreachable!("some move keeps the score") };
+            let best = self.best_column_as(&pos, limited)?;
             pv.push(best);
             pos = pos.play(best.index());
         }
         Ok(pv)
+    }
+
+    /// The leftmost column of the best score of `pos` (a position that is not finished), under
+    /// the limits of [`Solver::set_limits`]: the column [`Solver::column_scores`]' best score
+    /// comes first at, found with the position's score and one null-window test per column
+    /// up to it ("is the column worth at least the score?") instead of every column's exact
+    /// score.
+    ///
+    /// # Errors
+    /// [`Interrupted`] when a limit stopped one of its searches.
+    pub fn try_best_column(&mut self, pos: &Position) -> Result<Column, Interrupted> {
+        self.best_column_as(pos, true)
+    }
+
+    fn best_column_as(&mut self, pos: &Position, limited: bool) -> Result<Column, Interrupted> {
+        let target = self.score_as(pos, None, limited)?;
+        for c in pos.legal_columns() {
+            let child = pos.play(c.index());
+            // Is the move worth at least `target`, i.e. the child's score <= -target?
+            let keeps = match Self::finished_score(&child) {
+                Some(s) => -s >= target,
+                None => {
+                    let t = Value::from(-target);
+                    let r = if limited {
+                        self.engine.try_search(child.board(), t, t + 1)?
+                    } else {
+                        self.engine.search(child.board(), t, t + 1)
+                    };
+                    r <= t
+                }
+            };
+            if keeps {
+                return Ok(c);
+            }
+        }
+        unreachable!("some move keeps the score")
     }
 }
 
@@ -468,6 +482,47 @@ mod tests {
             TranspositionTable::<u64, Column>::entry_bytes()
         };
         (entry as u64) << bits
+    }
+
+    /// The best column by null-window tests is the leftmost column of the best exact score
+    /// ([`Solver::column_scores`]) on random positions of 5x4 and 6x5, each with a fresh solver
+    /// (no TT left from the exact scores).
+    #[test]
+    fn the_best_column_is_the_leftmost_of_the_best_score() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for (w, h) in [(5, 4), (6, 5)] {
+            let geom = Geometry::new(w, h).unwrap();
+            let mut checked = 0;
+            while checked < 60 {
+                let mut pos = Position::empty(geom);
+                for _ in 0..next(w * h - 4) {
+                    let cols: Vec<usize> = pos.legal_columns().map(|c| c.index()).collect();
+                    if pos.is_over() || cols.is_empty() {
+                        break;
+                    }
+                    pos = pos.play(cols[next(cols.len())]);
+                }
+                if pos.is_over() {
+                    continue;
+                }
+                let scores = Solver::with_tt_bits(geom, 16).column_scores(&pos);
+                let best = scores.iter().map(|&(_, s)| s).max().unwrap();
+                let leftmost = scores.iter().find(|&&(_, s)| s == best).unwrap().0;
+                assert_eq!(
+                    Solver::with_tt_bits(geom, 16).try_best_column(&pos),
+                    Ok(leftmost),
+                    "{}",
+                    pos.moves_string()
+                );
+                checked += 1;
+            }
+        }
     }
 
     /// The size a budget buys is the largest whose table (packed, plain or shared, as the

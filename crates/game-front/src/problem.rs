@@ -145,6 +145,9 @@ pub struct Request {
     /// ([`search_core::Book::from_bytes`]); the problem checks that it is its board's
     /// ([`search_core::Book::check`]) and refuses it otherwise.
     pub book: Option<std::sync::Arc<search_core::Book>>,
+    /// `--no-book`: read no book unless `--book` gives one (by default a problem whose board has
+    /// a bundled book reads it).
+    pub no_book: bool,
 }
 
 impl Request {

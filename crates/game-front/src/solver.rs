@@ -175,6 +175,10 @@ pub struct SolverSettings {
     /// An opening book the solver reads ([`search_core::Engine::set_book`]), one the front
     /// accepts ([`crate::Front::check_book`]; a book it refuses is not read); `None`: none.
     pub book: Option<std::sync::Arc<search_core::Book>>,
+    /// Read no book unless `book` gives one. By default (`false`) a game with a book bundled
+    /// for the board (Connect Four 7 x 6: `connect_four::bundled_book`) reads it when `book` is
+    /// `None`.
+    pub no_bundled_book: bool,
 }
 
 impl PartialEq for SolverSettings {
@@ -183,7 +187,8 @@ impl PartialEq for SolverSettings {
             (Some(a), Some(b)) => std::sync::Arc::ptr_eq(a, b),
             (a, b) => a.is_none() && b.is_none(),
         };
-        (self.threads, self.tt_bytes, self.max_tt_bits) == (other.threads, other.tt_bytes, other.max_tt_bits)
+        (self.threads, self.tt_bytes, self.max_tt_bits, self.no_bundled_book)
+            == (other.threads, other.tt_bytes, other.max_tt_bits, other.no_bundled_book)
             && same_book
     }
 }

@@ -82,8 +82,13 @@ struct StateOf<F: Front> {
 
 /// The solver of a state no solve has asked for yet: a table of at most 2^4 entries (legal
 /// moves and play need no table).
-const PLACEHOLDER: SolverSettings =
-    SolverSettings { threads: None, tt_bytes: None, max_tt_bits: Some(4), book: None };
+const PLACEHOLDER: SolverSettings = SolverSettings {
+    threads: None,
+    tt_bytes: None,
+    max_tt_bits: Some(4),
+    book: None,
+    no_bundled_book: false,
+};
 
 /// The action id of a move: its code in the engine. A move without one (a cell of the
 /// Young-diagram game beyond row or column 31) is an error, not a panic.
@@ -673,7 +678,10 @@ impl SolveOptions {
                 Some(mib << 20)
             }
         };
-        Ok((SolverSettings { threads, tt_bytes, max_tt_bits: None, book: None }, time))
+        Ok((
+            SolverSettings { threads, tt_bytes, max_tt_bits: None, book: None, no_bundled_book: false },
+            time,
+        ))
     }
 }
 

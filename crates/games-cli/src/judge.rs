@@ -67,8 +67,14 @@ pub fn command<P: Problem>() -> Command {
                 .value_parser(clap::value_parser!(std::path::PathBuf))
                 .help(
                     "An opening book (`cargo xtask book`) of this board: positions within its depth are \
-                     answered from it, the others searched faster; the answers do not depend on it.",
+                     answered from it, the others searched faster; the answers do not depend on it. \
+                     Without it, the book bundled for the board (Connect Four 7x6: 8 plies) is read.",
                 ),
+        );
+        cmd = cmd.arg(
+            Arg::new("no_book").long("no-book").action(clap::ArgAction::SetTrue).conflicts_with("book").help(
+                "Read no opening book, not even the one bundled for the board (the answers are the same).",
+            ),
         );
     }
     cmd = OutputArgs::augment_args(cmd);
@@ -144,6 +150,7 @@ pub fn run<P: Problem>(matches: &ArgMatches, out: &mut dyn Write) -> Result<()> 
         terminal: std::io::stderr().is_terminal(),
         memory_available: crate::memory::mem_available(),
         book,
+        no_book: matches.try_get_one::<bool>("no_book").ok().flatten().copied().unwrap_or(false),
     };
     let mut problem = P::new(&ProblemOptions::new(values, flags), &request).map_err(anyhow::Error::msg)?;
     if let Some(bytes) = problem.table_bytes() {

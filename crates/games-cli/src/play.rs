@@ -32,8 +32,14 @@ pub struct Args {
     /// An opening book of the game's board (`cargo xtask book`): positions within its depth
     /// are answered from it, the others searched faster; a book of another game or board is
     /// refused.
+    ///
+    /// Without it, the book bundled for the board is read (Connect Four 7x6: every position
+    /// within 8 plies of the start).
     #[arg(long, value_name = "FILE", global = true)]
     book: Option<std::path::PathBuf>,
+    /// Read no opening book, not even the one bundled for the board.
+    #[arg(long, global = true, conflicts_with = "book")]
+    no_book: bool,
     #[command(subcommand)]
     game: PlayGame,
 }
@@ -118,6 +124,7 @@ struct Play<'a, 'b> {
     time_limit: Option<std::time::Duration>,
     setup: Option<String>,
     book: Option<(std::path::PathBuf, std::sync::Arc<search_core::Book>)>,
+    no_book: bool,
     lines: &'a mut Lines<'b>,
     out: &'a mut dyn Write,
 }
@@ -125,7 +132,7 @@ struct Play<'a, 'b> {
 impl Visit for Play<'_, '_> {
     type Output = Result<()>;
     fn visit<F: Front>(self, front: F) -> Result<()> {
-        let mut settings = SolverSettings::default();
+        let mut settings = SolverSettings { no_bundled_book: self.no_book, ..SolverSettings::default() };
         if let Some((path, book)) = self.book {
             front.check_book(&book).map_err(|e| anyhow::anyhow!("--book {}: {e}", path.display()))?;
             settings.book = Some(book);
@@ -159,7 +166,15 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
     };
     let mut lines = Lines::stdin()?;
     let params: Vec<(&str, &str)> = args.game.params.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
-    let play = Play { human, time_limit: args.time_limit, setup, book, lines: &mut lines, out };
+    let play = Play {
+        human,
+        time_limit: args.time_limit,
+        setup,
+        book,
+        no_book: args.no_book,
+        lines: &mut lines,
+        out,
+    };
     game_registry::visit(&args.game.name, &params, play)?
 }
 

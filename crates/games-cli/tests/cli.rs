@@ -898,3 +898,22 @@ fn opening_books_are_read_or_refused_by_name() {
     refused(&["play", "tic-tac-toe", "--book", book], "has no opening book");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Without `--book`, Connect Four 7x6 reads the book bundled with the game: the empty board
+/// (25 s of search without a book) is answered at once, well within a 20-second limit;
+/// `--no-book` reads none (the same limit of 1 s then stops the search: exit status 3), and
+/// cannot be given with `--book`.
+#[test]
+fn the_bundled_book_answers_the_opening_unless_no_book_is_given() {
+    let output = games_cli().args(["connect-four", "--empty", "--time-limit", "20"]).output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(String::from_utf8_lossy(&output.stdout), " 1\n");
+    let output =
+        games_cli().args(["connect-four", "--empty", "--no-book", "--time-limit", "1"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(3), "{}", String::from_utf8_lossy(&output.stderr));
+    let book = concat!(env!("CARGO_MANIFEST_DIR"), "/../../books/connect-four-7x6-p4.book");
+    let output = games_cli().args(["connect-four", "--empty", "--no-book", "--book", book]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let output = games_cli().args(["play", "connect-four", "--no-book", "--book", book]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+}

@@ -97,7 +97,8 @@ pub struct Args {
     max_connections: Option<u32>,
     /// An opening book (`cargo xtask book`), read when the server starts: a request for its
     /// game and board is answered with it (positions within its depth at once, the others
-    /// searched faster); repeatable, one per board.
+    /// searched faster); repeatable, one per board. A board without one reads the book bundled
+    /// for it, if any (Connect Four 7x6: every position within 8 plies of the start).
     #[arg(long, value_name = "FILE")]
     book: Vec<std::path::PathBuf>,
 }

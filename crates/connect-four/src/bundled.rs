@@ -1,0 +1,31 @@
+//! The opening book bundled with the crate (`books/7x6.book`, built by `cargo xtask book
+//! connect-four`): the exact score of every 7 x 6 position within its depth of the empty board,
+//! which the fronts' solvers read unless told otherwise, so that the opening is answered at
+//! once.
+
+use std::sync::{Arc, OnceLock};
+
+use search_core::Book;
+
+use crate::{ConnectFour, Geometry};
+
+/// The bytes of the bundled book: a book file ([`Book::from_bytes`]) of the 7 x 6 board.
+pub const BUNDLED_BOOK_BYTES: &[u8] = include_bytes!("../books/7x6.book");
+
+/// The bundled book when `geom` is the standard 7 x 6 board, read and verified once (its
+/// checksum, and that it is a book of this game and board: [`Book::check`]); `None` on every
+/// other board. A book that fails either check is never read (`None`); the crate's tests
+/// keep the bundled one intact.
+#[must_use]
+pub fn bundled_book(geom: Geometry) -> Option<Arc<Book>> {
+    static BOOK: OnceLock<Option<Arc<Book>>> = OnceLock::new();
+    if (geom.width(), geom.height(), geom.k()) != (7, 6, 4) {
+        return None;
+    }
+    BOOK.get_or_init(|| {
+        let book = Book::from_bytes(BUNDLED_BOOK_BYTES).ok()?;
+        book.check(&ConnectFour::new(geom).book_identity()).ok()?;
+        Some(Arc::new(book))
+    })
+    .clone()
+}
