@@ -10,6 +10,12 @@
 //! valued from them and the book is written to FILE (through a temporary file renamed over
 //! it). The progress file stays: run again, the command writes the same book in seconds from
 //! it; remove it once the book is kept.
+//!
+//! `--shard I/N` splits the build over processes (cores, or machines sharing the directory):
+//! it solves only the unsolved leaves of index `I` modulo `N`, into its own progress file
+//! (`FILE.shard-I-of-N.progress`), and stops without writing the book. Every run reads the
+//! progress file and every shard's beside it, so that the run without `--shard` solves only
+//! what the shards left and writes the book.
 
 use std::collections::HashMap;
 use std::fs;
@@ -42,6 +48,35 @@ pub struct Args {
     /// Seconds between progress lines on standard error.
     #[arg(long, default_value_t = 10)]
     pub progress_every: u64,
+    /// Solve only the leaves of index I modulo N (0 <= I < N), into `FILE.shard-I-of-N.progress`,
+    /// and write no book: run N shards at once, then the command without `--shard`.
+    #[arg(long, value_name = "I/N", value_parser = long_solve::parse_shard)]
+    pub shard: Option<(u32, u32)>,
+}
+
+/// The shard progress files beside `progress` (`FILE.progress` -> `FILE.shard-I-of-N.progress`).
+fn shard_progress_files(out: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    let dir = match out.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let Some(name) = out.file_name().and_then(|n| n.to_str()) else { return Ok(Vec::new()) };
+    let prefix = format!("{name}.shard-");
+    let entries = match fs::read_dir(&dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e).with_context(|| format!("listing {}", dir.display())),
+    };
+    let mut files = Vec::new();
+    for entry in entries {
+        let path = entry?.path();
+        let file = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        if file.starts_with(&prefix) && file.ends_with(".progress") {
+            files.push(path);
+        }
+    }
+    files.sort();
+    Ok(files)
 }
 
 /// The first line of a progress file of `identity`'s book of `plies` plies.
@@ -101,7 +136,11 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let out = args.out.clone().unwrap_or_else(|| {
         crate::workspace_root().join("books").join(format!("{}-{w}x{h}-p{}.book", args.game, args.plies))
     });
-    let progress_path = PathBuf::from(format!("{}.progress", out.display()));
+    let main_progress = PathBuf::from(format!("{}.progress", out.display()));
+    let progress_path = match args.shard {
+        Some((i, n)) => PathBuf::from(format!("{}.shard-{i}-of-{n}.progress", out.display())),
+        None => main_progress.clone(),
+    };
     let started = Instant::now();
     let plan = BookPlan::new(&game, &Board::default(), args.plies);
     eprintln!(
@@ -112,7 +151,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         started.elapsed().as_secs_f64()
     );
     let header = progress_header(&identity, args.plies);
-    let mut values = read_progress(&progress_path, &header)?.unwrap_or_default();
+    let mut values = HashMap::new();
+    for path in std::iter::once(main_progress.clone()).chain(shard_progress_files(&out)?) {
+        values.extend(read_progress(&path, &header)?.unwrap_or_default());
+    }
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
         fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
@@ -124,13 +166,16 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     if progress.metadata()?.len() == 0 {
         progress.write_all(header.as_bytes())?;
     }
-    let leaves = plan.leaves();
+    let leaves: Vec<_> = match args.shard {
+        Some((i, n)) => plan.leaves().iter().skip(i as usize).step_by(n as usize).cloned().collect(),
+        None => plan.leaves().to_vec(),
+    };
     let done_before = leaves.iter().filter(|(k, _)| values.contains_key(&k.to_u128())).count();
     eprintln!("book: {} leaves at ply {}, {done_before} solved before", leaves.len(), args.plies);
     let mut solver = Solver::with_tt_bits(geom, args.tt_bits);
     let (mut solved, mut last_report) = (0usize, Instant::now());
     let solving = Instant::now();
-    for (key, board) in leaves {
+    for (key, board) in &leaves {
         let key = key.to_u128();
         if values.contains_key(&key) {
             continue;
@@ -152,6 +197,13 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                 solver.stats().nodes as f64 / 1e6
             );
         }
+    }
+    if let Some((i, n)) = args.shard {
+        eprintln!(
+            "book: shard {i}/{n} done ({} leaves, {solved} solved in this run); the command without --shard writes the book",
+            leaves.len()
+        );
+        return Ok(());
     }
     let book = plan.finish(&game, &identity, &values).context("making the book")?;
     let bytes = book.to_bytes();
@@ -188,6 +240,29 @@ mod tests {
         assert_eq!(values, HashMap::from([(0x1f, -3)]));
         assert!(read_progress(&path, &progress_header(&identity, 4)).is_err());
         assert_eq!(read_progress(&dir.join("none"), &header).unwrap(), None);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_shards_progress_files_are_found_beside_the_book() {
+        let dir = std::env::temp_dir().join(format!("xtask-book-shards-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        for name in [
+            "b.book.progress",
+            "b.book.shard-0-of-2.progress",
+            "b.book.shard-1-of-2.progress",
+            "c.book.shard-0-of-2.progress",
+            "b.book.shard-0-of-2.progress.tmp",
+        ] {
+            fs::write(dir.join(name), "").unwrap();
+        }
+        let found: Vec<String> = shard_progress_files(&dir.join("b.book"))
+            .unwrap()
+            .iter()
+            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(found, ["b.book.shard-0-of-2.progress", "b.book.shard-1-of-2.progress"]);
+        assert!(shard_progress_files(&dir.join("missing").join("b.book")).unwrap().is_empty());
         fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -9,6 +9,6 @@ pub mod split;
 pub mod store;
 
 pub use game::solve_game;
-pub use options::{parse_seconds, LongSolveArgs, SplitArgs, MAX_SECONDS};
+pub use options::{parse_seconds, parse_shard, LongSolveArgs, SplitArgs, MAX_SECONDS};
 pub use outcome::{stopped, unfinished_error, EntryCheck, Incomplete, PartDone, RootSolve, Solved, Stop};
 pub use root::solve;

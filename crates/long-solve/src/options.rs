@@ -124,8 +124,11 @@ pub enum ShardRound {
     Full,
 }
 
-/// Reads `I/N` with `0 <= I < N`.
-fn parse_shard(text: &str) -> std::result::Result<(u32, u32), String> {
+/// Reads `I/N` with `0 <= I < N` (a shard of a job array: the `I`-th of `N` slices).
+///
+/// # Errors
+/// A message naming the text when it is not two whole numbers `I/N` with `I < N`.
+pub fn parse_shard(text: &str) -> std::result::Result<(u32, u32), String> {
     let bad = || format!("expected I/N with whole numbers 0 <= I < N (e.g. 0/4), found {text:?}");
     let (i, n) = text.split_once('/').ok_or_else(bad)?;
     let (i, n): (u32, u32) = (i.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
