@@ -98,14 +98,25 @@ pub struct Args {
     /// An opening book (`cargo xtask book`), read when the server starts: a request for its
     /// game and board is answered with it (positions within its depth at once, the others
     /// searched faster); repeatable, one per board. A board without one reads the book bundled
-    /// for it, if any (Connect Four 7x6: every position within 8 plies of the start).
+    /// for it, if any (Connect Four 7x6: every position within 8 plies of the start), unless
+    /// `--no-book`.
     #[arg(long, value_name = "FILE")]
     book: Vec<std::path::PathBuf>,
+    /// Read no opening book, not even the one bundled for a board.
+    #[arg(long, conflicts_with = "book")]
+    no_book: bool,
 }
 
-/// The opening books a server reads (`--book FILE`): each request's solver reads the first
-/// that its game's front accepts ([`Front::check_book`]).
-pub type Books = Arc<[Arc<search_core::Book>]>;
+/// The opening books a server's solvers read: the files of `--book FILE` (each request's
+/// solver reads the first that its game's front accepts, [`Front::check_book`]), and for a
+/// board none of them is for, the book bundled for it unless `no_bundled_book` (`--no-book`).
+#[derive(Clone, Debug, Default)]
+pub struct Books {
+    /// The books read from files.
+    pub files: Arc<[Arc<search_core::Book>]>,
+    /// Read no bundled book.
+    pub no_bundled_book: bool,
+}
 
 /// How the server limits its work: the solve queue and how long a request may wait in it.
 #[derive(Clone, Copy, Debug)]
@@ -205,7 +216,7 @@ struct Analyze<'a> {
     request: &'a Request,
     stop: &'a Arc<AtomicBool>,
     budget: &'a Budget,
-    books: &'a [Arc<search_core::Book>],
+    books: &'a Books,
 }
 
 impl Visit for Analyze<'_> {
@@ -219,8 +230,13 @@ impl Visit for Analyze<'_> {
             Some(n) => (64 - n.leading_zeros()).clamp(10, WEB_MAX_TT_BITS),
             None => WEB_MAX_TT_BITS,
         };
-        let book = self.books.iter().find(|b| front.check_book(b).is_ok()).cloned();
-        let settings = SolverSettings { max_tt_bits: Some(tt_bits), book, ..SolverSettings::default() };
+        let book = self.books.files.iter().find(|b| front.check_book(b).is_ok()).cloned();
+        let settings = SolverSettings {
+            max_tt_bits: Some(tt_bits),
+            book,
+            no_bundled_book: self.books.no_bundled_book,
+            ..SolverSettings::default()
+        };
         let mut session = match &request.setup {
             Some(text) => {
                 Session::from_setup(front, text, settings).map_err(|e| bad(format!("setup: {e}")))?
@@ -289,11 +305,12 @@ pub fn parse_request(body: &[u8]) -> Result<Request, Failure> {
 /// 400 for an unknown game, an option outside the game's allow-list, or bad setup text or
 /// moves; 422 when the budget stops the solve.
 pub fn analyze(request: &Request, stop: &Arc<AtomicBool>, budget: &Budget) -> Result<Value, Failure> {
-    analyze_with_books(request, stop, budget, &[])
+    analyze_with_books(request, stop, budget, &Books::default())
 }
 
-/// [`analyze`] with the solver reading the first of `books` that the request's game and board
-/// accept ([`Front::check_book`]); none if no book does.
+/// [`analyze`] with the solver reading the first of `books`' files that the request's game and
+/// board accept ([`Front::check_book`]); if none does, the book bundled for the board unless
+/// `books.no_bundled_book`.
 ///
 /// # Errors
 /// As [`analyze`].
@@ -301,7 +318,7 @@ pub fn analyze_with_books(
     request: &Request,
     stop: &Arc<AtomicBool>,
     budget: &Budget,
-    books: &[Arc<search_core::Book>],
+    books: &Books,
 ) -> Result<Value, Failure> {
     let game = game_registry::find(&request.game).ok_or_else(|| {
         let names: Vec<&str> = game_registry::GAMES.iter().map(|g| g.name).collect();
@@ -562,7 +579,7 @@ async fn style() -> impl IntoResponse {
 /// `budget`), every one behind `guard`'s checks of `Host`, `Origin` and `Content-Type`, and
 /// every request body read within `limits.read_timeout` a part.
 pub fn router(budget: Budget, limits: ServeLimits, guard_: Guard) -> Router {
-    router_with_books(budget, limits, guard_, Arc::from([]))
+    router_with_books(budget, limits, guard_, Books::default())
 }
 
 /// [`router`] whose solvers read `books` ([`analyze_with_books`]).
@@ -610,7 +627,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
             .map_err(|e| anyhow::anyhow!("--book {}: {e}", path.display()))?;
         books.push(Arc::new(book));
     }
-    let books: Books = Arc::from(books);
+    let books = Books { files: Arc::from(books), no_bundled_book: args.no_book };
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(SocketAddr::new(args.bind, args.port)).await?;
@@ -763,12 +780,14 @@ mod tests {
                 analyze: true,
             };
             let plain = analyze(&request, &stop, &budget).unwrap();
-            let with = analyze_with_books(&request, &stop, &budget, &[other.clone(), book.clone()]).unwrap();
+            let files = Books { files: Arc::from([other.clone(), book.clone()]), no_bundled_book: false };
+            let with = analyze_with_books(&request, &stop, &budget, &files).unwrap();
             for key in ["value", "moves", "pv"] {
                 assert_eq!(plain["report"][key], with["report"][key], "{moves:?} {key}");
             }
             assert!(nodes(&with) < nodes(&plain), "{moves:?}: {} / {} nodes", nodes(&with), nodes(&plain));
-            let unread = analyze_with_books(&request, &stop, &budget, std::slice::from_ref(&other)).unwrap();
+            let files = Books { files: Arc::from([other.clone()]), no_bundled_book: false };
+            let unread = analyze_with_books(&request, &stop, &budget, &files).unwrap();
             assert_eq!(nodes(&unread), nodes(&plain), "{moves:?}");
         }
     }
