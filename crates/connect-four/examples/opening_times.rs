@@ -160,10 +160,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             }
         }
         let replies = times.len();
+        let slow = times.iter().filter(|&&t| t > 1.0).count();
         let (tm, tx) = median_max(&mut times);
         let (nm, nx) = median_max(&mut nodes);
         println!(
-            "{games} random games, {replies} replies: median {tm:.3} s, worst {tx:.3} s (after \"{}\"); nodes median {nm:.0}, max {nx:.0}",
+            "{games} random games, {replies} replies: median {tm:.3} s, worst {tx:.3} s (after \"{}\"), {slow} over 1 s; nodes median {nm:.0}, max {nx:.0}",
             worst.1
         );
     }

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant, SystemTime};
 use game_front::{Front, Session, Solver as _, SolverSettings, Visit};
 use pyo3::create_exception;
 use pyo3::exceptions::{
-    PyException, PyMemoryError, PyOSError, PyOverflowError, PyRuntimeError, PyValueError,
+    PyException, PyMemoryError, PyOSError, PyOverflowError, PyRuntimeError, PyTypeError, PyValueError,
 };
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};
@@ -414,7 +414,10 @@ impl State {
     /// raise the search's stop flag.
     fn explain(&self, py: Python<'_>, job: Job, options: &SolveOptions) -> PyResult<Explained> {
         let (mut settings, time) = options.check()?;
-        if let Some(path) = &options.book {
+        if let Some(BookArg::Off) = &options.book {
+            settings.no_bundled_book = true;
+        }
+        if let Some(BookArg::File(path)) = &options.book {
             let book = load_book(py, path)?;
             self.with(py, |s| s.check_book(&book))?.map_err(|e| book_error(path, &e))?;
             settings.book = Some(book);
@@ -493,8 +496,33 @@ struct SolveOptions {
     time_limit: Option<Seconds>,
     threads: Option<Whole>,
     tt_mib: Option<Whole>,
-    /// The path of an opening book ([`load_book`]).
-    book: Option<PathBuf>,
+    /// The path of an opening book ([`load_book`]), or no book at all.
+    book: Option<BookArg>,
+}
+
+/// `book=`: the path (`str` or `os.PathLike`) of an opening book file, or `False`: no book, not
+/// even the one bundled for the board (`None`, the default: the bundled one, if any).
+#[derive(Clone, Debug)]
+enum BookArg {
+    /// A book file.
+    File(PathBuf),
+    /// `False`.
+    Off,
+}
+
+impl<'py> FromPyObject<'py> for BookArg {
+    fn extract_bound(ob: &Bound<'py, PyAny>) -> PyResult<Self> {
+        if let Ok(flag) = ob.downcast::<pyo3::types::PyBool>() {
+            return if flag.is_true() {
+                Err(PyTypeError::new_err(
+                    "book: expected the path of an opening book, or False for none; found True",
+                ))
+            } else {
+                Ok(BookArg::Off)
+            };
+        }
+        ob.extract::<PathBuf>().map(BookArg::File)
+    }
 }
 
 /// An opening book read from its file, kept by the file's canonical path with the stamp it
@@ -926,7 +954,7 @@ fn value(
     time_limit: Option<Seconds>,
     threads: Option<Whole>,
     tt_mib: Option<Whole>,
-    book: Option<PathBuf>,
+    book: Option<BookArg>,
 ) -> PyResult<i64> {
     Ok(state.explain(py, Job::Value, &SolveOptions { time_limit, threads, tt_mib, book })?.value)
 }
@@ -940,7 +968,7 @@ fn move_values<'py>(
     time_limit: Option<Seconds>,
     threads: Option<Whole>,
     tt_mib: Option<Whole>,
-    book: Option<PathBuf>,
+    book: Option<BookArg>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let explained = state.explain(py, Job::Analysis, &SolveOptions { time_limit, threads, tt_mib, book })?;
     let d = PyDict::new(py);
@@ -959,7 +987,7 @@ fn best_action(
     time_limit: Option<Seconds>,
     threads: Option<Whole>,
     tt_mib: Option<Whole>,
-    book: Option<PathBuf>,
+    book: Option<BookArg>,
 ) -> PyResult<u16> {
     let explained = state.explain(py, Job::Analysis, &SolveOptions { time_limit, threads, tt_mib, book })?;
     explained.moves.first().map(|m| m.0).ok_or_else(bug)
@@ -974,7 +1002,7 @@ fn principal_variation(
     time_limit: Option<Seconds>,
     threads: Option<Whole>,
     tt_mib: Option<Whole>,
-    book: Option<PathBuf>,
+    book: Option<BookArg>,
 ) -> PyResult<Vec<u16>> {
     Ok(state.explain(py, Job::Analysis, &SolveOptions { time_limit, threads, tt_mib, book })?.pv)
 }
@@ -989,7 +1017,7 @@ fn analyze<'py>(
     time_limit: Option<Seconds>,
     threads: Option<Whole>,
     tt_mib: Option<Whole>,
-    book: Option<PathBuf>,
+    book: Option<BookArg>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let e = state.explain(py, Job::Analysis, &SolveOptions { time_limit, threads, tt_mib, book })?;
     let d = PyDict::new(py);

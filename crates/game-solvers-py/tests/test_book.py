@@ -225,3 +225,16 @@ def test_other_types_raise_type_error():
     for bad in (3, 1.5, ["books"]):
         with pytest.raises(TypeError):
             gs.value(connect_four(), book=bad)
+
+
+def test_the_bundled_book_is_read_unless_book_is_false():
+    # Without book=, the empty 7x6 board is answered from the book bundled with the module, at
+    # once: its value and every column's, the published ones; with book=False the search takes
+    # minutes (stopped here by its time limit). book=True is not a book.
+    state = connect_four()
+    assert gs.value(state, time_limit=5) == 1
+    assert gs.move_values(state, time_limit=5) == EMPTY_BOARD
+    with pytest.raises(gs.SearchInterrupted):
+        gs.value(state, time_limit=0.2, book=False)
+    with pytest.raises(TypeError, match="False for none"):
+        gs.value(state, book=True)

@@ -102,8 +102,9 @@ def test_the_bot_on_its_own_states_and_its_seeded_ties():
 
 
 def test_a_time_limit_per_move_falls_back_to_the_best_move_proven():
-    # The empty 7x6 board: no move is proven in 0.2 s; the bot still answers in time.
-    bot = gs.Bot("connect_four", seed=3, time_limit=0.2)
+    # The empty 7x6 board without a book: no move is proven in 0.2 s; the bot still answers in
+    # time.
+    bot = gs.Bot("connect_four", seed=3, time_limit=0.2, book=False)
     state = pyspiel.load_game("connect_four").new_initial_state()
     start = time.monotonic()
     action = bot.step(state)
@@ -120,7 +121,7 @@ def test_a_time_limit_per_move_falls_back_to_the_best_move_proven():
     # A limit that proves some moves and not others: the move is the best of those proven.
     rng = random.Random(9)
     for limit in (0.02, 0.05, 0.1):
-        bot = gs.Bot("connect_four", seed=rng.randrange(100), time_limit=limit)
+        bot = gs.Bot("connect_four", seed=rng.randrange(100), time_limit=limit, book=False)
         fresh = gs.load_game("connect_four").new_initial_state()
         for a in [3, 3, 3, 3, 3, 3]:
             fresh.apply_action(a)

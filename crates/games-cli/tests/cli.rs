@@ -576,12 +576,14 @@ fn connect_four_quotes_a_bounded_prefix_of_a_bad_field() {
 }
 
 /// `--time-limit` on connect-four is per position: a position it stops is printed as not
-/// finished with the bounds proven, the next ones are still answered, and the exit status is 3.
+/// finished with the bounds proven, the next ones are still answered, and the exit status is 3
+/// (without the bundled book, which answers the one-stone position at once).
 #[test]
 fn connect_four_time_limit_stops_one_position_and_answers_the_next() {
     let quick = "2252576253462244111563365343671351441";
     let input = format!("1\n{quick}\n");
-    let (code, stdout, stderr) = run_with_input(&["connect-four", "--time-limit", "0.05"], input.as_bytes());
+    let (code, stdout, stderr) =
+        run_with_input(&["connect-four", "--no-book", "--time-limit", "0.05"], input.as_bytes());
     assert_eq!(code, Some(3), "{stderr}");
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 2, "{stdout}");
@@ -595,7 +597,7 @@ fn connect_four_time_limit_stops_one_position_and_answers_the_next() {
     assert_eq!(lines[1], format!("{quick} -1"));
     assert_eq!(stderr, "games-cli: stopped by the time limit before finishing line 1\n");
     let (code, stdout, _) =
-        run_with_input(&["connect-four", "--time-limit", "0.05", "--format", "json"], b"1\n");
+        run_with_input(&["connect-four", "--no-book", "--time-limit", "0.05", "--format", "json"], b"1\n");
     assert_eq!(code, Some(3));
     assert!(stdout.contains("\"finished\":false") && stdout.contains("\"score_lo\""), "{stdout}");
 }
@@ -650,13 +652,14 @@ fn winning_move_time_limit_stops_one_case_and_answers_the_next() {
     assert!(stdout.contains("\"answer\":\"(0,3)\""), "{stdout}");
 }
 
-/// `play --time-limit`: on the empty 7x6 board (minutes to solve) the solver's reply and the
-/// hint each end after the limit, said so; on a small board the replies are the proven ones.
+/// `play --time-limit`: on the empty 7x6 board without a book (minutes to solve) the solver's
+/// reply and the hint each end after the limit, said so; on a small board the replies are the
+/// proven ones.
 #[test]
 fn play_replies_within_its_time_limit() {
     let started = std::time::Instant::now();
     let (code, stdout, stderr) =
-        run_with_input(&["play", "--time-limit", "0.2", "connect-four"], b"hint\n4\nquit\n");
+        run_with_input(&["play", "--time-limit", "0.2", "--no-book", "connect-four"], b"hint\n4\nquit\n");
     assert_eq!(code, Some(0), "{stderr}");
     assert!(stdout.contains("no exact hint within 0.2 s"), "{stdout}");
     assert!(
@@ -683,7 +686,7 @@ fn connect_four_and_winning_move_resume_from_their_checkpoints() {
     let cases: [Case<'_>; 2] = [
         (
             "connect-four",
-            &["connect-four"],
+            &["connect-four", "--no-book"],
             "44536217\n",
             &["connect-four", "--size", "8x6"],
             "not finished: score in",

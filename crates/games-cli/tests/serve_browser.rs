@@ -290,12 +290,13 @@ async fn run(server: &Server, driver: &Driver, profile: &Path) {
     let cli = cli_json(&["connect-four", "--size", "5x4"], "33\n");
     assert_eq!(board_values(&c).await, cli_values(&cli), "Connect Four after undo");
 
-    // A position over the budget: a message, and the board without values.
-    pick_game(&c, "connect-four", "").await;
+    // A position over the budget: a message, and the board without values (the empty 8x7
+    // board: no book, hours of search).
+    pick_game(&c, "connect-four", "--size 8x7").await;
     let error = text_of(&c, "error").await;
     assert!(error.starts_with("position too large for the budget"), "{error}");
     let values = board_values(&c).await;
-    assert_eq!(values.len(), 7);
+    assert_eq!(values.len(), 8);
     assert!(values.values().all(Option::is_none));
     screenshot(&c, "over-budget").await;
 

@@ -84,7 +84,8 @@ def value(state, *, time_limit=None, threads=None, tt_mib=None, book=None):
     """The exact value of `state` for the player to move (see the stubs, __init__.pyi).
 
     `book`: the path of an opening book of the game's board (read once, kept while the file is
-    unchanged); OSError if it cannot be read, ValueError if it is damaged or of another board."""
+    unchanged); OSError if it cannot be read, ValueError if it is damaged or of another board;
+    None: the book bundled for the board, if any; False: no book."""
     return _native.value(
         as_state(state), time_limit=time_limit, threads=threads, tt_mib=tt_mib, book=book
     )

@@ -22,10 +22,10 @@ pyspiel (cross-checked against open-spiel 2.0.2 by tests/test_openspiel.py).
 """
 
 import os
-from typing import Any, Dict, List, Optional, Protocol, TypedDict, Union
+from typing import Any, Dict, List, Literal, Optional, Protocol, TypedDict, Union
 
-_BookPath = Union[str, "os.PathLike[str]"]
-"""The path of an opening book file (book= of the solving functions and of Bot)."""
+_BookPath = Union[str, "os.PathLike[str]", Literal[False]]
+"""The path of an opening book file, or False for no book (book= of the solving functions and of Bot)."""
 
 class SearchInterrupted(Exception):
     """A solve stopped by its time_limit before it proved its answer.
@@ -262,7 +262,8 @@ def registered_names() -> List[str]:
 #   `filename` is the path); a file that is not an intact book (damaged, truncated, another
 #   format) or a book of another game or board size raises ValueError("opening book PATH:
 #   REASON"). Only Connect Four has books: any book given for another game raises ValueError.
-#   None (default): no book.
+#   None (default): the book bundled for the board, if any (connect_four 7x6: every position
+#   within 8 plies of the start); False: no book at all.
 # A state's solver keeps its TT between calls made with the same threads, tt_mib and book; other
 # values make a fresh solver. Bad values raise ValueError (wrong types TypeError). Ctrl-C stops a solve within
 # about 50 ms plus a few thousand nodes: KeyboardInterrupt, the state still usable.

@@ -24,9 +24,10 @@ class Bot(_Base):
     With `time_limit` (seconds per move) the moves are solved one after the other until the
     limit; when it runs out, the move played is the best of those proven so far (a seeded
     choice among the legal moves when none was proven), and `last_move_proven` is False.
-    `threads`, `tt_mib` and `book` (the path of an opening book of the game's board) are the
-    solving functions' keyword arguments; a book that cannot be read (OSError), is damaged or
-    is of another game or board (ValueError) is refused here. The solver and its transposition
+    `threads`, `tt_mib` and `book` (the path of an opening book of the game's board, or False
+    for none, not even the bundled one) are the solving functions' keyword arguments; a book
+    that cannot be read (OSError), is damaged or is of another game or board (ValueError) is
+    refused here. The solver and its transposition
     table are kept from move to move (and across restarts).
 
     `game` is a pyspiel.Game of a game both libraries have, a game_solvers.Game, or a game
@@ -48,7 +49,7 @@ class Bot(_Base):
         self._seed = seed
         self._rng = random.Random(seed)
         self._time_limit = time_limit
-        if book is not None:
+        if book is not None and book is not False:
             _native._check_book(self._game, book)
         self._options = {"threads": threads, "tt_mib": tt_mib, "book": book}
         self._state = self._game.new_initial_state()
