@@ -29,3 +29,9 @@ pub fn bundled_book(geom: Geometry) -> Option<Arc<Book>> {
     })
     .clone()
 }
+
+/// The book a solver of `geom` reads: `given` if any, else the bundled one unless
+/// `no_bundled`.
+pub(crate) fn book_to_read(geom: Geometry, given: Option<Arc<Book>>, no_bundled: bool) -> Option<Arc<Book>> {
+    given.or_else(|| if no_bundled { None } else { bundled_book(geom) })
+}

@@ -104,11 +104,7 @@ impl Front for ConnectFourFront {
             settings.tt_bytes.map_or(crate::DEFAULT_TT_BITS, |b| Solver::tt_bits_within(b, threads));
         let mut solver =
             Solver::with_threads(self.geom, tt_bits.min(settings.max_tt_bits.unwrap_or(u32::MAX)), threads);
-        let book = match settings.book {
-            Some(book) => Some(book),
-            None if !settings.no_bundled_book => crate::bundled_book(self.geom),
-            None => None,
-        };
+        let book = crate::bundled::book_to_read(self.geom, settings.book, settings.no_bundled_book);
         if book.as_deref().is_some_and(|b| self.check_book(b).is_ok()) {
             solver.set_book(book).expect("a book of this board");
         }

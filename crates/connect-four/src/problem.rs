@@ -140,10 +140,8 @@ Example:
         let (w, h) = parse_size(options.value("size").unwrap_or("7x6"))?;
         let geom = Geometry::new(w, h).map_err(|e| format!("--size {w}x{h}: {e}"))?;
         let mut solver = Solver::with_threads(geom, crate::DEFAULT_TT_BITS, request.threads);
-        solver.set_book(request.book.clone()).map_err(|e| format!("--book: {e}"))?;
-        if request.book.is_none() && !request.no_book {
-            solver.set_book(crate::bundled_book(geom)).map_err(|e| format!("the bundled book: {e}"))?;
-        }
+        let book = crate::bundled::book_to_read(geom, request.book.clone(), request.no_book);
+        solver.set_book(book).map_err(|e| format!("--book: {e}"))?;
         Ok(ConnectFourProblem {
             front: ConnectFourFront::with_geometry(geom),
             solver,
