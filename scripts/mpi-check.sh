@@ -2,8 +2,9 @@
 # The distributed solve under MPI against the one-machine answer: builds games-cli with the cargo
 # feature `mpi` (installing Debian's Open MPI and libclang first when they are missing, as root),
 # solves the empty side-4 Triangle War board on 3 ranks (rank 0 coordinates, 2 workers) into a
-# fresh store, compares the value and every first move's value with the one-machine run, and
-# checks that a relaunch answers from the store without a job; then that --time-limit stops a run
+# fresh store, compares the value and every first move's value with the one-machine run, checks
+# that the workers shared proven entries, and that a relaunch answers from the store without a
+# job; then that --time-limit stops a run
 # whose one job (the whole empty 4x4 board, a minute or more here) is still under way, with the
 # time-limit status; then that a worker rank stopped with SIGSTOP early in a run (one where the
 # answer is proven without its job, one whose only job is its job, handed on after the 5 s
@@ -43,7 +44,7 @@ store="$(mktemp -d)"
 trap 'rm -rf "$store"' EXIT
 args=(triangle-war --side 4 --empty --analyze --format json)
 one="$("$cli" "${args[@]}")"
-many="$(mpirun --oversubscribe -np 3 "$cli" "${args[@]}" --store "$store" --mpi)"
+many="$(mpirun --oversubscribe -np 3 "$cli" "${args[@]}" --store "$store" --mpi 2>"$store/many.err")"
 again="$(mpirun --oversubscribe -np 3 "$cli" "${args[@]}" --store "$store" --mpi 2>"$store/again.err")"
 python3 - "$one" "$many" "$again" <<'PY'
 import json, sys
@@ -52,6 +53,14 @@ for name, got in (("3 ranks", many), ("relaunch", again)):
     assert got["value"] == one["value"], (name, got["value"], one["value"])
     assert got["moves"] == one["moves"], (name, got["moves"], one["moves"])
 print(f"mpi-check: 3 ranks give the one-machine value {one['value']} and the same {len(one['moves'])} first-move values")
+PY
+# The workers sent each other what they proved, and stored what they received.
+python3 - "$store/many.err" <<'PY'
+import re, sys
+line = next(l for l in open(sys.argv[1]) if l.startswith("split: workers "))
+sent, received = (int(x) for x in re.search(r"shared: (\d+) entries sent, (\d+) received", line).groups())
+assert sent > 0 and received > 0, line
+print(f"mpi-check: the workers shared {sent} proven entries ({received} received)")
 PY
 grep -q "0 nodes in this run" "$store/again.err" || { echo "mpi-check: the relaunch searched again:" >&2; cat "$store/again.err" >&2; exit 1; }
 echo "mpi-check: the relaunch answered from the store without a job"

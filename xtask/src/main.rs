@@ -20,6 +20,9 @@
 //!   endgame on the FFO positions, per position nodes, seconds and nodes per second.
 //! - `cargo xtask book GAME --plies N [--out FILE]`: an opening book of every position within N
 //!   plies of the start, built resumably (see `book.rs`).
+//! - `cargo xtask dist-bench [--solve NAME] [--workers 1,2,4,8,16]`: one distributed solve by
+//!   one process and by MPI workers (oversubscribed): nodes, the longest chain of work, what
+//!   the workers sent each other, efficiency.
 //! - `cargo xtask process-words`: every word of the work's history (a step's number, a commit
 //!   hash, a branch, a machine named by anything but its class) in the documents and
 //!   comments, as `file:line`.
@@ -27,6 +30,7 @@
 mod bench;
 mod bench_case;
 mod book;
+mod dist_bench;
 mod ffo_bench;
 mod games;
 mod golden;
@@ -82,6 +86,9 @@ enum Command {
     /// Othello's exact endgame on the FFO positions: per position nodes, seconds and nodes
     /// per second, optionally beside a baseline `ffo` binary.
     FfoBench(ffo_bench::Args),
+    /// How a distributed solve scales: one solve by one process and by 1 to 16 MPI workers
+    /// (oversubscribed): nodes, the longest chain of work, what the workers sent each other.
+    DistBench(dist_bench::Args),
 }
 
 fn main() -> ExitCode {
@@ -98,6 +105,7 @@ fn main() -> ExitCode {
         Command::Book(args) => book::run(&args),
         Command::ProcessWords => process_words::run(),
         Command::FfoBench(args) => ffo_bench::run(&args),
+        Command::DistBench(args) => dist_bench::run_bench(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -115,12 +123,19 @@ fn workspace_root() -> PathBuf {
 
 /// Builds `games-cli` in release mode and returns the binary's path.
 fn build_games_cli() -> anyhow::Result<PathBuf> {
+    build_games_cli_with(&[])
+}
+
+/// Builds `games-cli` in release mode with the cargo `features` and returns the binary's path.
+fn build_games_cli_with(features: &[&str]) -> anyhow::Result<PathBuf> {
     let root = workspace_root();
-    let status = std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args(["build", "--release", "--quiet", "-p", "games-cli"])
-        .current_dir(&root)
-        .status()?;
-    anyhow::ensure!(status.success(), "cargo build --release -p games-cli failed");
+    let mut cmd = std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    cmd.args(["build", "--release", "--quiet", "-p", "games-cli"]);
+    if !features.is_empty() {
+        cmd.args(["--features", &features.join(",")]);
+    }
+    let status = cmd.current_dir(&root).status()?;
+    anyhow::ensure!(status.success(), "cargo build --release -p games-cli {features:?} failed");
     let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from);
     Ok(target.join("release").join("games-cli"))
 }

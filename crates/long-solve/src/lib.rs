@@ -1,4 +1,5 @@
 #![doc = include_str!("../README.md")]
+pub mod entries;
 pub mod game;
 pub mod mpi;
 pub mod options;

@@ -41,13 +41,30 @@
 //! that built other frontiers would answer other questions). A worker that hangs before it
 //! answers this keeps the manager waiting: the bound applies to jobs only.
 //!
+//! The workers share what they prove (`--share-work N`, default [`DEFAULT_SHARE_WORK`]): each
+//! worker's engine hands out, through its [`search_core::Exchange`], every TT entry it stores
+//! whose subtree took at least N nodes; the worker sends them to every other worker (every
+//! 20 ms while a job runs, and when it ends, before the job's answer), and stores the entries
+//! it receives in its own table. Jobs of one split share most of their deep subtrees, which
+//! one process's table answers from one job to the next: without sharing, each worker
+//! searches them again. The sends run on a thread of their own (MPI with
+//! `MPI_THREAD_MULTIPLE`; a library without it gets no sharing, said on stderr), so that a
+//! worker that receives nothing (hung) holds up only its sender thread: a full queue drops
+//! batches. Entries come only from ranks that proved that they solve the same split, in the
+//! game's own key scheme; a message that is no list of entries is ignored, named on stderr.
+//!
 //! Messages are `i64` arrays: manager to worker `[HELLO, bytes, text...]` (the description,
-//! eight bytes a word), `[JOB, leaf, threshold]`, `[CANCEL, leaf, threshold]` or `[STOP, 0,
-//! 0]`; worker to manager `[AGREE]`, `[REFUSE, bytes, text...]` (its own description),
-//! `[RESULT, leaf, threshold, value, nodes]`, `[DROPPED, leaf, threshold, 0, nodes]` or, after
-//! STOP, `[BYE]`. Waiting ranks poll with short sleeps instead of blocking receives, which Open
-//! MPI spins on, so that a manager on a core of its own costs almost nothing. MPI aborts the whole run when one rank fails: the store is what lets the
-//! relaunch continue.
+//! eight bytes a word), `[JOB, leaf, threshold]`, `[CANCEL, leaf, threshold]`, `[STOP, 0,
+//! 0]` or, once every worker has said it stopped, `[FINISH, 0, 0]`; worker to manager
+//! `[AGREE]`, `[REFUSE, bytes, text...]` (its own description), `[RESULT, leaf, threshold,
+//! value, nodes]`, `[DROPPED, leaf, threshold, 0, nodes]` or, after STOP, `[BYE, nodes,
+//! messages, bytes, entries sent, received, dropped]` (the manager prints their sums, and the
+//! most nodes of one worker: the longest chain of work); worker to worker `[SHARE, count,
+//! entries...]` ([`encode_entries`]). A worker that said BYE receives (and drops) what the
+//! others still send it until FINISH, so that no send waits on a rank that has ended. Waiting
+//! ranks poll with short sleeps instead of blocking receives, which Open MPI spins on, so that
+//! a manager on a core of its own costs almost nothing. MPI aborts the whole run when one rank
+//! fails: the store is what lets the relaunch continue.
 //!
 //! Without the cargo feature `mpi`, `--mpi` is refused with how to build it.
 
@@ -55,6 +72,11 @@ use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
 use search_core::Value;
+
+#[cfg(doc)]
+use crate::entries::encode_entries;
+#[cfg(doc)]
+use crate::options::DEFAULT_SHARE_WORK;
 
 #[cfg(not(feature = "mpi"))]
 use crate::outcome::{RootSolve, Solved};
@@ -232,7 +254,8 @@ impl Handouts {
 mod with_mpi {
     use std::cell::RefCell;
     use std::collections::HashSet;
-    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
     use std::sync::Arc;
     use std::time::{Duration, Instant};
 
@@ -241,11 +264,13 @@ mod with_mpi {
     use mpi::point_to_point::{Destination, MatchedReceiveVec, Source};
     use mpi::topology::{Communicator, Rank, SimpleCommunicator};
     use mpi::Threading;
-    use search_core::{Engine, Game, Limits};
+    use search_core::{Engine, Exchange, Game, Limits, PackedMove, TtKey};
     use split_solve::{Split, SplitOptions};
 
     use super::{Handouts, JobId};
+    use crate::entries::{decode_entries, encode_entries};
 
+    use crate::options::JobOrder;
     use crate::outcome::PartDone;
     use crate::outcome::{RootSolve, Solved};
     use crate::store::{apply_records, job_line, root_result, Reporter, Store, StoreIdentity, LONG_JOB};
@@ -259,6 +284,12 @@ mod with_mpi {
     const AGREE: i64 = 5;
     const REFUSE: i64 = 6;
     const BYE: i64 = 7;
+    const SHARE: i64 = 8;
+    const FINISH: i64 = 9;
+    /// How often a busy worker sends the entries its search proved meanwhile.
+    const SHARE_EVERY: Duration = Duration::from_millis(20);
+    /// Batches a worker's sender thread holds at most; more are dropped.
+    const SHARE_QUEUE: usize = 64;
     /// How long a waiting rank sleeps between polls.
     const POLL: Duration = Duration::from_millis(1);
     /// How long the manager waits after STOP for a rank that holds no job, or one whose job is
@@ -352,7 +383,7 @@ mod with_mpi {
         G::Key: Into<u128>,
         G::Position: Send,
     {
-        let (universe, _) = mpi::initialize_with_threading(Threading::Funneled)
+        let (universe, threading) = mpi::initialize_with_threading(Threading::Multiple)
             .ok_or_else(|| anyhow!("MPI could not be initialised (already initialised?)"))?;
         let world = universe.world();
         if world.size() < 2 {
@@ -361,6 +392,11 @@ mod with_mpi {
             );
         }
         if world.rank() == 0 {
+            if threading != Threading::Multiple && spec.args.split.share_work != Some(0) {
+                eprintln!(
+                    "split: the MPI library does not give MPI_THREAD_MULTIPLE: the workers share no entries (--share-work)"
+                );
+            }
             match manage(&world, engine, pos, spec, options) {
                 Ok((solved, hung)) => {
                     if !hung.is_empty() {
@@ -380,7 +416,10 @@ mod with_mpi {
             }
         } else {
             let identity = StoreIdentity::of(&spec.identity, engine.game(), options.depth);
-            work(&world, engine, pos, options, &identity);
+            // A worker's sender thread needs MPI_THREAD_MULTIPLE.
+            let share_work = spec.args.split.share_work.unwrap_or(crate::options::DEFAULT_SHARE_WORK);
+            let share_work = if threading == Threading::Multiple { share_work } else { 0 };
+            work(&world, engine, pos, options, &identity, share_work);
             Err(PartDone(String::new()).into())
         }
     }
@@ -485,7 +524,11 @@ mod with_mpi {
         'jobs: loop {
             let now = Instant::now();
             while let Some(&w) = idle.last() {
-                let Some(job) = split.next_job() else { break };
+                let job = match spec.args.split.job_order {
+                    JobOrder::EldestFirst => split.next_job_eldest_first(),
+                    JobOrder::Any => split.next_job(),
+                };
+                let Some(job) = job else { break };
                 send(w, JOB, (job.leaf, job.threshold));
                 handouts.give(w, (job.leaf, job.threshold), now);
                 idle.pop();
@@ -541,10 +584,12 @@ mod with_mpi {
         }
         let stopped_at = Instant::now();
         let mut running: HashSet<Rank> = (1..world.size()).collect();
+        let mut traffic = Traffic::default();
         while !running.is_empty() {
             if let Some((w, m)) = poll(world, None) {
                 if m.first() == Some(&BYE) {
                     running.remove(&w);
+                    traffic.add(&m);
                 } else {
                     run_nodes += answer(w, m, &mut split, &mut handouts, true)?;
                 }
@@ -561,6 +606,11 @@ mod with_mpi {
         }
         let mut hung: Vec<Rank> = running.into_iter().collect();
         hung.sort_unstable();
+        // The workers that said they stopped send nothing more: they may end.
+        for w in (1..world.size()).filter(|w| !hung.contains(w)) {
+            world.process_at_rank(w).send(&[FINISH, 0, 0][..]);
+        }
+        eprintln!("split: {}", traffic.text(world.size() - 1));
         reporter.report(|| split.progress(), run_nodes, true);
         let result = root_result(&split, pos);
         let known_pv = crate::store::store_pv(&split);
@@ -575,20 +625,210 @@ mod with_mpi {
         Ok((Solved { result, stop, stats, from_checkpoint: from_store, known_pv }, hung))
     }
 
+    /// What the workers said when they stopped ([`BYE`] messages): their nodes, and what they
+    /// sent each other.
+    #[derive(Default)]
+    struct Traffic {
+        /// Nodes of each worker that said it stopped.
+        nodes: Vec<u64>,
+        messages: u64,
+        bytes: u64,
+        sent: u64,
+        received: u64,
+        dropped: u64,
+    }
+
+    impl Traffic {
+        /// Adds a worker's `[BYE, nodes, messages, bytes, sent, received, dropped]`.
+        fn add(&mut self, m: &[i64]) {
+            let word = |i: usize| m.get(i).and_then(|&w| u64::try_from(w).ok()).unwrap_or(0);
+            self.nodes.push(word(1));
+            self.messages += word(2);
+            self.bytes += word(3);
+            self.sent += word(4);
+            self.received += word(5);
+            self.dropped += word(6);
+        }
+
+        /// The line the manager prints: `workers W (S said they stopped): nodes N in all,
+        /// at most L on one; shared: E entries sent, R received, M messages, B bytes`.
+        fn text(&self, workers: i32) -> String {
+            format!(
+                "workers {workers} ({} stopped): nodes {} in all, at most {} on one; shared: {} entries sent, {} received, {} dropped, {} messages, {} bytes",
+                self.nodes.len(),
+                self.nodes.iter().sum::<u64>(),
+                self.nodes.iter().max().copied().unwrap_or(0),
+                self.sent,
+                self.received,
+                self.dropped,
+                self.messages,
+                self.bytes
+            )
+        }
+    }
+
+    /// A worker's traffic besides its jobs: the entries it sends the other workers (through
+    /// its sender thread) and those it receives from them (given to its engine's exchange).
+    struct Peers<'w, K, M> {
+        world: &'w SimpleCommunicator,
+        exchange: Option<Arc<Exchange<K, M>>>,
+        /// Batches of entries for the sender thread; `None` once it is told to end.
+        queue: Option<SyncSender<Vec<i64>>>,
+        sender: Option<std::thread::JoinHandle<()>>,
+        /// Messages and bytes the sender thread has sent.
+        messages: Arc<AtomicU64>,
+        bytes: Arc<AtomicU64>,
+        /// Entries handed to the sender thread (each for every other worker), dropped
+        /// because its queue was full, and received.
+        sent: u64,
+        dropped: u64,
+        received: u64,
+    }
+
+    impl<K: TtKey, M: PackedMove> Peers<'_, K, M> {
+        /// The next message from the manager, if one has arrived; entries from other workers
+        /// that arrived meanwhile go to the exchange.
+        fn poll_manager(&mut self) -> Option<Vec<i64>> {
+            while let Some((r, m)) = poll(self.world, None) {
+                if r == 0 {
+                    return Some(m);
+                }
+                self.receive(r, &m);
+            }
+            None
+        }
+
+        /// The next message from the manager, waiting for it.
+        fn wait_manager(&mut self) -> Vec<i64> {
+            loop {
+                if let Some(m) = self.poll_manager() {
+                    return m;
+                }
+                std::thread::sleep(POLL);
+            }
+        }
+
+        /// A message from worker `r`: entries it proved, for the exchange.
+        fn receive(&mut self, r: Rank, m: &[i64]) {
+            let entries = match m.split_first() {
+                Some((&SHARE, rest)) => decode_entries::<K, M>(rest),
+                _ => None,
+            };
+            match (entries, &self.exchange) {
+                (Some(entries), Some(x)) => {
+                    self.received += entries.len() as u64;
+                    x.give(entries);
+                }
+                (Some(_), None) => {}
+                (None, _) => eprintln!(
+                    "games-cli: rank {}: a message from rank {r} that is no list of entries ({} words): ignored",
+                    self.world.rank(),
+                    m.len()
+                ),
+            }
+        }
+
+        /// Hands the entries the engine proved since the last call to the sender thread, for
+        /// every other worker; drops them when its queue is full (a worker that receives
+        /// nothing, hung, holds the sends up: sharing is an economy, never needed for an
+        /// answer).
+        fn share(&mut self) {
+            let (Some(x), Some(queue)) = (&self.exchange, &self.queue) else { return };
+            let entries = x.take_proven();
+            if entries.is_empty() {
+                return;
+            }
+            let mut words = vec![SHARE];
+            words.extend(encode_entries(&entries));
+            match queue.try_send(words) {
+                Ok(()) => self.sent += entries.len() as u64,
+                Err(_) => self.dropped += entries.len() as u64,
+            }
+        }
+
+        /// Before this worker says it stopped: no more sharing; the sender thread sends what
+        /// it holds, while this rank receives what the others still send it, for at most
+        /// [`STOP_GRACE`] (a hung worker can hold its sends up; the run then ends with
+        /// `MPI_Abort` anyway).
+        fn end_sharing(&mut self) {
+            self.queue = None;
+            let start = Instant::now();
+            while self.sender.as_ref().is_some_and(|t| !t.is_finished()) && start.elapsed() < STOP_GRACE {
+                if self.poll_manager().is_none() {
+                    std::thread::sleep(POLL);
+                }
+            }
+            if let Some(t) = self.sender.take().filter(std::thread::JoinHandle::is_finished) {
+                let _ = t.join();
+            }
+        }
+
+        /// After this worker said it stopped: receives (and drops) what other workers still
+        /// send it, so that none waits on a send to it, until the manager says every worker
+        /// has stopped.
+        fn wait_finish(&mut self) {
+            loop {
+                match poll(self.world, None) {
+                    Some((0, m)) if m.first() == Some(&FINISH) => return,
+                    Some(_) => {}
+                    None => std::thread::sleep(POLL),
+                }
+            }
+        }
+    }
+
+    /// The sender thread of a worker: sends every batch of `queue` to every other worker
+    /// (blocking sends: the MPI library runs with `MPI_THREAD_MULTIPLE`), counting messages
+    /// and bytes, until the queue is closed.
+    fn start_sender(
+        queue: Receiver<Vec<i64>>,
+        messages: Arc<AtomicU64>,
+        bytes: Arc<AtomicU64>,
+    ) -> Option<std::thread::JoinHandle<()>> {
+        let run = move || {
+            let world = SimpleCommunicator::world();
+            let me = world.rank();
+            for words in queue {
+                for r in (1..world.size()).filter(|&r| r != me) {
+                    world.process_at_rank(r).send(&words[..]);
+                    messages.fetch_add(1, Ordering::Relaxed);
+                    bytes.fetch_add(8 * words.len() as u64, Ordering::Relaxed);
+                }
+            }
+        };
+        std::thread::Builder::new().name("mpi-share".into()).spawn(run).ok()
+    }
+
+    #[allow(clippy::too_many_lines)]
     fn work<G: Game + Clone + Send>(
         world: &SimpleCommunicator,
         engine: &mut Engine<G>,
         pos: &G::Position,
         options: SplitOptions,
         identity: &StoreIdentity,
+        share_work: u32,
     ) where
         G::Key: Into<u128>,
         G::Position: Send,
     {
         let split = Split::new(engine.game().clone(), pos, options);
         let ours = description(&split, identity);
+        let exchange = (share_work > 0).then(|| Arc::new(Exchange::new(share_work)));
+        let (messages, bytes) = (Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(0)));
+        let (queue, sender) = match exchange {
+            Some(_) => {
+                let (queue, batches) = sync_channel(SHARE_QUEUE);
+                (Some(queue), start_sender(batches, messages.clone(), bytes.clone()))
+            }
+            None => (None, None),
+        };
+        // No sender thread (the system refused one): no sharing.
+        let exchange = exchange.filter(|_| sender.is_some());
+        engine.set_exchange(exchange.clone());
+        let mut peers =
+            Peers { world, exchange, queue, sender, messages, bytes, sent: 0, dropped: 0, received: 0 };
         loop {
-            let (_, m) = wait(world, Some(0));
+            let m = peers.wait_manager();
             match m.first() {
                 Some(&HELLO) if unpack(&m) == ours => {
                     world.process_at_rank(0).send(&[AGREE][..]);
@@ -608,12 +848,28 @@ mod with_mpi {
         }
         let stop = Arc::new(AtomicBool::new(false));
         engine.set_limits(Limits { stop: Some(stop.clone()), ..Limits::default() });
+        // What this worker says when it stops: its nodes, the messages and bytes it sent the
+        // other workers, the entries it sent and received.
+        let bye = |engine: &Engine<G>, peers: &mut Peers<'_, G::Key, G::Move>| {
+            peers.end_sharing();
+            let n = |x: u64| i64::try_from(x).unwrap_or(i64::MAX);
+            [
+                BYE,
+                n(engine.stats().nodes),
+                n(peers.messages.load(Ordering::Relaxed)),
+                n(peers.bytes.load(Ordering::Relaxed)),
+                n(peers.sent),
+                n(peers.received),
+                n(peers.dropped),
+            ]
+        };
         loop {
-            let (_, m) = wait(world, Some(0));
+            let m = peers.wait_manager();
             match m.first() {
                 Some(&JOB) if m.len() == 3 => {}
                 Some(&STOP) => {
-                    world.process_at_rank(0).send(&[BYE][..]);
+                    world.process_at_rank(0).send(&bye(engine, &mut peers)[..]);
+                    peers.wait_finish();
                     return;
                 }
                 _ => continue, // a cancel for a job already answered
@@ -629,12 +885,17 @@ mod with_mpi {
             let mut stop_after = false;
             let result = std::thread::scope(|s| {
                 let search = s.spawn(|| engine.try_search(&job_pos, t, t + 1));
+                let mut shared_at = Instant::now();
                 while !search.is_finished() {
-                    match poll(world, Some(0)) {
-                        Some((_, c)) if c.first() == Some(&CANCEL) && c.get(1..3) == Some(&[m[1], t][..]) => {
+                    if shared_at.elapsed() >= SHARE_EVERY {
+                        peers.share();
+                        shared_at = Instant::now();
+                    }
+                    match peers.poll_manager() {
+                        Some(c) if c.first() == Some(&CANCEL) && c.get(1..3) == Some(&[m[1], t][..]) => {
                             stop.store(true, Ordering::Relaxed);
                         }
-                        Some((_, c)) if c.first() == Some(&STOP) => {
+                        Some(c) if c.first() == Some(&STOP) => {
                             stop.store(true, Ordering::Relaxed);
                             stop_after = true;
                         }
@@ -644,6 +905,11 @@ mod with_mpi {
                 }
                 search.join().expect("the search thread does not panic")
             });
+            // What the job proved goes out before its answer (not once the run stops: the
+            // other workers may have ended).
+            if !stop_after {
+                peers.share();
+            }
             let nodes = i64::try_from(engine.stats().nodes - before).unwrap_or(i64::MAX);
             let reply = match result {
                 Ok(v) => [RESULT, m[1], t, v, nodes],
@@ -653,7 +919,8 @@ mod with_mpi {
             // the worker is done.
             world.process_at_rank(0).send(&reply[..]);
             if stop_after {
-                world.process_at_rank(0).send(&[BYE][..]);
+                world.process_at_rank(0).send(&bye(engine, &mut peers)[..]);
+                peers.wait_finish();
                 return;
             }
         }

@@ -52,6 +52,14 @@ impl LongSolveArgs {
     }
 }
 
+/// `--share-work`'s default under `--mpi`: entries of subtrees of at least this many nodes go
+/// to the other workers.
+pub const DEFAULT_SHARE_WORK: u32 = 16;
+
+/// `--share-work`'s default for the runs that share entries through the store's files
+/// (`--shard`): fewer, larger subtrees, since every entry is written to a file.
+pub const DEFAULT_SHARE_WORK_FILES: u32 = 1024;
+
 /// The distributed-solve options of a long-solve subcommand.
 #[derive(clap::Args, Debug, Clone)]
 pub struct SplitArgs {
@@ -89,6 +97,19 @@ pub struct SplitArgs {
     /// default 4 times the longest job answered so far, at least 5 seconds.
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, requires = "mpi")]
     pub job_timeout: Option<Duration>,
+    /// With --store: share the proven TT entries of subtrees of at least N nodes between the
+    /// runs that search the store's jobs, so that a subtree one proved is not searched again by
+    /// another: under --mpi every worker sends them to the others (default 16); a --shard run
+    /// appends them to its file `DIR/shard-I-of-N.ent` and reads the other shards' files as it
+    /// goes, and a run without --shard reads them all first (default 1024). 0: share nothing.
+    #[arg(long, value_name = "N", requires = "store")]
+    pub share_work: Option<u32>,
+    /// With --mpi: which jobs go to idle workers. `eldest-first`: below a node none of whose
+    /// moves is answered yet, only its first move (it may answer the node alone; the others
+    /// wait for it, as in YBWC). `any`: every job the questions need, at once (more jobs
+    /// searched in vain, fewer idle workers).
+    #[arg(long, value_enum, default_value_t = JobOrder::EldestFirst, requires = "mpi")]
+    pub job_order: JobOrder,
     /// Print the number of frontier jobs (distinct positions by key) at every depth up to
     /// PLIES and stop, without solving: for choosing --split-depth.
     #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(0..=12), conflicts_with_all = ["store", "checkpoint"])]
@@ -122,6 +143,16 @@ pub enum ShardRound {
     First,
     /// Every job the current question needs (split-solve's `RoundKind::Full`)
     Full,
+}
+
+/// Which jobs an MPI manager hands to idle workers (`--job-order`).
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JobOrder {
+    // Plain text: clap prints these doc comments as the values' help.
+    /// Young brothers wait for the eldest (split-solve's `Split::next_job_eldest_first`)
+    EldestFirst,
+    /// Every job the questions need (split-solve's `Split::next_job`)
+    Any,
 }
 
 /// Reads `I/N` with `0 <= I < N` (a shard of a job array: the `I`-th of `N` slices).

@@ -9,14 +9,22 @@
 //! and a record cut short at the end of this run's own file (a crash in the middle of a write)
 //! is cut off before appending. The one-process coordinator also keeps a TT snapshot there
 //! ([`crate::store::SNAPSHOT_NAME`]), saved every `--save-every` while a job is searched.
+//!
+//! Shards of one round run at the same time and see each other only through the store: before
+//! each job a shard reads the records the others appended meanwhile (a job they made
+//! unnecessary is skipped) and their proven TT entries ([`crate::entries`], `--share-work`),
+//! and after each job it appends its own entries; a run without `--shard` (the merge) reads
+//! every shard's entries first.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Result};
-use search_core::{Engine, Game, Limits, Value};
+use search_core::{Engine, Exchange, Game, Limits, Value};
 use split_solve::{Record, Split, SplitOptions};
 
-use crate::options::ShardRound;
+use crate::entries::{self, decode_entries, encode_entries, EntryFiles};
+use crate::options::{ShardRound, DEFAULT_SHARE_WORK_FILES};
 use crate::outcome::{PartDone, RootSolve, Solved, Stop};
 use crate::snapshot::{load_snapshot, save_snapshot, snapshot_identity};
 use crate::store::{
@@ -203,9 +211,27 @@ where
         None => "main.rec".to_string(),
     };
     let identity = StoreIdentity::of(&spec.identity, engine.game(), options.depth);
-    let (mut store, records) = Store::open(dir, &identity, Some(&own))?;
+    let (mut store, mut records) = Store::open(dir, &identity, Some(&own))?;
     let mut split = Split::new(engine.game().clone(), pos, options);
     apply_records(&store, &mut split, &records)?;
+    // Proven TT entries shared through the store: a shard writes its own file and reads the
+    // others' as it goes; a run without --shard reads them all first.
+    let share_work = args.share_work.unwrap_or(DEFAULT_SHARE_WORK_FILES);
+    let mut entry_files = match args.shard {
+        Some((i, n)) if share_work > 0 => {
+            Some(EntryFiles::open(dir, &identity, &format!("shard-{i}-of-{n}.{}", entries::EXTENSION))?)
+        }
+        _ => None,
+    };
+    let exchange = entry_files.as_ref().map(|_| Arc::new(Exchange::new(share_work)));
+    engine.set_exchange(exchange.clone());
+    if share_work > 0 && args.shard.is_none() {
+        let mut reader = EntryFiles::reader(dir, &identity);
+        let given = give_entries::<G>(engine, &reader.read_new());
+        if given > 0 {
+            eprintln!("split: {given} proven TT entries read from the shards' files");
+        }
+    }
     let from_store = split.is_finished();
     let stats0 = engine.stats();
     let mut reporter = Reporter::new(spec.bounds_text);
@@ -297,11 +323,31 @@ where
         eprintln!("split: shard {index}/{count}: {} jobs in this slice of the round", mine.len());
         let mut skipped = 0;
         for job in mine {
+            // What the other shards proved meanwhile: their records (a job they made
+            // unnecessary is skipped) and their TT entries.
+            let new = store.read_new_records();
+            for r in &new {
+                split
+                    .apply(&r.record)
+                    .map_err(|e| store.explain(&[records.as_slice(), &new].concat(), &e))?;
+            }
+            records.extend(new);
+            if let (Some(files), Some(x)) = (entry_files.as_mut(), exchange.as_ref()) {
+                for block in files.read_new() {
+                    if let Some(entries) = decode_entries::<G::Key, G::Move>(&block) {
+                        x.give(entries);
+                    }
+                }
+            }
             if !split.is_needed((job.leaf, job.threshold)) {
                 skipped += 1;
                 continue;
             }
             let (value, nodes) = search(&job)?;
+            if let (Some(files), Some(x)) = (entry_files.as_mut(), exchange.as_ref()) {
+                let proven = x.take_proven();
+                files.append(&encode_entries(&proven), proven.len() as u64)?;
+            }
             run_nodes += nodes;
             let value = match value {
                 Ok(v) => v,
@@ -359,4 +405,18 @@ where
     };
     let known_pv = store_pv(&split);
     Ok(Solved { result, stop, stats: engine.stats().since(&stats0), from_checkpoint: from_store, known_pv })
+}
+
+/// Gives `engine` the entries of `blocks` (an entries file's words, [`EntryFiles::read_new`])
+/// by storing them in its TT; a block that is no list of entries of this game is skipped.
+/// Returns how many entries it stored.
+fn give_entries<G: Game>(engine: &mut Engine<G>, blocks: &[Vec<i64>]) -> usize {
+    let mut given = 0;
+    for block in blocks {
+        if let Some(entries) = decode_entries::<G::Key, G::Move>(block) {
+            given += entries.len();
+            engine.seed_tt(&entries);
+        }
+    }
+    given
 }

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Context, Result};
 use search_core::{Checkpoint, Game, RootMove, RootResult, SolveIdentity, Value};
-use split_solve::record::{decode_store, encode_header, RecordError, MAGIC};
+use split_solve::record::{decode_store, encode_header, RecordError, MAGIC, RECORD_BYTES};
 use split_solve::{Record, Split, SplitError};
 
 /// The serial coordinator's TT snapshot in the store directory (not a `*.rec` file: the
@@ -198,6 +198,11 @@ pub struct Store {
     own: Option<(PathBuf, File)>,
     /// Records written by this run.
     pub written: u64,
+    /// The solve the store belongs to.
+    identity: StoreIdentity,
+    /// For every other writer's file read: the bytes of its whole records read so far, or
+    /// `None` when it is not read again (another solve, a damaged header).
+    read_upto: HashMap<PathBuf, Option<usize>>,
 }
 
 impl Store {
@@ -236,6 +241,7 @@ impl Store {
         names.sort();
         let mut records = Vec::new();
         let mut files = Vec::new();
+        let mut read_upto = HashMap::new();
         for path in &names {
             let bytes = read_regular_file("store file", path, MAX_STORE_FILE_BYTES)?;
             let read = match decode_store(&bytes) {
@@ -249,6 +255,9 @@ impl Store {
             identity.check(path, &read.identity, own.is_some())?;
             let file = files.len();
             files.push(path.clone());
+            if Some(path) != own_path.as_ref() {
+                read_upto.insert(path.clone(), Some(read.whole_len));
+            }
             for (index, r) in read.records.into_iter().enumerate() {
                 match r {
                     Ok(record) => records.push(StoredRecord { record, file, index }),
@@ -270,7 +279,70 @@ impl Store {
                 }
             }
         }
-        Ok((Store { dir: dir.to_path_buf(), files, own, written: 0 }, records))
+        let store =
+            Store { dir: dir.to_path_buf(), files, own, written: 0, identity: identity.clone(), read_upto };
+        Ok((store, records))
+    }
+
+    /// The records that other writers (the other shards of a round, running at the same
+    /// time) appended to their files since the store was opened or this was last called, new
+    /// files included. Problems are said on stderr, never an error: a damaged record is
+    /// skipped, a record cut short is read once whole, a file that cannot be read is tried
+    /// again next time, and one of another solve or with a damaged header is not read again.
+    pub fn read_new_records(&mut self) -> Vec<StoredRecord> {
+        let own = self.own.as_ref().map(|(p, _)| p.clone());
+        let Ok(entries) = std::fs::read_dir(&self.dir) else { return Vec::new() };
+        let mut names: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "rec") && Some(p) != own.as_ref())
+            .collect();
+        names.sort();
+        let mut records = Vec::new();
+        for path in names {
+            let upto = self.read_upto.get(&path).copied();
+            if upto == Some(None) {
+                continue;
+            }
+            let Ok(bytes) = read_regular_file("store file", &path, MAX_STORE_FILE_BYTES) else { continue };
+            let read = match decode_store(&bytes) {
+                Ok(read) => read,
+                // A header not whole yet (a file being made) is read next time.
+                Err(RecordError::NotAStore) if bytes.len() < MAGIC.len() => continue,
+                Err(e) => {
+                    eprintln!("games-cli: warning: store file {}: {e}; not read", path.display());
+                    self.read_upto.insert(path, None);
+                    continue;
+                }
+            };
+            if let Err(e) = self.identity.check(&path, &read.identity, true) {
+                eprintln!("games-cli: warning: {e:#}; not read");
+                self.read_upto.insert(path, None);
+                continue;
+            }
+            let from = upto.flatten().unwrap_or(0);
+            let file = match self.files.iter().position(|f| *f == path) {
+                Some(i) => i,
+                None => {
+                    self.files.push(path.clone());
+                    self.files.len() - 1
+                }
+            };
+            let header = read.whole_len - RECORD_BYTES * read.records.len();
+            for (index, r) in read.records.into_iter().enumerate() {
+                if header + index * RECORD_BYTES < from {
+                    continue;
+                }
+                match r {
+                    Ok(record) => records.push(StoredRecord { record, file, index }),
+                    Err(e) => eprintln!(
+                        "games-cli: store file {}: {e}; skipped (its job is solved again)",
+                        path.display()
+                    ),
+                }
+            }
+            self.read_upto.insert(path, Some(read.whole_len));
+        }
+        records
     }
 
     /// Another run's file `path` whose header is damaged or cut short: set aside with a

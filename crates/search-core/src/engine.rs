@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use crate::book::Book;
 
 use crate::entry::TtEntry;
+use crate::exchange::Exchange;
 use crate::game::{Game, Value, INFINITY};
 use crate::negamax::{BusyTable, Worker};
 use crate::options::{
@@ -45,6 +46,8 @@ pub struct Engine<G: Game> {
     started: Option<Instant>,
     /// The opening book read at the nodes within its depth of each search's root.
     book: Option<Arc<Book>>,
+    /// Where proven entries of large subtrees go out and others' come in.
+    exchange: Option<Arc<Exchange<G::Key, G::Move>>>,
 }
 
 impl<G: Game> Engine<G> {
@@ -76,6 +79,7 @@ impl<G: Game> Engine<G> {
             limits: Limits::default(),
             started: None,
             book: None,
+            exchange: None,
         }
     }
 
@@ -112,6 +116,15 @@ impl<G: Game> Engine<G> {
     /// [`crate::BookIdentity`]).
     pub fn set_book(&mut self, book: Option<Arc<Book>>) {
         self.book = book;
+    }
+
+    /// Sets the [`Exchange`] (`None`: none) through which every search hands out the entries
+    /// it stores whose subtrees took at least [`Exchange::min_work`] nodes, and stores the
+    /// entries given to it (at its periodic checks and when it starts): how engines with
+    /// tables of their own, searching parts of one problem, share what they prove. The values
+    /// never change, only the work; the caller vouches for what it gives.
+    pub fn set_exchange(&mut self, exchange: Option<Arc<Exchange<G::Key, G::Move>>>) {
+        self.exchange = exchange;
     }
 
     /// The opening book the searches read, if any ([`Engine::set_book`]).
@@ -386,6 +399,7 @@ impl<G: Game> Engine<G> {
             limited,
             started: self.started,
             book: self.book.as_deref(),
+            exchange: self.exchange.as_deref(),
             pos,
             alpha,
             beta,

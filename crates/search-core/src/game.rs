@@ -378,6 +378,10 @@ pub trait TtKey: Copy + Eq + std::hash::Hash + Debug + Send + Sync {
 
     /// The key widened to 128 bits, as an opening book ([`crate::Book`]) stores it.
     fn to_u128(self) -> u128;
+
+    /// The key whose [`TtKey::to_u128`] is `wide`, if there is one (a message or file read
+    /// back).
+    fn from_u128(wide: u128) -> Option<Self>;
 }
 
 impl TtKey for u64 {
@@ -407,6 +411,9 @@ impl TtKey for u64 {
     #[inline]
     fn to_u128(self) -> u128 {
         u128::from(self)
+    }
+    fn from_u128(wide: u128) -> Option<u64> {
+        u64::try_from(wide).ok()
     }
 }
 
@@ -441,5 +448,8 @@ impl TtKey for u128 {
     #[inline]
     fn to_u128(self) -> u128 {
         self
+    }
+    fn from_u128(wide: u128) -> Option<u128> {
+        Some(wide)
     }
 }

@@ -87,6 +87,7 @@ mod book;
 mod book_plan;
 mod engine;
 mod entry;
+mod exchange;
 mod game;
 mod line_bucket;
 mod narrow_line;
@@ -108,6 +109,7 @@ pub use book::{book_identity, Book, BookError, BookIdentity, BOOK_MAGIC, BOOK_VE
 pub use book_plan::BookPlan;
 pub use engine::Engine;
 pub use entry::{Bound, PackedMove, TtEntry, MAX_MOVE_CODE};
+pub use exchange::Exchange;
 pub use game::{
     play_keeping, Expansion, Game, Outcome, Player, SearchVisitor, Symmetry, TtKey, Value, INFINITY,
 };

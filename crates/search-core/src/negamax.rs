@@ -179,6 +179,8 @@ pub(crate) struct Worker<M, P, K> {
     /// Set when the search was stopped: every value since is meaningless and nothing more is
     /// stored.
     pub(crate) stopped: bool,
+    /// Entries stored for the [`crate::Exchange`], not yet handed over.
+    pub(crate) proven: Vec<TtEntry<K, M>>,
 }
 
 /// What the threads of one search share; `H` the game's hooks.
@@ -208,6 +210,8 @@ pub(crate) struct Ctx<'a, G: Game, H> {
     pub(crate) book: Option<&'a crate::Book>,
     /// [`crate::Book::plies`] of `book`.
     pub(crate) book_plies: usize,
+    /// [`crate::Engine::set_exchange`].
+    pub(crate) exchange: Option<&'a crate::Exchange<G::Key, G::Move>>,
 }
 
 /// The caller's [`Limits`] as the threads of one search check them, each every
@@ -282,6 +286,7 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug, K: TtKey> Worker<M, P, K> {
             stats: Stats::default(),
             budget: u64::MAX,
             stopped: false,
+            proven: Vec::new(),
         }
     }
 }
@@ -340,9 +345,14 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug, K: TtKey> Worker<M, P, K> {
             return 0;
         }
         self.stats.nodes += 1;
-        if self.stats.nodes & LIMIT_CHECK_MASK == 0 && self.block_check(ctx) {
-            self.stopped = true;
-            return 0;
+        if self.stats.nodes & LIMIT_CHECK_MASK == 0 {
+            if self.block_check(ctx) {
+                self.stopped = true;
+                return 0;
+            }
+            if let Some(x) = ctx.exchange {
+                Self::trade(x, &mut self.proven, tt);
+            }
         }
         let game = ctx.game;
         // With `EXPANDS_WITH_TERMINAL_TEST` (the game's `Expansion`) the moves come with the terminal test; the buffer
@@ -683,8 +693,25 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug, K: TtKey> Worker<M, P, K> {
             Symmetry::Map(s) => best_move.map(|m| game.move_to_canonical(m, s)),
             Symmetry::Unmapped => None,
         };
-        tt.store(TtEntry { key, value: best, bound, best: best_move, work });
+        let entry = TtEntry { key, value: best, bound, best: best_move, work };
+        tt.store(entry);
+        if let Some(x) = ctx.exchange {
+            if work >= x.min_work() {
+                self.proven.push(entry);
+            }
+        }
         best
+    }
+
+    /// Hands this thread's proven entries to the exchange and stores the ones given to it.
+    #[cold]
+    fn trade<T: Table<K, M>>(x: &crate::Exchange<K, M>, proven: &mut Vec<TtEntry<K, M>>, tt: &mut T) {
+        x.hand_over(proven);
+        if let Some(given) = x.take_given() {
+            for e in given {
+                tt.store(e);
+            }
+        }
     }
 
     /// `(child, gain, canonical key)` of `m` played from `pos` (through `memo`, a fused game's

@@ -40,6 +40,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::time::Instant;
 
+use crate::exchange::Exchange;
 use crate::game::{Expansion, Game, SearchVisitor, Value};
 use crate::negamax::{BusyTable, Ctx, GameHooks, Hooks, LimitCheck, NoHooks, Worker};
 use crate::options::{Limits, SearchOptions};
@@ -68,6 +69,8 @@ pub(crate) struct Search<'a, G: Game> {
     pub(crate) started: Option<Instant>,
     /// [`crate::Engine::set_book`].
     pub(crate) book: Option<&'a crate::Book>,
+    /// [`crate::Engine::set_exchange`].
+    pub(crate) exchange: Option<&'a Exchange<G::Key, G::Move>>,
     pub(crate) pos: &'a G::Position,
     pub(crate) alpha: Value,
     pub(crate) beta: Value,
@@ -120,7 +123,13 @@ impl<G: Game> Search<'_, G> {
             check,
             book: self.book,
             book_plies: self.book.map_or(0, |b| b.plies() as usize),
+            exchange: self.exchange,
         };
+        if let Some(given) = self.exchange.and_then(Exchange::take_given) {
+            for e in given {
+                tt.store(e);
+            }
+        }
         let perturb = self.perturb;
         for w in workers.iter_mut() {
             w.perturb = perturb && w.id > 0;
@@ -175,6 +184,11 @@ impl<G: Game> Search<'_, G> {
                     );
                     stopped = true;
                 }
+            }
+        }
+        if let Some(x) = ctx.exchange {
+            for w in workers.iter_mut() {
+                x.hand_over(&mut w.proven);
             }
         }
         (!stopped).then_some(v)

@@ -229,6 +229,60 @@ fn parallel_workers_out_of_order_with_cancellations_give_the_same_answer() {
     assert!(cancelled > 0, "some speculative jobs were cancelled");
 }
 
+/// Runs side-4 Triangle War's split with three "workers" that take jobs from `next` three at
+/// a time and finish them first in, first out, honouring cancellations; checks the root value
+/// and returns the jobs handed out.
+fn three_workers(
+    next: fn(&mut Split<triangle_war::TriangleWar>) -> Option<Job<triangle_war::Position>>,
+) -> usize {
+    use triangle_war::{Geometry, Position, TriangleWar};
+    let game = TriangleWar::new(Geometry::new(4).unwrap());
+    let root = Position::start();
+    let value = Engine::new(game.clone(), 18).solve(&root);
+    let mut engine = Engine::new(game.clone(), 16);
+    let options = SplitOptions { depth: 3, threshold: MTD_FROM_ZERO, exact_moves: false };
+    let mut split = Split::new(game, &root, options);
+    let mut in_flight: Vec<Job<Position>> = Vec::new();
+    let mut handed = 0;
+    loop {
+        while in_flight.len() < 3 {
+            let Some(j) = next(&mut split) else { break };
+            handed += 1;
+            in_flight.push(j);
+        }
+        if in_flight.is_empty() {
+            break;
+        }
+        let job = in_flight.remove(0);
+        let v = engine.search(&job.position, job.threshold, job.threshold + 1);
+        split.finish((job.leaf, job.threshold), v, 1).unwrap();
+        let gone = split.cancelled();
+        in_flight.retain(|j| !gone.contains(&(j.leaf, j.threshold)));
+    }
+    assert!(split.is_finished());
+    assert_eq!(split.root_bounds(), (value, value));
+    handed
+}
+
+#[test]
+fn young_brothers_waiting_hand_out_fewer_jobs_for_the_same_answer() {
+    let any = three_workers(Split::next_job);
+    let eldest = three_workers(Split::next_job_eldest_first);
+    assert!(eldest < any, "eldest first {eldest} jobs, any {any}");
+    // With nothing in flight, both give the first job of a serial search.
+    use triangle_war::{Geometry, Position, TriangleWar};
+    let game = TriangleWar::new(Geometry::new(4).unwrap());
+    let options = SplitOptions { depth: 3, threshold: MTD_FROM_ZERO, exact_moves: false };
+    let mut a = Split::new(game.clone(), &Position::start(), options);
+    let mut b = Split::new(game, &Position::start(), options);
+    let (ja, jb) = (a.next_job().unwrap(), b.next_job_eldest_first().unwrap());
+    assert_eq!((ja.leaf, ja.threshold), (jb.leaf, jb.threshold));
+    // The eldest in flight, its brothers wait: the next job is elsewhere or none.
+    let second = b.next_job_eldest_first();
+    let any_second = a.next_job().unwrap();
+    assert_ne!(second.map(|j| (j.leaf, j.threshold)), Some((any_second.leaf, any_second.threshold)));
+}
+
 #[test]
 fn a_round_is_the_independent_jobs_of_one_question() {
     // `round` lists every job the current question needs (what `--shard` slices): once all of
