@@ -11,6 +11,8 @@
 # floor of the job bound) does not hold the answer up: the run ends with status 0 and the
 # one-machine answer (Open MPI 4.1's mpirun crashing or hanging in its own teardown after the
 # abort, every rank ended, is tolerated and told), and a relaunch answers from the store; then
+# that a worker killed with SIGKILL mid-run ends the run with an error and that the relaunch
+# reads the records written before and gives the one-machine answer; then
 # that ranks that would solve something else (another split depth, other --rules, another
 # game) are refused before any job, naming both descriptions, and leave the store without a
 # record. Used by .ci/run.
@@ -164,6 +166,55 @@ PY
 }
 stopped_worker side-4 "${args[@]}"
 stopped_worker depth-0 dots-and-boxes --size 3x4 --empty --format json --split-depth 0
+
+# A worker killed (SIGKILL) in the middle of a run, the workers sharing entries: MPI ends the
+# run with an error status; the store keeps every result written before, and the relaunch
+# reads them and finishes with the one-machine answer.
+killed_args=(dots-and-boxes --size 3x4 --empty --format json --split-depth 3)
+killed="$store/killed"
+one="$("$cli" "${killed_args[@]}")"
+mpirun --oversubscribe -np 3 "$cli" "${killed_args[@]}" --store "$killed" --mpi >"$killed.out" 2>"$killed.err" &
+launcher=$!
+victim=""
+for _ in $(seq 1 1200); do
+  for p in $(pgrep -P "$launcher" || true); do
+    if tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx OMPI_COMM_WORLD_RANK=1; then
+      victim=$p
+    fi
+  done
+  # At least 5 records (44 bytes each) in the manager's file, beyond its header.
+  records=$(python3 - "$killed/main.rec" <<'PY'
+import os, sys
+b = open(sys.argv[1], "rb").read() if os.path.exists(sys.argv[1]) else b""
+print(0 if len(b) < 12 else max(0, (len(b) - 16 - int.from_bytes(b[8:12], "little")) // 44))
+PY
+)
+  if [ -n "$victim" ] && [ "$records" -ge 5 ]; then
+    kill -KILL "$victim"
+    break
+  fi
+  kill -0 "$launcher" 2>/dev/null || break
+  sleep 0.05
+done
+set +e
+timeout 60 tail --pid="$launcher" -f /dev/null
+wait "$launcher"
+status=$?
+set -e
+if [ -z "$victim" ] || [ "$status" = 0 ]; then
+  echo "mpi-check: killing worker rank 1 (pid ${victim:-none found}) did not end the run with an error (status $status):" >&2
+  cat "$killed.err" >&2
+  exit 1
+fi
+again="$(mpirun --oversubscribe -np 3 "$cli" "${killed_args[@]}" --store "$killed" --mpi 2>"$killed.again.err")"
+read_back=$(sed -n 's/.* \([0-9]*\) records read from .*/\1/p' "$killed.again.err" | head -1)
+python3 - "$one" "$again" "${read_back:-0}" <<'PY'
+import json, sys
+one, again = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+assert again["value"] == one["value"], (again["value"], one["value"])
+assert int(sys.argv[3]) >= 5, f"the relaunch read {sys.argv[3]} records"
+print(f"mpi-check: worker rank 1 killed mid-run: the run ended with an error; the relaunch read {sys.argv[3]} records and gave the one-machine value {one['value']}")
+PY
 
 # Ranks that disagree on what they solve (MPMD launches with `:`): refused before any job, the
 # store left without a record, and a correct run afterwards still gives the one-machine value.

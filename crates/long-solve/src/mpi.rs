@@ -264,7 +264,7 @@ mod with_mpi {
     use mpi::point_to_point::{Destination, MatchedReceiveVec, Source};
     use mpi::topology::{Communicator, Rank, SimpleCommunicator};
     use mpi::Threading;
-    use search_core::{Engine, Exchange, Game, Limits, PackedMove, TtKey};
+    use search_core::{Engine, Exchange, Game, Limits, PackedMove, TtEntry, TtKey};
     use split_solve::{Split, SplitOptions};
 
     use super::{Handouts, JobId};
@@ -288,8 +288,10 @@ mod with_mpi {
     const FINISH: i64 = 9;
     /// How often a busy worker sends the entries its search proved meanwhile.
     const SHARE_EVERY: Duration = Duration::from_millis(20);
-    /// Batches a worker's sender thread holds at most; more are dropped.
-    const SHARE_QUEUE: usize = 64;
+    /// Batches a worker's sender thread holds at most; more wait in the worker's backlog.
+    const SHARE_QUEUE: usize = 8;
+    /// Entries a worker's backlog holds at most; the oldest are dropped beyond.
+    const MAX_BACKLOG: usize = 1 << 22;
     /// How long a waiting rank sleeps between polls.
     const POLL: Duration = Duration::from_millis(1);
     /// How long the manager waits after STOP for a rank that holds no job, or one whose job is
@@ -480,6 +482,9 @@ mod with_mpi {
         // other copies and the jobs it made unnecessary cancelled (unless the workers are
         // stopping); a later result of the same job is a duplicate, ignored; a job dropped by
         // its last holder goes back to be handed out again. Gives the job's nodes.
+        // Jobs dropped unfinished (cancelled: another result made them unnecessary) or
+        // answered twice, and their nodes: the work done in vain.
+        let mut in_vain = (0u64, 0u64);
         let mut answer = |w: Rank,
                           m: Vec<i64>,
                           split: &mut Split<G>,
@@ -501,6 +506,10 @@ mod with_mpi {
             let Some(taken) = handouts.take(w, Instant::now(), result) else {
                 anyhow::bail!("rank {w} answered without a job");
             };
+            if !result || taken.duplicate {
+                in_vain.0 += 1;
+                in_vain.1 += job_nodes;
+            }
             if result && !taken.duplicate {
                 let rec = split.finish(id, m[3], job_nodes).map_err(|e| store.explain(&records, &e))?;
                 store.append(&rec)?;
@@ -611,6 +620,7 @@ mod with_mpi {
             world.process_at_rank(w).send(&[FINISH, 0, 0][..]);
         }
         eprintln!("split: {}", traffic.text(world.size() - 1));
+        eprintln!("split: {} jobs dropped unfinished or answered twice, {} nodes", in_vain.0, in_vain.1);
         reporter.report(|| split.progress(), run_nodes, true);
         let result = root_result(&split, pos);
         let known_pv = crate::store::store_pv(&split);
@@ -674,6 +684,8 @@ mod with_mpi {
         exchange: Option<Arc<Exchange<K, M>>>,
         /// Batches of entries for the sender thread; `None` once it is told to end.
         queue: Option<SyncSender<Vec<i64>>>,
+        /// Entries proven while the sender thread's queue was full, sent with the next batch.
+        backlog: Vec<TtEntry<K, M>>,
         sender: Option<std::thread::JoinHandle<()>>,
         /// Messages and bytes the sender thread has sent.
         messages: Arc<AtomicU64>,
@@ -728,21 +740,27 @@ mod with_mpi {
             }
         }
 
-        /// Hands the entries the engine proved since the last call to the sender thread, for
-        /// every other worker; drops them when its queue is full (a worker that receives
-        /// nothing, hung, holds the sends up: sharing is an economy, never needed for an
-        /// answer).
+        /// Hands the entries the engine proved since the last call, with those still waiting,
+        /// to the sender thread, for every other worker. While its queue is full they wait,
+        /// gathered into one batch; past [`MAX_BACKLOG`] entries the oldest are dropped (a
+        /// worker that receives nothing, hung, holds the sends up: sharing is an economy,
+        /// never needed for an answer).
         fn share(&mut self) {
             let (Some(x), Some(queue)) = (&self.exchange, &self.queue) else { return };
-            let entries = x.take_proven();
-            if entries.is_empty() {
+            self.backlog.extend(x.take_proven());
+            if self.backlog.len() > MAX_BACKLOG {
+                let over = self.backlog.len() - MAX_BACKLOG;
+                self.backlog.drain(..over);
+                self.dropped += over as u64;
+            }
+            if self.backlog.is_empty() {
                 return;
             }
             let mut words = vec![SHARE];
-            words.extend(encode_entries(&entries));
-            match queue.try_send(words) {
-                Ok(()) => self.sent += entries.len() as u64,
-                Err(_) => self.dropped += entries.len() as u64,
+            words.extend(encode_entries(&self.backlog));
+            if queue.try_send(words).is_ok() {
+                self.sent += self.backlog.len() as u64;
+                self.backlog.clear();
             }
         }
 
@@ -788,12 +806,19 @@ mod with_mpi {
         let run = move || {
             let world = SimpleCommunicator::world();
             let me = world.rank();
+            let peers: Vec<Rank> = (1..world.size()).filter(|&r| r != me).collect();
             for words in queue {
-                for r in (1..world.size()).filter(|&r| r != me) {
-                    world.process_at_rank(r).send(&words[..]);
-                    messages.fetch_add(1, Ordering::Relaxed);
-                    bytes.fetch_add(8 * words.len() as u64, Ordering::Relaxed);
-                }
+                // To every peer at once: a batch takes as long as the slowest receiver, not
+                // the sum of all.
+                mpi::request::multiple_scope(peers.len(), |scope, requests| {
+                    for &r in &peers {
+                        requests.add(world.process_at_rank(r).immediate_send(scope, &words[..]));
+                    }
+                    let mut done = Vec::new();
+                    requests.wait_all(&mut done);
+                });
+                messages.fetch_add(peers.len() as u64, Ordering::Relaxed);
+                bytes.fetch_add(8 * (words.len() * peers.len()) as u64, Ordering::Relaxed);
             }
         };
         std::thread::Builder::new().name("mpi-share".into()).spawn(run).ok()
@@ -813,7 +838,8 @@ mod with_mpi {
     {
         let split = Split::new(engine.game().clone(), pos, options);
         let ours = description(&split, identity);
-        let exchange = (share_work > 0).then(|| Arc::new(Exchange::new(share_work)));
+        // One worker has no one to share with.
+        let exchange = (share_work > 0 && world.size() > 2).then(|| Arc::new(Exchange::new(share_work)));
         let (messages, bytes) = (Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(0)));
         let (queue, sender) = match exchange {
             Some(_) => {
@@ -825,8 +851,18 @@ mod with_mpi {
         // No sender thread (the system refused one): no sharing.
         let exchange = exchange.filter(|_| sender.is_some());
         engine.set_exchange(exchange.clone());
-        let mut peers =
-            Peers { world, exchange, queue, sender, messages, bytes, sent: 0, dropped: 0, received: 0 };
+        let mut peers = Peers {
+            world,
+            exchange,
+            queue,
+            backlog: Vec::new(),
+            sender,
+            messages,
+            bytes,
+            sent: 0,
+            dropped: 0,
+            received: 0,
+        };
         loop {
             let m = peers.wait_manager();
             match m.first() {

@@ -19,6 +19,11 @@ use std::sync::Mutex;
 
 use crate::entry::TtEntry;
 
+/// Entries given are stored with their work divided by `2^GIVEN_WORK_SHIFT`, so that they
+/// displace the engine's own entries of subtrees of the same size less (its own are nearer
+/// its current search).
+const GIVEN_WORK_SHIFT: u32 = 3;
+
 /// Proven TT entries passed between engines (see the module's documentation). `K` the game's
 /// key, `M` its move.
 #[derive(Debug)]
@@ -93,8 +98,11 @@ impl<K, M> Exchange<K, M> {
         }
         let mut inbox = lock(&self.inbox);
         self.has_given.store(false, Ordering::Release);
-        let given = std::mem::take(&mut *inbox);
+        let mut given = std::mem::take(&mut *inbox);
         self.stored.fetch_add(given.len() as u64, Ordering::Relaxed);
+        for e in &mut given {
+            e.work >>= GIVEN_WORK_SHIFT;
+        }
         Some(given)
     }
 }
