@@ -198,8 +198,11 @@ PY
 done
 set +e
 timeout 60 tail --pid="$launcher" -f /dev/null
+# mpirun ends the run once a rank died; one that hangs in its own teardown is killed.
+kill -KILL "$launcher" 2>/dev/null
 wait "$launcher"
 status=$?
+pkill -KILL -f -- "--store $killed " 2>/dev/null
 set -e
 if [ -z "$victim" ] || [ "$status" = 0 ]; then
   echo "mpi-check: killing worker rank 1 (pid ${victim:-none found}) did not end the run with an error (status $status):" >&2

@@ -687,6 +687,8 @@ mod with_mpi {
         /// Entries proven while the sender thread's queue was full, sent with the next batch.
         backlog: Vec<TtEntry<K, M>>,
         sender: Option<std::thread::JoinHandle<()>>,
+        /// Raised when the run stops: the sender thread drops the batches it still holds.
+        ending: Arc<AtomicBool>,
         /// Messages and bytes the sender thread has sent.
         messages: Arc<AtomicU64>,
         bytes: Arc<AtomicU64>,
@@ -764,11 +766,13 @@ mod with_mpi {
             }
         }
 
-        /// Before this worker says it stopped: no more sharing; the sender thread sends what
-        /// it holds, while this rank receives what the others still send it, for at most
+        /// Before this worker says it stopped: no more sharing; the sender thread drops the
+        /// batches it holds and finishes the one it is sending, while this rank receives what
+        /// the others still send it, for at most
         /// [`STOP_GRACE`] (a hung worker can hold its sends up; the run then ends with
         /// `MPI_Abort` anyway).
         fn end_sharing(&mut self) {
+            self.ending.store(true, Ordering::Relaxed);
             self.queue = None;
             let start = Instant::now();
             while self.sender.as_ref().is_some_and(|t| !t.is_finished()) && start.elapsed() < STOP_GRACE {
@@ -796,10 +800,11 @@ mod with_mpi {
     }
 
     /// The sender thread of a worker: sends every batch of `queue` to every other worker
-    /// (blocking sends: the MPI library runs with `MPI_THREAD_MULTIPLE`), counting messages
-    /// and bytes, until the queue is closed.
+    /// (the MPI library runs with `MPI_THREAD_MULTIPLE`), counting messages and bytes, until
+    /// the queue is closed; once `ending` is raised it drops the batches left.
     fn start_sender(
         queue: Receiver<Vec<i64>>,
+        ending: Arc<AtomicBool>,
         messages: Arc<AtomicU64>,
         bytes: Arc<AtomicU64>,
     ) -> Option<std::thread::JoinHandle<()>> {
@@ -808,6 +813,9 @@ mod with_mpi {
             let me = world.rank();
             let peers: Vec<Rank> = (1..world.size()).filter(|&r| r != me).collect();
             for words in queue {
+                if ending.load(Ordering::Relaxed) {
+                    continue;
+                }
                 // To every peer at once: a batch takes as long as the slowest receiver, not
                 // the sum of all.
                 mpi::request::multiple_scope(peers.len(), |scope, requests| {
@@ -841,10 +849,11 @@ mod with_mpi {
         // One worker has no one to share with.
         let exchange = (share_work > 0 && world.size() > 2).then(|| Arc::new(Exchange::new(share_work)));
         let (messages, bytes) = (Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(0)));
+        let ending = Arc::new(AtomicBool::new(false));
         let (queue, sender) = match exchange {
             Some(_) => {
                 let (queue, batches) = sync_channel(SHARE_QUEUE);
-                (Some(queue), start_sender(batches, messages.clone(), bytes.clone()))
+                (Some(queue), start_sender(batches, ending.clone(), messages.clone(), bytes.clone()))
             }
             None => (None, None),
         };
@@ -857,6 +866,7 @@ mod with_mpi {
             queue,
             backlog: Vec::new(),
             sender,
+            ending,
             messages,
             bytes,
             sent: 0,
