@@ -116,55 +116,28 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 mod tests {
     use super::*;
     use crate::entry::Bound;
-    use crate::{Engine, Game, Player, Value};
+    use crate::{Engine, Game, Player};
     use std::sync::Arc;
 
-    /// Take 1 to 3 from a heap, taking the last wins; the key holds the path, so that the
-    /// tree has no transpositions and every subtree is searched in full.
-    #[derive(Clone, Copy)]
-    struct PathTake3;
-
-    impl Game for PathTake3 {
-        type Position = (u8, u64, Player);
-        type Move = u8;
-        type Key = u64;
-
-        fn to_move(&self, pos: &Self::Position) -> Player {
-            pos.2
-        }
-        fn terminal_value(&self, pos: &Self::Position) -> Option<Value> {
-            (pos.0 == 0).then_some(-1)
-        }
-        fn generate_moves(&self, pos: &Self::Position, moves: &mut Vec<u8>) {
-            moves.extend((1..=3).filter(|&k| k <= pos.0));
-        }
-        fn play(&self, pos: &Self::Position, mv: u8) -> (Self::Position, Value) {
-            ((pos.0 - mv, pos.1.wrapping_mul(31).wrapping_add(u64::from(mv)), pos.2.opponent()), 0)
-        }
-        fn key(&self, pos: &Self::Position) -> u64 {
-            pos.1 << 8 | u64::from(pos.0)
-        }
-    }
+    use crate::test_games::Take3;
 
     #[test]
     fn proven_entries_go_out_and_given_ones_spare_the_search() {
         let root = (16, 1, Player::First);
         let exchange = Arc::new(Exchange::new(64));
-        let mut first = Engine::new(PathTake3, 18);
+        let mut first = Engine::new(Take3, 18);
         first.set_exchange(Some(exchange.clone()));
         let value = first.search(&root, -1, 1);
         assert_eq!(value, -1, "16 is a multiple of 4: a loss for the side to move");
         let proven = exchange.take_proven();
         assert!(!proven.is_empty());
         assert!(proven.iter().all(|e| e.work >= 64));
-        assert!(proven
-            .iter()
-            .any(|e| e.key == PathTake3.key(&root) && e.value == -1 && e.bound != Bound::Lower));
+        assert!(proven.iter().any(|e| e.key == Take3.key(&root) && e.value == -1 && e.bound != Bound::Lower));
         assert!(exchange.take_proven().is_empty(), "taken once");
 
         // A second engine given them answers the root from its table in one node.
         let other = Arc::new(Exchange::new(64));
-        let mut second = Engine::new(PathTake3, 18);
+        let mut second = Engine::new(Take3, 18);
         second.set_exchange(Some(other.clone()));
         other.give(proven.iter().copied());
         assert_eq!(second.search(&root, -1, 1), -1);
@@ -172,7 +145,7 @@ mod tests {
         assert_eq!(other.stored(), proven.len() as u64);
 
         // Without them it searches the tree again.
-        let mut third = Engine::new(PathTake3, 18);
+        let mut third = Engine::new(Take3, 18);
         assert_eq!(third.search(&root, -1, 1), -1);
         assert!(third.stats().nodes > 1000, "{} nodes", third.stats().nodes);
     }
@@ -182,7 +155,7 @@ mod tests {
         // The entry of a child, given before the search starts, is stored when it starts and
         // spares the child's subtree.
         let root = (20, 1, Player::First);
-        let game = PathTake3;
+        let game = Take3;
         let mut plain = Engine::new(game, 20);
         let full = plain.search(&root, -1, 1);
         let nodes_plain = plain.stats().nodes;

@@ -100,6 +100,8 @@ mod root;
 mod sealed;
 mod shared_bucket;
 mod table;
+#[cfg(test)]
+mod test_games;
 mod threshold;
 mod tt;
 

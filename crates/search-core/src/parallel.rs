@@ -211,7 +211,7 @@ where
 
 #[cfg(test)]
 mod tests {
-    use crate::{Engine, Game, Player, SearchOptions, Value};
+    use crate::{Engine, Player, SearchOptions};
     use std::cell::Cell;
 
     thread_local! {
@@ -221,33 +221,7 @@ mod tests {
         pub(super) static REFUSED: Cell<usize> = const { Cell::new(0) };
     }
 
-    /// A subtraction game: take 1 to 3 from a heap of `n`, whoever takes the last wins (+1).
-    /// Each position is keyed by a salt as well, so that the tree is large enough for helpers.
-    #[derive(Clone, Copy)]
-    struct Take3;
-
-    impl Game for Take3 {
-        type Position = (u8, u64, Player);
-        type Move = u8;
-        type Key = u64;
-
-        fn to_move(&self, pos: &Self::Position) -> Player {
-            pos.2
-        }
-        fn terminal_value(&self, pos: &Self::Position) -> Option<Value> {
-            (pos.0 == 0).then_some(-1)
-        }
-        fn generate_moves(&self, pos: &Self::Position, moves: &mut Vec<u8>) {
-            moves.extend((1..=3).filter(|&k| k <= pos.0));
-        }
-        fn play(&self, pos: &Self::Position, mv: u8) -> (Self::Position, Value) {
-            ((pos.0 - mv, pos.1.wrapping_mul(31).wrapping_add(u64::from(mv)), pos.2.opponent()), 0)
-        }
-        fn key(&self, pos: &Self::Position) -> u64 {
-            // The path is part of the key: no transpositions, an exponential tree.
-            pos.1 << 8 | u64::from(pos.0)
-        }
-    }
+    use crate::test_games::Take3;
 
     /// A search whose helper threads the system refuses runs on the calling thread and gets
     /// the one-thread value, without a panic.
