@@ -172,7 +172,7 @@ stopped_worker depth-0 dots-and-boxes --size 3x4 --empty --format json --split-d
 # reads them and finishes with the one-machine answer.
 killed_args=(dots-and-boxes --size 3x4 --empty --format json --split-depth 3)
 killed="$store/killed"
-one="$("$cli" "${killed_args[@]}")"
+killed_one="$("$cli" "${killed_args[@]}")"
 mpirun --oversubscribe -np 3 "$cli" "${killed_args[@]}" --store "$killed" --mpi >"$killed.out" 2>"$killed.err" &
 launcher=$!
 victim=""
@@ -211,7 +211,7 @@ if [ -z "$victim" ] || [ "$status" = 0 ]; then
 fi
 again="$(mpirun --oversubscribe -np 3 "$cli" "${killed_args[@]}" --store "$killed" --mpi 2>"$killed.again.err")"
 read_back=$(sed -n 's/.* \([0-9]*\) records read from .*/\1/p' "$killed.again.err" | head -1)
-python3 - "$one" "$again" "${read_back:-0}" <<'PY'
+python3 - "$killed_one" "$again" "${read_back:-0}" <<'PY'
 import json, sys
 one, again = json.loads(sys.argv[1]), json.loads(sys.argv[2])
 assert again["value"] == one["value"], (again["value"], one["value"])
