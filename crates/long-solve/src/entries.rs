@@ -239,6 +239,12 @@ impl EntryFiles {
         blocks
     }
 
+    /// [`EntryFiles::read_new`] read as entries of the game's key and move types; a block
+    /// that is no list of such entries is skipped.
+    pub fn read_new_entries<K: TtKey, M: PackedMove>(&mut self) -> Vec<TtEntry<K, M>> {
+        self.read_new().iter().filter_map(|block| decode_entries(block)).flatten().collect()
+    }
+
     /// Where the header of another writer's file ends, if it is one of this solve; a file of
     /// another solve is marked skipped (said once); one whose header is not whole yet is
     /// tried again later (`None`).

@@ -23,7 +23,7 @@ use anyhow::{bail, Result};
 use search_core::{Engine, Exchange, Game, Limits, Value};
 use split_solve::{Record, Split, SplitOptions};
 
-use crate::entries::{self, decode_entries, encode_entries, EntryFiles};
+use crate::entries::{self, encode_entries, EntryFiles};
 use crate::options::{ShardRound, DEFAULT_SHARE_WORK_FILES};
 use crate::outcome::{PartDone, RootSolve, Solved, Stop};
 use crate::snapshot::{load_snapshot, save_snapshot, snapshot_identity};
@@ -227,9 +227,10 @@ where
     engine.set_exchange(exchange.clone());
     if share_work > 0 && args.shard.is_none() {
         let mut reader = EntryFiles::reader(dir, &identity);
-        let given = give_entries::<G>(engine, &reader.read_new());
-        if given > 0 {
-            eprintln!("split: {given} proven TT entries read from the shards' files");
+        let given = reader.read_new_entries::<G::Key, G::Move>();
+        engine.seed_tt(&given);
+        if !given.is_empty() {
+            eprintln!("split: {} proven TT entries read from the shards' files", given.len());
         }
     }
     let from_store = split.is_finished();
@@ -333,11 +334,7 @@ where
             }
             records.extend(new);
             if let (Some(files), Some(x)) = (entry_files.as_mut(), exchange.as_ref()) {
-                for block in files.read_new() {
-                    if let Some(entries) = decode_entries::<G::Key, G::Move>(&block) {
-                        x.give(entries);
-                    }
-                }
+                x.give(files.read_new_entries());
             }
             if !split.is_needed((job.leaf, job.threshold)) {
                 skipped += 1;
@@ -405,18 +402,4 @@ where
     };
     let known_pv = store_pv(&split);
     Ok(Solved { result, stop, stats: engine.stats().since(&stats0), from_checkpoint: from_store, known_pv })
-}
-
-/// Gives `engine` the entries of `blocks` (an entries file's words, [`EntryFiles::read_new`])
-/// by storing them in its TT; a block that is no list of entries of this game is skipped.
-/// Returns how many entries it stored.
-fn give_entries<G: Game>(engine: &mut Engine<G>, blocks: &[Vec<i64>]) -> usize {
-    let mut given = 0;
-    for block in blocks {
-        if let Some(entries) = decode_entries::<G::Key, G::Move>(block) {
-            given += entries.len();
-            engine.seed_tt(&entries);
-        }
-    }
-    given
 }
