@@ -9,7 +9,7 @@
 //! measured in the same run.
 //!
 //! Usage: `opening_times [--book FILE | --no-book] [--plies 6,8,10,12] [--count 10] [--games 0]
-//! [--seed 76] [--scores] [--pv] [--skip-reference]` (7 x 6).
+//! [--seed 76] [--threads 1] [--scores] [--pv] [--skip-reference]` (7 x 6).
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -67,7 +67,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         println!("book: {} entries, {} plies", b.len(), b.plies());
     }
     let no_bundled_book = args.iter().any(|a| a == "--no-book");
-    let settings = SolverSettings { book: book.clone(), no_bundled_book, ..SolverSettings::default() };
+    let threads = value_of("--threads").map(|v| v.parse()).transpose()?;
+    let settings =
+        SolverSettings { book: book.clone(), no_bundled_book, threads, ..SolverSettings::default() };
     if let Some(b) = front.solver(settings.clone()).book() {
         println!("the solvers read a book of {} entries, {} plies", b.len(), b.plies());
     }

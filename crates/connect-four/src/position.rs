@@ -151,6 +151,29 @@ impl Board {
         self.play_cell_with_spots(cell, geom.winning_spots(self.current | cell, self.mask | cell))
     }
 
+    /// The position before the last mover's top stone in `column` was dropped (a parent of
+    /// this one in the game tree), or `None` when `column` is empty or its top stone is the
+    /// side to move's. Every parent of a position nobody has won is itself unfinished.
+    #[must_use]
+    pub fn unplay(&self, geom: &Geometry, column: usize) -> Option<Board> {
+        let stones = self.mask & geom.column_mask(column);
+        if stones == 0 {
+            return None;
+        }
+        let top = 1u64 << (63 - stones.leading_zeros());
+        if top & self.opponent() == 0 {
+            return None;
+        }
+        let (current, mask) = (self.opponent() ^ top, self.mask ^ top);
+        Some(Board {
+            current,
+            mask,
+            moves: self.moves - 1,
+            mine: geom.winning_spots(current, mask),
+            theirs: geom.winning_spots(self.current, mask),
+        })
+    }
+
     /// [`Board::play_cell`] given the mover's winning spots after the stone, `spots`
     /// (`geom.winning_spots(current | cell, mask | cell)`, computed by the caller).
     #[inline]

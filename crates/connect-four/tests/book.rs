@@ -90,6 +90,52 @@ fn answers_with_and_without_the_book_are_identical() {
     }
 }
 
+/// One stone beyond the book's depth, the score is at least minus the book score of every
+/// parent (the positions without one of the last mover's top stones): the searches start from
+/// that floor, give the scores a solver without the book gives, and search fewer nodes.
+#[test]
+fn positions_one_stone_beyond_the_book_start_from_their_parents_scores() {
+    for (w, h, plies) in [(5, 4, 8), (6, 4, 6)] {
+        let geom = Geometry::new(w, h).unwrap();
+        let book = Arc::new(build(geom, plies).0);
+        let game = ConnectFour::new(geom);
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(7_600 + w as u64);
+        let (mut nodes_with, mut nodes_without, mut floors) = (0, 0, 0);
+        for _ in 0..40 {
+            let pos = random_position(&mut rng, geom, plies as usize + 1);
+            if pos.is_full() {
+                continue;
+            }
+            let at = format!("{w}x{h} {}", pos.moves_string());
+            let mut parents = Vec::new();
+            for c in 0..w {
+                if let Some(parent) = pos.board().unplay(&geom, c) {
+                    assert_eq!(parent.play(&geom, c), *pos.board(), "{at}: column {}", c + 1);
+                    parents.push(parent);
+                }
+            }
+            assert!(!parents.is_empty(), "{at}");
+            let mut with = Solver::with_tt_bits(geom, 14);
+            with.set_book(Some(Arc::clone(&book))).unwrap();
+            let mut without = Solver::with_tt_bits(geom, 14);
+            let score = without.score(&pos);
+            assert_eq!(with.score(&pos), score, "{at}");
+            assert_eq!(with.weak(&pos), without.weak(&pos), "{at}");
+            if let Some(floor) = parents.iter().filter_map(|b| book.value(game.key(b))).map(|v| -v).max() {
+                assert!(Value::from(score) >= floor, "{at}: score {score} below the floor {floor}");
+                floors += 1;
+            }
+            nodes_with += with.stats().nodes;
+            nodes_without += without.stats().nodes;
+        }
+        assert!(floors >= 30, "{w}x{h}: {floors} positions with a parent in the book");
+        assert!(
+            nodes_with < nodes_without,
+            "{w}x{h}: {nodes_with} nodes with the book, {nodes_without} without"
+        );
+    }
+}
+
 #[test]
 fn damaged_truncated_and_mismatched_books_are_refused() {
     let geom = Geometry::new(5, 4).unwrap();
