@@ -129,6 +129,50 @@ fn the_board_alone_without_solving() {
     assert_eq!(api["board"]["moves"].as_array().unwrap().len(), 45);
 }
 
+/// With `reply` the server answers the solver's move as `play` makes it: a move of the best
+/// value in the analysis, alone when `analyze` is false; `null` once the game is over. On the
+/// empty 7x6 Connect Four board the reply comes from the bundled book within a budget that the
+/// analysis (its principal variation walks beyond the book) exceeds.
+#[test]
+fn replies_are_best_moves_and_cost_less_than_the_analysis() {
+    let server = start(&[]);
+    let cases = [
+        json!({ "game": "tic-tac-toe", "moves": ["0,1"] }),
+        json!({ "game": "tic-tac-toe", "moves": ["1,1", "0,0", "2,2"] }),
+        json!({ "game": "triangle-war", "options": ["--side", "3"], "moves": ["1-2", "2-3"] }),
+        json!({ "game": "connect-four", "options": ["--size", "5x4"], "moves": ["3", "3", "2"] }),
+        json!({ "game": "dots-and-boxes", "options": ["--size", "2x2"], "setup": "101000100000\n" }),
+        json!({ "game": "young-chess", "setup": "2 3\n2 7 3\n9 1 2\n3 7 2\n2 3 1\n" }),
+        json!({ "game": "othello", "options": ["--size", "4"], "moves": ["b1"] }),
+    ];
+    for case in cases {
+        let mut body = case.clone();
+        body["reply"] = json!(true);
+        let (status, api) = analyze(&server, &body);
+        assert_eq!(status, 200, "{case}: {api}");
+        let moves = api["report"]["moves"].as_array().expect("moves");
+        let best = &moves[0]["value"];
+        let reply = api["reply"].as_str().unwrap_or_else(|| panic!("{case}: {api}"));
+        let value = &moves.iter().find(|m| m["move"] == reply).expect("the reply is a legal move")["value"];
+        assert_eq!(value, best, "{case}: the reply {reply} is worth {value}, the best move {best}");
+        body["analyze"] = json!(false);
+        let (status, alone) = analyze(&server, &body);
+        assert_eq!(status, 200, "{case}: {alone}");
+        assert!(alone.get("report").is_none(), "{case}");
+        assert!(alone["reply"].is_string(), "{case}: {alone}");
+    }
+    let over = json!({ "game": "tic-tac-toe", "moves": ["0,0", "1,0", "0,1", "1,1", "0,2"], "reply": true });
+    let (status, api) = analyze(&server, &over);
+    assert_eq!((status, &api["finished"], &api["reply"]), (200, &json!(true), &Value::Null), "{api}");
+
+    let server = start(&["--time-budget", "0.3"]);
+    let (status, api) = analyze(&server, &json!({ "game": "connect-four", "reply": true, "analyze": false }));
+    assert_eq!(status, 200, "{api}");
+    assert_eq!(api["reply"], "4", "the empty board's only winning column");
+    let (status, _) = analyze(&server, &json!({ "game": "connect-four", "reply": true }));
+    assert_eq!(status, 422, "the analysis walks its principal variation beyond the book");
+}
+
 #[test]
 fn bad_inputs_get_400_with_the_message() {
     let server = start(&[]);

@@ -250,6 +250,14 @@ async fn run(server: &Server, driver: &Driver, profile: &Path) {
     .await
     .unwrap();
 
+    // Connect Four 7x6 against the solver, which opens: its move is `play`'s reply (from the
+    // bundled book), not the analysis, whose principal variation walks beyond the book and
+    // exceeds the budget.
+    pick_game(&c, "connect-four", "").await;
+    set_mode(&c, "second").await;
+    assert_eq!(c.execute("return state.moves", vec![]).await.unwrap(), json!(["4"]));
+    set_mode(&c, "both").await;
+
     // The Young-diagram game set up from judge text pasted into the page.
     pick_game(&c, "young-chess", "").await;
     let text = "3 4\n2 7 3 5\n9 1 2 8\n4 4 6 1\n3 7 2 6\n2 3 1 9\n5 8 2 2\n";

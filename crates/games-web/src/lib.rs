@@ -3,10 +3,12 @@
 //!
 //! - `GET /api/games`: the games (name, title, an options example, the options' help);
 //! - `POST /api/analyze` with `{game, options: [CLI option words], setup?: "one case of the
-//!   judge's input", moves: [move texts], analyze?: bool}` rebuilds the position through the
-//!   front's own validated parsers and answers the board to draw ([`Front::board_json`]), the
-//!   position in the judge's format, and (unless `analyze` is false) the same [`CaseReport`] as
-//!   `--format json`.
+//!   judge's input", moves: [move texts], analyze?: bool, reply?: bool}` rebuilds the position
+//!   through the front's own validated parsers and answers the board to draw
+//!   ([`Front::board_json`]), the position in the judge's format, (unless `analyze` is false)
+//!   the same [`CaseReport`] as `--format json`, and with `reply` the solver's move as
+//!   `games-cli play` makes it (`"reply"`: a best move, found without every move's value or
+//!   the principal variation; what the page plays against a person).
 //!
 //! The server never opens a file, device or path a client names: a request's `options` are
 //! read as the game's board parameters ([`game_front::ParamSpec`]: board sizes, seeds), which
@@ -183,6 +185,12 @@ pub struct Request {
     /// Whether to solve (false: the board only, e.g. for stepping through a PV).
     #[serde(default = "yes")]
     pub analyze: bool,
+    /// Whether to answer the solver's move in the position (`"reply"`, `null` once the game is
+    /// over), as `games-cli play` finds it ([`game_front::Solver::try_best_move`]): far less
+    /// work than the analysis where a game has one (Connect Four: the score and null-window
+    /// tests, no principal variation).
+    #[serde(default)]
+    pub reply: bool,
 }
 
 fn yes() -> bool {
@@ -263,9 +271,18 @@ impl Visit for Analyze<'_> {
             "setup_moves": texts(&played[..setup_moves]),
             "moves": texts(&played),
         });
+        let finished = session.final_value().is_some();
+        let limits = Limits { stop: Some(self.stop.clone()), max_nodes: self.budget.nodes, time: None };
+        let (front, solver, pos) = session.parts();
+        if request.reply {
+            reply["reply"] = if finished {
+                Value::Null
+            } else {
+                let mv = solver.try_best_move(pos, limits.clone()).map_err(|_| over_budget(self.budget))?;
+                json!(front.move_text(&mv))
+            };
+        }
         if request.analyze {
-            let limits = Limits { stop: Some(self.stop.clone()), max_nodes: self.budget.nodes, time: None };
-            let (front, solver, pos) = session.parts();
             let analysis = solver.try_analyze(pos, limits).map_err(|_| over_budget(self.budget))?;
             let report = CaseReport::new(front, 1, front.result_text(analysis.value), &analysis);
             reply["report"] = json!(report);
@@ -454,7 +471,7 @@ async fn api_analyze(
     // If the client goes away, this future is dropped: the guard raises the stop flag, so the
     // solve ends within a few thousand nodes (or never starts) instead of running on unseen.
     let _stop_when_dropped = StopOnDrop(stop.clone());
-    if !request.analyze {
+    if !request.analyze && !request.reply {
         // The board alone: no solve, so no slot and no wait behind the solves.
         let flag = stop.clone();
         return match tokio::task::spawn_blocking(move || analyze_with_books(&request, &flag, &budget, &books))
@@ -688,6 +705,7 @@ mod tests {
             setup: None,
             moves: moves.iter().map(|s| s.to_string()).collect(),
             analyze: false,
+            reply: false,
         };
         let budget = Budget { time: Duration::from_secs(10), nodes: None };
         analyze(&request, &Arc::new(AtomicBool::new(false)), &budget).expect("a board")
@@ -742,6 +760,7 @@ mod tests {
                 setup: None,
                 moves: Vec::new(),
                 analyze: false,
+                reply: false,
             };
             let budget = Budget { time: Duration::from_secs(1), nodes: None };
             let (status, message) =
@@ -778,6 +797,7 @@ mod tests {
                 setup: None,
                 moves: moves.iter().map(|m| m.to_string()).collect(),
                 analyze: true,
+                reply: false,
             };
             let plain = analyze(&request, &stop, &budget).unwrap();
             let files = Books { files: Arc::from([other.clone(), book.clone()]), no_bundled_book: false };

@@ -12,23 +12,29 @@ const state = {
   redo: [],
   data: null,       // the last reply shown
   pv: null,         // PV stepper: { base: moves, line: pv moves, step: k }
-  busy: false,
+  busy: false,      // a request the page waits for is in flight (moves are ignored)
+  hints: null,      // the analysis in flight while a person thinks (an AbortController)
 };
 
 function optionWords() {
   return $("options").value.split(/\s+/).filter((w) => w.length > 0);
 }
 
-async function call(moves, analyze, setup) {
+// `extra.reply` asks for the solver's move too; `extra.signal` aborts the request.
+async function call(moves, analyze, setup, extra) {
+  const more = extra || {};
   const body = { game: $("game").value, options: optionWords(), moves, analyze };
-  const s = setup === undefined ? state.setup : setup;
+  if (more.reply) { body.reply = true; }
+  const s = setup === undefined || setup === null ? state.setup : setup;
   if (s !== null) { body.setup = s; }
   let reply;
   try {
     reply = await fetch("/api/analyze", {
       method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+      signal: more.signal,
     });
   } catch (e) {
+    if (e.name === "AbortError") { return { ok: false, status: 0, aborted: true, error: "" }; }
     return { ok: false, status: 0, error: "server unreachable: " + e };
   }
   const text = await reply.text();
@@ -37,45 +43,95 @@ async function call(moves, analyze, setup) {
   return reply.ok ? { ok: true, data } : { ok: false, status: reply.status, error: data.error || text };
 }
 
-// Requests in flight: the page is busy (and says it is thinking after 150 ms) while any is.
+// Requests in flight: the page is busy while any it waits for is (`thinking`), and says it
+// is thinking after 150 ms while any request is, the hints included (`data-busy` on the body
+// too, which the tests wait on).
 function thinking(on) {
   state.inflight = (state.inflight || 0) + (on ? 1 : -1);
   state.busy = state.inflight > 0;
-  if (state.busy && !state.timer) {
+  indicate();
+}
+
+function indicate() {
+  const any = state.busy || state.hints !== null;
+  if (any && !state.timer) {
     state.timer = setTimeout(() => { $("thinking").hidden = false; }, 150);
-  } else if (!state.busy) {
+  } else if (!any) {
     clearTimeout(state.timer);
     state.timer = null;
     $("thinking").hidden = true;
   }
-  document.body.dataset.busy = state.busy ? "1" : "0";
+  document.body.dataset.busy = any ? "1" : "0";
 }
 
-// Solves the current position and shows it; a bad last move is taken back.
+// Stops the hints in flight (the server stops their search when the request goes away).
+function cancelHints() {
+  if (state.hints !== null) {
+    state.hints.abort();
+    state.hints = null;
+    indicate();
+  }
+}
+
+// Shows the current position at once (a bad last move is taken back); then, if the solver is
+// to move, asks for its move alone (what `games-cli play` computes: no move values, no
+// principal variation) and plays it; otherwise asks for the analysis, which a move made
+// meanwhile cancels.
 async function refresh() {
   state.pv = null;
+  cancelHints();
   const seq = state.seq = (state.seq || 0) + 1;
   thinking(true);
   $("error").textContent = "";
-  const r = await call(state.moves, true);
+  const b = await call(state.moves, false);
   if (seq !== state.seq) { thinking(false); return; } // a newer request replaced this one
-  if (r.ok) {
-    show(r.data);
-  } else if (r.status === 422) {
-    // Too large to solve within the budget: show the board without values.
-    const b = await call(state.moves, false);
-    if (b.ok) { show(b.data); }
-    $("error").textContent = r.error;
-  } else {
-    $("error").textContent = r.error;
+  if (!b.ok) {
+    $("error").textContent = b.error;
     if (state.moves.length > 0 && state.pending) {
       state.moves.pop();
       state.movers.pop();
     }
+    state.pending = false;
+    thinking(false);
+    return;
   }
   state.pending = false;
+  show(b.data);
+  if (!b.data.finished && !humanToMove()) {
+    await solverMove(seq);
+    thinking(false);
+    return;
+  }
   thinking(false);
-  solverTurn();
+  if (!b.data.finished) { hints(seq); }
+}
+
+// Asks for the solver's move in the position shown and plays it after a moment.
+async function solverMove(seq) {
+  const r = await call(state.moves, false, null, { reply: true });
+  if (seq !== state.seq) { return; }
+  if (!r.ok) { $("error").textContent = r.error; return; }
+  if (r.data.reply === null || r.data.reply === undefined) { return; }
+  setTimeout(() => { if (seq === state.seq && !state.busy) { play(r.data.reply); } }, 400);
+}
+
+// The analysis of the position shown: every move's value and the principal variation.
+async function hints(seq) {
+  const controller = new AbortController();
+  state.hints = controller;
+  indicate();
+  const r = await call(state.moves, true, null, { signal: controller.signal });
+  if (state.hints === controller) {
+    state.hints = null;
+    indicate();
+  }
+  if (seq !== state.seq || r.aborted) { return; }
+  if (r.ok) {
+    show(r.data);
+  } else {
+    // 422: too large to solve within the budget; the board stays without values.
+    $("error").textContent = r.error;
+  }
 }
 
 function valueColor(t) {
@@ -215,15 +271,16 @@ function humanToMove() {
   return (d.to_move === first) === (mode === "first");
 }
 
-// Against the solver: plays its move when it is to move.
+// Against the solver (the mode changed): it moves if it is to move.
 function solverTurn() {
   const d = state.data;
-  if (humanToMove() || !d.report || d.report.moves.length === 0) { return; }
-  setTimeout(() => { if (!state.busy && !humanToMove()) { play(d.report.moves[0].move); } }, 400);
+  if (!d || d.finished || state.busy || humanToMove()) { return; }
+  refresh();
 }
 
 function play(move) {
   if (state.busy) { return; }
+  cancelHints();
   state.movers.push(state.data ? state.data.to_move : "");
   state.moves.push(move);
   state.redo = [];
@@ -315,9 +372,13 @@ $("redo").onclick = () => {
     refresh();
   }
 };
-$("solver").onclick = () => {
-  const r = state.data && state.data.report;
-  if (r && r.moves.length) { play(r.moves[0].move); }
+$("solver").onclick = async () => {
+  if (state.busy || !state.data || state.data.finished) { return; }
+  cancelHints();
+  const seq = state.seq = (state.seq || 0) + 1;
+  thinking(true);
+  await solverMove(seq);
+  thinking(false);
 };
 $("pv-first").onclick = () => pvGo(0);
 $("pv-back").onclick = () => pvGo((state.pv ? state.pv.step : 0) - 1);
