@@ -40,6 +40,10 @@ pub struct Args {
     /// Read no opening book, not even the one bundled for the board.
     #[arg(long, global = true, conflicts_with = "book")]
     no_book: bool,
+    /// Search threads of the solver (0: every core). The replies and hints do not depend on
+    /// it (the first best move in the game's order), only their time.
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = crate::common::threads_parser(), global = true)]
+    threads: u16,
     #[command(subcommand)]
     game: PlayGame,
 }
@@ -125,6 +129,7 @@ struct Play<'a, 'b> {
     setup: Option<String>,
     book: Option<(std::path::PathBuf, std::sync::Arc<search_core::Book>)>,
     no_book: bool,
+    threads: usize,
     lines: &'a mut Lines<'b>,
     out: &'a mut dyn Write,
 }
@@ -132,7 +137,11 @@ struct Play<'a, 'b> {
 impl Visit for Play<'_, '_> {
     type Output = Result<()>;
     fn visit<F: Front>(self, front: F) -> Result<()> {
-        let mut settings = SolverSettings { no_bundled_book: self.no_book, ..SolverSettings::default() };
+        let mut settings = SolverSettings {
+            no_bundled_book: self.no_book,
+            threads: Some(self.threads),
+            ..SolverSettings::default()
+        };
         if let Some((path, book)) = self.book {
             front.check_book(&book).map_err(|e| anyhow::anyhow!("--book {}: {e}", path.display()))?;
             settings.book = Some(book);
@@ -172,6 +181,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<()> {
         setup,
         book,
         no_book: args.no_book,
+        threads: crate::common::thread_count(args.threads),
         lines: &mut lines,
         out,
     };

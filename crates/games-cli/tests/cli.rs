@@ -673,6 +673,28 @@ fn play_replies_within_its_time_limit() {
     assert!(stdout.contains("value: ") && !stdout.contains("no move proven"), "{stdout}");
 }
 
+/// `play --threads N` changes the solver's time, not its replies or hints: the same transcript
+/// on one thread and on three, in games of several moves on 5x4 Connect Four and side-3
+/// Triangle War.
+#[test]
+fn play_replies_the_same_on_any_number_of_threads() {
+    let games: [(&[&str], &[u8]); 2] = [
+        (&["connect-four", "--size", "5x4"], b"hint\n3\nhint\n2\n4\nhint\n1\nquit\n"),
+        (&["triangle-war", "--side", "3"], b"hint\n1-2\nhint\n4-5\nhint\nquit\n"),
+    ];
+    for (game, input) in games {
+        let transcript = |threads: &str| {
+            let args: Vec<&str> = ["play", "--threads", threads].iter().chain(game).copied().collect();
+            let (code, stdout, stderr) = run_with_input(&args, input);
+            assert_eq!(code, Some(0), "{args:?}: {stderr}");
+            stdout
+        };
+        let one = transcript("1");
+        assert!(one.matches("value").count() >= 2, "{one}");
+        assert_eq!(transcript("3"), one, "{game:?}");
+    }
+}
+
 /// connect-four and winning-move take `--checkpoint` as triangle-war does (one long-solve
 /// driver): stopped by `--time-limit`, the run says `not finished` (exit 3) and leaves a sealed
 /// checkpoint; run again with it, it ends with the plain solver's answer; a checkpoint with one
