@@ -15,6 +15,8 @@
 //! 5. [`ZoneProver`] against the brute force on random positions, with all its pruning rules,
 //!    with each rule alone and with none; and every relevancy zone it returns checked by
 //!    handing every empty cell outside it to the loser and solving again by brute force.
+//! 6. Every Maker win it finds on random positions played out against every Breaker defence,
+//!    Maker moving by the prover's own proofs, until Maker's line (the brute force's test).
 
 use std::collections::HashMap;
 
@@ -410,6 +412,65 @@ fn zone_prover_and_each_of_its_rules_agree_with_brute_force() {
     assert_eq!(checked, 6 * 7 * 400);
     // Both outcomes are well represented.
     assert!(outcomes[0] > checked / 10 && outcomes[1] > checked / 10, "{outcomes:?}");
+}
+
+/// Plays Maker's proven win to its end against every Breaker defence: at each Maker turn the
+/// first free cell after which [`ZoneProver`] proves Maker still wins, every free cell for
+/// Breaker, until Maker's stones hold a line (the brute force's own line test). Returns the
+/// number of games played out.
+fn replay_maker_win(prover: &mut ZoneProver, brute: &Brute, g: Geometry, maker: u64, breaker: u64) -> usize {
+    if brute.has_line(maker) {
+        return 1;
+    }
+    let free: Vec<u32> = (0..g.cells() as u32).filter(|&i| (maker | breaker) >> i & 1 == 0).collect();
+    assert!(!free.is_empty(), "Maker's win ended without a line: {maker:#x} {breaker:#x}");
+    let mut games = 0;
+    for b in free {
+        let breaker = breaker | 1 << b;
+        let next = (0..g.cells() as u32)
+            .filter(|&i| (maker | breaker) >> i & 1 == 0)
+            .find(|&i| {
+                let pos = prover.game().position(Bitboard(maker | 1 << i), Bitboard(breaker), false);
+                prover.prove(&pos).unwrap().maker_wins
+            })
+            .unwrap_or_else(|| panic!("Maker lost its win after Breaker's {b}: {maker:#x} {breaker:#x}"));
+        games += replay_maker_win(prover, brute, g, maker | 1 << next, breaker);
+    }
+    games
+}
+
+/// Every Maker win the prover finds on random positions (Maker to move, up to 10 free cells)
+/// holds against every Breaker defence when Maker plays on by the prover's own proofs.
+#[test]
+fn maker_wins_hold_against_every_defence() {
+    let mut found = 0;
+    for (rows, cols, k, seed) in [(4, 4, 3, 11), (4, 5, 4, 12), (5, 5, 4, 13)] {
+        let g = Geometry::new(rows, cols, k).unwrap();
+        let brute = Brute::new(rows, cols, k);
+        let mut prover = ZoneProver::new(g, 1 << 18);
+        for (maker, breaker, _) in random_positions(g, 150, 10, seed) {
+            if brute.has_line(maker.0) {
+                continue;
+            }
+            let pos = prover.game().position(maker, breaker, true);
+            if !prover.prove(&pos).unwrap().maker_wins {
+                continue;
+            }
+            let first = g
+                .full()
+                .without(maker | breaker)
+                .iter()
+                .find(|&i| {
+                    let child = prover.game().position(maker | Bitboard::single(i), breaker, false);
+                    prover.prove(&child).unwrap().maker_wins
+                })
+                .expect("a winning Maker move");
+            let games = replay_maker_win(&mut prover, &brute, g, maker.0 | 1 << first, breaker.0);
+            assert!(games >= 1);
+            found += 1;
+        }
+    }
+    assert!(found >= 60, "{found} Maker wins played out");
 }
 
 #[test]

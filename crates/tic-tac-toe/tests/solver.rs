@@ -211,6 +211,52 @@ fn check_random(g: Geometry, count: usize, max_empty: usize, seed: u64) {
     assert!(decided > 0, "the sample should contain won positions");
 }
 
+/// Plays x's found win to its end against every defence of o: after x's move o tries every
+/// reply; in each, x must have a winning cell again (`WinningMove::find`), until x completes a
+/// line (checked by the test's own line test) before o does and before the board fills.
+/// Returns the number of games played out.
+fn replay_against_every_defence(wins: &mut WinningMove, after_x: &Position) -> usize {
+    if Plain::from_position(after_x).has_line(1) {
+        return 1;
+    }
+    let replies: Vec<Cell> = after_x.legal_moves().collect();
+    assert!(!replies.is_empty(), "x's win ended in a full board\n{after_x}");
+    let mut games = 0;
+    for r in replies {
+        let p = after_x.play(r);
+        assert!(!Plain::from_position(&p).has_line(2), "o completed a line against x's win\n{p}");
+        let cell = wins.find(&p).unwrap().unwrap_or_else(|| panic!("x lost its win after o's {r:?}\n{p}"));
+        games += replay_against_every_defence(wins, &p.play(cell));
+    }
+    games
+}
+
+/// Every winning cell found on random positions of 5x5 and 4x6 with k = 4 (up to 11 empty
+/// cells) is a win: played on with the solver's next winning cells, it completes x's line
+/// against every defence.
+#[test]
+fn winning_moves_hold_against_every_defence() {
+    for (rows, cols, seed) in [(5, 5, 74), (4, 6, 75)] {
+        let g = Geometry::new(rows, cols, 4).unwrap();
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let mut wins = WinningMove::new(g);
+        let (mut found, mut games) = (0, 0);
+        for _ in 0..200 {
+            let empty = rng.gen_range(4..=11);
+            let p = random_position(&mut rng, g, g.cells() - empty);
+            if p.is_over() || p.to_move() != Mark::X {
+                continue;
+            }
+            if let Some(cell) = wins.find(&p).unwrap() {
+                found += 1;
+                games += replay_against_every_defence(&mut wins, &p.play(cell));
+            }
+        }
+        assert!(found >= 20, "{g}: {found} wins found");
+        assert!(games > found, "{g}: {games} games played out");
+    }
+}
+
 #[test]
 fn random_4x4_positions_match_plain_minimax() {
     check_random(Geometry::UVA, 150, 8, 4);
