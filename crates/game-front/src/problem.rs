@@ -342,6 +342,26 @@ pub trait Problem: Sized + 'static {
         None
     }
 
+    /// Whether the problem keeps proofs of its own beside a long solve's checkpoint
+    /// ([`Problem::proofs`]; e.g. `winning-move`'s Maker-Breaker proofs, which the root driver
+    /// does not hold). Default: `false`.
+    const KEEPS_PROOFS: bool = false;
+
+    /// The proofs to keep ([`Problem::KEEPS_PROOFS`]) as bytes: the front end writes them next
+    /// to `--checkpoint FILE` (as `FILE.proofs`) after each case, and hands them to
+    /// [`Problem::restore_proofs`] when the next run starts. Default: none.
+    fn proofs(&self) -> Vec<u8> {
+        Vec::new()
+    }
+
+    /// Reads proofs an earlier run kept ([`Problem::proofs`]); returns how many.
+    ///
+    /// # Errors
+    /// Bytes of another board, format or solve, or damaged: a message, and nothing is read.
+    fn restore_proofs(&mut self, _bytes: &[u8]) -> Result<usize, String> {
+        Ok(0)
+    }
+
     /// The reply to `case` from what the root driver ended with.
     ///
     /// # Errors

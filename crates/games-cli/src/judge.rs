@@ -156,6 +156,20 @@ pub fn run<P: Problem>(matches: &ArgMatches, out: &mut dyn Write) -> Result<()> 
     if let Some(bytes) = problem.table_bytes() {
         crate::huge_pages::reexec_for_table(bytes);
     }
+    // A problem's own proofs beside the checkpoint (`FILE.proofs`): read before the first case,
+    // written after each one.
+    let proofs = long
+        .and_then(|l| l.checkpoint.as_deref())
+        .filter(|_| P::KEEPS_PROOFS)
+        .map(long_solve::snapshot::proofs_path);
+    if let Some(path) = proofs.as_deref().filter(|p| p.exists()) {
+        let bytes =
+            long_solve::store::read_regular_file("proofs", path, long_solve::snapshot::MAX_PROOFS_BYTES)?;
+        let read = problem.restore_proofs(&bytes).map_err(|e| {
+            anyhow::anyhow!("proofs {}: {e}; refused (delete it to start afresh)", path.display())
+        })?;
+        eprintln!("games-cli: read {read} proven positions from {}", path.display());
+    }
     let mut unfinished: Vec<(usize, Stop)> = Vec::new();
     let mut last_bounds = String::new();
     let mut answered = 0;
@@ -203,6 +217,9 @@ pub fn run<P: Problem>(matches: &ArgMatches, out: &mut dyn Write) -> Result<()> 
                     reply?
                 }
             };
+            if let Some(path) = &proofs {
+                long_solve::snapshot::write_bytes_atomically("proofs", path, &problem.proofs())?;
+            }
             if let Some(stop) = print(&shared, number, &reply, out)? {
                 if let Reply::Unfinished { bounds, .. } = &reply {
                     last_bounds.clone_from(bounds);

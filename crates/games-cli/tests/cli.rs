@@ -695,6 +695,57 @@ fn play_replies_the_same_on_any_number_of_threads() {
     }
 }
 
+/// `winning-move --checkpoint FILE` keeps its Maker-Breaker proofs in `FILE.proofs`: a run
+/// stopped by `--time-limit` (exit 3) leaves them, the next run reads them and goes on, and
+/// the answer is the one without a checkpoint (the empty 7x7 board with k = 5: no winning
+/// move); proofs damaged or of another board are refused naming the file.
+#[test]
+fn winning_move_keeps_its_maker_breaker_proofs_across_runs() {
+    let dir = std::env::temp_dir().join(format!("games-cli-mb-proofs-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let cp = dir.join("7x7k5.ckpt");
+    let proofs = dir.join("7x7k5.ckpt.proofs");
+    let board = ["winning-move", "--size", "7x7", "--k", "5", "--empty", "--checkpoint"];
+    let run = |extra: &[&str]| {
+        let args: Vec<&str> =
+            board.iter().copied().chain([cp.to_str().unwrap()]).chain(extra.iter().copied()).collect();
+        run_with_input(&args, b"")
+    };
+    let (code, stdout, stderr) = run(&["--time-limit", "0.02"]);
+    assert_eq!((code, stdout.trim()), (Some(3), "not finished"), "{stderr}");
+    let first = std::fs::metadata(&proofs).expect("proofs kept").len();
+    let (code, stdout, stderr) = run(&["--time-limit", "0.02"]);
+    assert_eq!(code, Some(3), "{stdout}{stderr}");
+    assert!(stderr.contains("games-cli: read ") && stderr.contains(" proven positions from "), "{stderr}");
+    assert!(std::fs::metadata(&proofs).unwrap().len() > first, "the second run added proofs");
+    let (code, stdout, stderr) = run(&[]);
+    assert_eq!((code, stdout.trim()), (Some(0), "#####"), "{stderr}");
+    let (code, plain, _) = run_with_input(&board[..board.len() - 1], b"");
+    assert_eq!((code, plain.trim()), (Some(0), "#####"));
+    // Answered from the proofs alone now.
+    let (code, stdout, stderr) = run(&["--time-limit", "5"]);
+    assert_eq!((code, stdout.trim()), (Some(0), "#####"), "{stderr}");
+    // One bit changed: refused, naming the file.
+    let mut bytes = std::fs::read(&proofs).unwrap();
+    bytes[100] ^= 4;
+    std::fs::write(&proofs, &bytes).unwrap();
+    let (code, _, stderr) = run(&[]);
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains(&format!("proofs {}: damaged", proofs.display())), "{stderr}");
+    // Proofs of the 7x7 board read for the 6x6 one: refused.
+    bytes[100] ^= 4;
+    std::fs::write(dir.join("6x6.ckpt.proofs"), &bytes).unwrap();
+    let six = dir.join("6x6.ckpt");
+    let (code, _, stderr) = run_with_input(
+        &["winning-move", "--size", "6x6", "--k", "5", "--empty", "--checkpoint", six.to_str().unwrap()],
+        b"",
+    );
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("a table of the 7x7 k=5 board, not of 6x6 k=5"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// connect-four and winning-move take `--checkpoint` as triangle-war does (one long-solve
 /// driver): stopped by `--time-limit`, the run says `not finished` (exit 3) and leaves a sealed
 /// checkpoint; run again with it, it ends with the plain solver's answer; a checkpoint with one
@@ -763,10 +814,12 @@ fn connect_four_and_winning_move_resume_from_their_checkpoints() {
         assert_ne!(out.status.code(), Some(0), "{name}: {stderr}");
         assert!(stderr.contains(cp_arg) && stderr.contains("refused"), "{name}: {stderr}");
         std::fs::write(&cp, &text).unwrap();
-        // Another board or position: refused by the header.
+        // Another board or position: refused by the header (winning-move's proofs of the other
+        // board, read first, by theirs).
         let out = run(other, &["--checkpoint", cp_arg]);
         let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(!out.status.success() && stderr.contains("made for options"), "{name}: {stderr}");
+        let refused = stderr.contains("made for options") || stderr.contains("a table of the 5x6 k=4 board");
+        assert!(!out.status.success() && refused, "{name}: {stderr}");
         // Resumed: the plain answer.
         let resumed = run(args, &["--checkpoint", cp_arg]);
         assert!(resumed.status.success(), "{name}: {}", String::from_utf8_lossy(&resumed.stderr));

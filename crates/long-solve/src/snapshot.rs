@@ -50,16 +50,36 @@ pub(crate) fn snapshot_path(path: &Path) -> PathBuf {
 /// reader sees the old file or the new one, and a failed write leaves nothing behind (the
 /// temporary file is removed when dropped unpersisted).
 pub(crate) fn write_atomically(what: &str, path: &Path, text: &str) -> Result<()> {
+    write_bytes_atomically(what, path, text.as_bytes())
+}
+
+/// [`write_atomically`] for bytes (`what` names the file in the error).
+///
+/// # Errors
+/// The file cannot be written: named.
+pub fn write_bytes_atomically(what: &str, path: &Path, bytes: &[u8]) -> Result<()> {
     let write = || -> std::io::Result<()> {
         let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
         let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-        tmp.write_all(text.as_bytes())?;
+        tmp.write_all(bytes)?;
         tmp.as_file().sync_all()?;
         tmp.persist(path).map_err(|e| e.error)?;
         Ok(())
     };
     write().map_err(|e| anyhow!("cannot write {what} {}: {e}", path.display()))
 }
+
+/// `path` with `.proofs` appended: where a problem's own proofs are kept beside its
+/// checkpoint (`game_front::Problem::proofs`).
+#[must_use]
+pub fn proofs_path(path: &Path) -> PathBuf {
+    let mut name = path.to_path_buf().into_os_string();
+    name.push(".proofs");
+    PathBuf::from(name)
+}
+
+/// Largest file of proofs read back ([`proofs_path`]): 64 GiB.
+pub const MAX_PROOFS_BYTES: u64 = 64 << 30;
 
 /// Seeds `engine`'s TT with the TT snapshot at `path` (saved by [`save_snapshot`] under
 /// `identity`, [`snapshot_identity`]), reading only the entries whose move is one of the

@@ -24,4 +24,4 @@ pub use parse::{
 pub use position::{Cell, Mark, PlayError, Position, PositionError, Setup};
 pub use problem::{BoardEvalProblem, WinningMoveProblem};
 pub use solve::{default_tt_bits, BoardEval, FindProgress, Question, WinningMove};
-pub use zone::{verify_pairing, ZoneOptions, ZoneProof, ZoneProver};
+pub use zone::{verify_pairing, ProofTableError, ZoneOptions, ZoneProof, ZoneProver};

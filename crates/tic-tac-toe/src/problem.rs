@@ -48,6 +48,8 @@ pub struct WinningMoveProblem {
     threads: usize,
     /// The root driver's engine (the win / draw / loss game).
     long: Option<Engine<MnkGame>>,
+    /// A long job's Maker-Breaker question stopped by the time limit: the case is unfinished.
+    maker_breaker_stopped: bool,
 }
 
 fn check_size(text: &str) -> Result<(), String> {
@@ -187,6 +189,7 @@ Example:
             tt_bits,
             threads: request.threads,
             long: None,
+            maker_breaker_stopped: false,
         })
     }
 
@@ -212,6 +215,9 @@ Example:
         progress: &mut dyn FnMut(&str),
     ) -> anyhow::Result<Reply> {
         let started = Instant::now();
+        if std::mem::take(&mut self.maker_breaker_stopped) {
+            return Ok(not_finished(number, false));
+        }
         if let Some(algorithm) = request.algorithm {
             let (found, stats) = self.first_winning_move(algorithm, pos);
             return self.found(number, pos, request, found, started, Some(stats));
@@ -227,9 +233,23 @@ Example:
         self.found(number, pos, request, found, started, None)
     }
 
+    /// With `--checkpoint` the Maker-Breaker question comes first, under the time limit, its
+    /// proofs kept in `FILE.proofs` ([`Problem::proofs`]) so that a long one (8x8 with k = 5)
+    /// goes on across runs: if the side to move cannot complete a line it has no winning move
+    /// and [`Problem::answer`] says so from the proofs at once; if it can, the root driver
+    /// proves every cell of the real game.
     fn long_job(&mut self, pos: &Position, request: &Request) -> Option<LongJob<'_, TicTacToeFront>> {
         if !request.one_case || pos.is_over() {
             return None;
+        }
+        match self.solver.try_can_make_line(pos, pos.to_move(), request.time_limit) {
+            Ok(Ok(true)) => {}
+            // No line: `answer` finds that in the proofs; a refused position: `answer` says why.
+            Ok(Ok(false)) | Err(_) => return None,
+            Ok(Err(_)) => {
+                self.maker_breaker_stopped = true;
+                return None;
+            }
         }
         let options =
             SearchOptions { tt_bits: self.tt_bits, threads: self.threads, ..SearchOptions::DEFAULT };
@@ -238,6 +258,17 @@ Example:
         // Every root cell proven exactly: the answer is the first winning cell in row-major
         // order, not the first the search happens to prove (it tries the centre first).
         Some(LongJob { solvable: &self.front, root: *pos, engine, pos: *pos, exact_all: true })
+    }
+
+    const KEEPS_PROOFS: bool = true;
+
+    /// The Maker-Breaker prover's proofs ([`WinningMove::maker_breaker_table`]).
+    fn proofs(&self) -> Vec<u8> {
+        self.solver.maker_breaker_table()
+    }
+
+    fn restore_proofs(&mut self, bytes: &[u8]) -> Result<usize, String> {
+        self.solver.load_maker_breaker_table(bytes).map_err(|e| e.to_string())
     }
 
     fn long_reply(

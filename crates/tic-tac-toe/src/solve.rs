@@ -335,6 +335,40 @@ impl WinningMove {
         unlimited(self.maker_wins(pos, maker, &mut Watch::default()).map_err(Stop::from))
     }
 
+    /// [`WinningMove::can_make_line`] stopped after `time` (`Ok(Err(Interrupted))` when the
+    /// time ran out first; what was proven stays in the prover's table), answered at once when
+    /// the table already holds the position.
+    ///
+    /// # Errors
+    /// [`SolveError::GeometryMismatch`] if `pos` is on another board.
+    pub fn try_can_make_line(
+        &mut self,
+        pos: &Position,
+        maker: Mark,
+        time: Option<Duration>,
+    ) -> Result<Result<bool, Interrupted>, SolveError> {
+        self.shared.prepare(pos)?;
+        let mut watch = Watch { reporter: None, deadline: time.map(|t| Instant::now() + t) };
+        Ok(self.maker_wins(pos, maker, &mut watch))
+    }
+
+    /// The Maker-Breaker prover's table of proven positions as bytes
+    /// ([`ZoneProver::table_bytes`]): what a long question has proven, to be read back by
+    /// [`WinningMove::load_maker_breaker_table`] in a later run.
+    #[must_use]
+    pub fn maker_breaker_table(&self) -> Vec<u8> {
+        self.maker_breaker.table_bytes()
+    }
+
+    /// Reads proofs written by [`WinningMove::maker_breaker_table`] into the prover's table;
+    /// returns how many it added.
+    ///
+    /// # Errors
+    /// [`crate::ProofTableError`] for another board or damaged bytes: none is read then.
+    pub fn load_maker_breaker_table(&mut self, bytes: &[u8]) -> Result<usize, crate::ProofTableError> {
+        self.maker_breaker.load_table(bytes)
+    }
+
     fn maker_wins(
         &mut self,
         pos: &Position,

@@ -83,6 +83,33 @@ impl Default for ZoneOptions {
     }
 }
 
+/// The first bytes of a table of proofs ([`ZoneProver::table_bytes`]): format and version.
+const TABLE_MAGIC: &[u8; 16] = b"mnk-mb-proofs 1\n";
+
+/// Bytes of one entry of a table of proofs: the canonical code (16), the winner (1), the
+/// zone (8).
+const TABLE_ENTRY_BYTES: usize = 25;
+
+/// Why [`ZoneProver::load_table`] refused a table of proofs: nothing of it is read then.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ProofTableError {
+    /// The bytes do not start as a table of this format and version.
+    #[error("not a table of Maker-Breaker proofs of this version")]
+    NotATable,
+    /// A table of another board.
+    #[error("a table of the {found} board, not of {expected}")]
+    OtherBoard {
+        /// This prover's board, `ROWSxCOLS k=K`.
+        expected: String,
+        /// The table's board.
+        found: String,
+    },
+    /// Cut short, longer than its count, a checksum that does not match, or an entry no proof
+    /// of the board can have.
+    #[error("damaged ({0})")]
+    Damaged(&'static str),
+}
+
 /// The progress callback of one [`ZoneProver::prove_with_progress`] call.
 struct Report<'a> {
     every: u64,
@@ -133,6 +160,86 @@ impl ZoneProver {
     #[must_use]
     pub fn table_len(&self) -> usize {
         self.table.len()
+    }
+
+    /// What the table knows of `pos` (a proven result and its zone), without searching.
+    #[must_use]
+    pub fn known(&self, pos: &MbPosition) -> Option<ZoneProof> {
+        let (key, sym) = self.canonical(pos);
+        self.table.get(&key).map(|found| {
+            let syms = &self.mb.syms;
+            ZoneProof {
+                maker_wins: found.maker_wins,
+                zone: Bitboard(syms.image(syms.inverse(sym), found.zone.0)),
+            }
+        })
+    }
+
+    /// The table of proven positions as bytes, for [`ZoneProver::load_table`] in a later run
+    /// (the proofs of a long search kept across runs): a header naming the format and the
+    /// board, the entries (25 bytes each: canonical code, winner, zone), and a CRC-32 of all
+    /// that.
+    #[must_use]
+    pub fn table_bytes(&self) -> Vec<u8> {
+        let g = self.mb.geometry();
+        let mut bytes = Vec::with_capacity(16 + 3 + 8 + self.table.len() * TABLE_ENTRY_BYTES + 4);
+        bytes.extend_from_slice(TABLE_MAGIC);
+        bytes.extend([g.rows(), g.cols(), g.k()].map(|n| n as u8));
+        bytes.extend_from_slice(&(self.table.len() as u64).to_le_bytes());
+        for (key, proof) in &self.table {
+            bytes.extend_from_slice(&key.to_le_bytes());
+            bytes.push(u8::from(proof.maker_wins));
+            bytes.extend_from_slice(&proof.zone.0.to_le_bytes());
+        }
+        let crc = crc32fast::hash(&bytes);
+        bytes.extend_from_slice(&crc.to_le_bytes());
+        bytes
+    }
+
+    /// Adds the proofs of `bytes` (written by [`ZoneProver::table_bytes`] for the same board)
+    /// to the table, at most as many as it holds; returns how many it added.
+    ///
+    /// # Errors
+    /// [`ProofTableError`] for bytes of another format or board, or damaged ones (checksum,
+    /// length, an entry whose winner or zone no proof of the board has): none is added then.
+    pub fn load_table(&mut self, bytes: &[u8]) -> Result<usize, ProofTableError> {
+        let header = TABLE_MAGIC.len() + 3 + 8;
+        if bytes.len() < TABLE_MAGIC.len() || &bytes[..TABLE_MAGIC.len()] != TABLE_MAGIC {
+            return Err(ProofTableError::NotATable);
+        }
+        if bytes.len() < header + 4 {
+            return Err(ProofTableError::Damaged("cut short"));
+        }
+        let g = self.mb.geometry();
+        let board = |r: u8, c: u8, k: u8| format!("{r}x{c} k={k}");
+        let [r, c, k] = [bytes[16], bytes[17], bytes[18]];
+        let expected = board(g.rows() as u8, g.cols() as u8, g.k() as u8);
+        if board(r, c, k) != expected {
+            return Err(ProofTableError::OtherBoard { expected, found: board(r, c, k) });
+        }
+        let (body, crc) = bytes.split_at(bytes.len() - 4);
+        if crc32fast::hash(body).to_le_bytes() != crc {
+            return Err(ProofTableError::Damaged("checksum"));
+        }
+        let count = u64::from_le_bytes(body[19..27].try_into().expect("8 bytes"));
+        let entries = &body[header..];
+        if count.checked_mul(TABLE_ENTRY_BYTES as u64) != Some(entries.len() as u64) {
+            return Err(ProofTableError::Damaged("length"));
+        }
+        let full = g.full().0;
+        let mut read = Vec::with_capacity(entries.len() / TABLE_ENTRY_BYTES);
+        for e in entries.chunks_exact(TABLE_ENTRY_BYTES) {
+            let key = u128::from_le_bytes(e[..16].try_into().expect("16 bytes"));
+            let zone = u64::from_le_bytes(e[17..25].try_into().expect("8 bytes"));
+            if e[16] > 1 || zone & !full != 0 {
+                return Err(ProofTableError::Damaged("an entry"));
+            }
+            read.push((key, ZoneProof { maker_wins: e[16] == 1, zone: Bitboard(zone) }));
+        }
+        let room = self.max_entries.saturating_sub(self.table.len());
+        let added = read.len().min(room);
+        self.table.extend(read.into_iter().take(added));
+        Ok(added)
     }
 
     /// Stops later [`ZoneProver::prove`] calls at `deadline` and after `max_nodes` positions in

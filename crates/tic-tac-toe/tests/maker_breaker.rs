@@ -25,8 +25,8 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use search_core::{Engine, Game};
 use tic_tac_toe::{
-    default_tt_bits, verify_pairing, Bitboard, Cell, Geometry, MakerBreaker, MnkGame, Position, Question,
-    Scoring, WinningMove, ZoneOptions, ZoneProver,
+    default_tt_bits, verify_pairing, Bitboard, Cell, Geometry, MakerBreaker, MnkGame, Position,
+    ProofTableError, Question, Scoring, WinningMove, ZoneOptions, ZoneProver,
 };
 
 /// A plain Maker-Breaker brute force: lines as cell lists, memo over (maker, breaker, turn).
@@ -471,6 +471,61 @@ fn maker_wins_hold_against_every_defence() {
         }
     }
     assert!(found >= 60, "{found} Maker wins played out");
+}
+
+/// A table of proofs read back by a fresh prover answers at once; damaged, cut-short or forged
+/// bytes (an entry no proof has, under a recomputed checksum) and a table of another board are
+/// refused, and nothing of them is read.
+#[test]
+fn proof_tables_read_back_and_damaged_ones_are_refused() {
+    let g = Geometry::new(5, 5, 4).unwrap();
+    let mut prover = ZoneProver::new(g, 1 << 16);
+    let root = prover.game().position(Bitboard::EMPTY, Bitboard::EMPTY, true);
+    assert!(prover.prove(&root).unwrap().maker_wins);
+    let bytes = prover.table_bytes();
+    let mut fresh = ZoneProver::new(g, 1 << 16);
+    assert_eq!(fresh.load_table(&bytes), Ok(prover.table_len()));
+    assert_eq!(fresh.known(&root), prover.known(&root));
+    assert!(fresh.known(&root).is_some());
+    assert!(fresh.prove(&root).unwrap().maker_wins);
+    assert!(fresh.nodes() <= 2, "{} nodes from the table", fresh.nodes());
+    let refused = |bytes: &[u8]| {
+        let mut p = ZoneProver::new(g, 1 << 16);
+        let r = p.load_table(bytes);
+        assert_eq!(p.table_len(), 0, "nothing read");
+        r
+    };
+    let mut rng = SmallRng::seed_from_u64(78);
+    for _ in 0..300 {
+        let mut damaged = bytes.clone();
+        let i = rng.gen_range(0..damaged.len());
+        damaged[i] ^= 1 << rng.gen_range(0..8);
+        assert!(refused(&damaged).is_err(), "byte {i}");
+    }
+    for cut in [0, 10, 20, 30, bytes.len() - 1] {
+        assert!(refused(&bytes[..cut]).is_err(), "cut at {cut}");
+    }
+    let mut longer = bytes.clone();
+    longer.insert(40, 0);
+    assert!(refused(&longer).is_err());
+    // Forged: an entry's winner byte 2, or a zone cell off the board, sealed again.
+    let reseal = |mut b: Vec<u8>| {
+        let n = b.len() - 4;
+        let crc = crc32fast::hash(&b[..n]).to_le_bytes();
+        b[n..].copy_from_slice(&crc);
+        b
+    };
+    let mut forged = bytes.clone();
+    forged[27 + 16] = 2;
+    assert_eq!(refused(&reseal(forged)), Err(ProofTableError::Damaged("an entry")));
+    let mut forged = bytes.clone();
+    forged[27 + 24] |= 0x80;
+    assert_eq!(refused(&reseal(forged)), Err(ProofTableError::Damaged("an entry")));
+    let mut other = ZoneProver::new(Geometry::new(4, 5, 4).unwrap(), 1 << 16);
+    assert_eq!(
+        other.load_table(&bytes),
+        Err(ProofTableError::OtherBoard { expected: "4x5 k=4".into(), found: "5x5 k=4".into() })
+    );
 }
 
 #[test]
