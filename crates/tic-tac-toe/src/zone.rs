@@ -47,10 +47,13 @@ const PAIRING_MAX_LINES: u32 = 64;
 
 /// A Maker-Breaker prover with relevancy zones and Breaker-move domination over one
 /// [`Geometry`]'s lines; its table keeps every proven position (folded over the board's
-/// symmetries) with its zone until it holds `max_entries`, when it is cleared.
+/// symmetries) with its zone until it holds `max_entries`; then it keeps the proofs whose
+/// searches took the most positions, about half of them.
 pub struct ZoneProver {
     mb: MakerBreaker,
-    table: FxHashMap<u128, ZoneProof>,
+    /// Proven positions by canonical code: the proof (its zone in the canonical frame) and the
+    /// positions its search took (saturated), which decide what a full table keeps.
+    table: FxHashMap<u128, (ZoneProof, u32)>,
     max_entries: usize,
     nodes: u64,
     deadline: Option<Instant>,
@@ -87,8 +90,8 @@ impl Default for ZoneOptions {
 const TABLE_MAGIC: &[u8; 16] = b"mnk-mb-proofs 1\n";
 
 /// Bytes of one entry of a table of proofs: the canonical code (16), the winner (1), the
-/// zone (8).
-const TABLE_ENTRY_BYTES: usize = 25;
+/// zone (8), the positions its search took (4).
+const TABLE_ENTRY_BYTES: usize = 29;
 
 /// Why [`ZoneProver::load_table`] refused a table of proofs: nothing of it is read then.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -166,7 +169,7 @@ impl ZoneProver {
     #[must_use]
     pub fn known(&self, pos: &MbPosition) -> Option<ZoneProof> {
         let (key, sym) = self.canonical(pos);
-        self.table.get(&key).map(|found| {
+        self.table.get(&key).map(|(found, _)| {
             let syms = &self.mb.syms;
             ZoneProof {
                 maker_wins: found.maker_wins,
@@ -177,8 +180,8 @@ impl ZoneProver {
 
     /// The table of proven positions as bytes, for [`ZoneProver::load_table`] in a later run
     /// (the proofs of a long search kept across runs): a header naming the format and the
-    /// board, the entries (25 bytes each: canonical code, winner, zone), and a CRC-32 of all
-    /// that.
+    /// board, the entries (29 bytes each: canonical code, winner, zone, the positions its
+    /// search took), and a CRC-32 of all that.
     #[must_use]
     pub fn table_bytes(&self) -> Vec<u8> {
         let g = self.mb.geometry();
@@ -186,10 +189,11 @@ impl ZoneProver {
         bytes.extend_from_slice(TABLE_MAGIC);
         bytes.extend([g.rows(), g.cols(), g.k()].map(|n| n as u8));
         bytes.extend_from_slice(&(self.table.len() as u64).to_le_bytes());
-        for (key, proof) in &self.table {
+        for (key, (proof, work)) in &self.table {
             bytes.extend_from_slice(&key.to_le_bytes());
             bytes.push(u8::from(proof.maker_wins));
             bytes.extend_from_slice(&proof.zone.0.to_le_bytes());
+            bytes.extend_from_slice(&work.to_le_bytes());
         }
         let crc = crc32fast::hash(&bytes);
         bytes.extend_from_slice(&crc.to_le_bytes());
@@ -231,10 +235,11 @@ impl ZoneProver {
         for e in entries.chunks_exact(TABLE_ENTRY_BYTES) {
             let key = u128::from_le_bytes(e[..16].try_into().expect("16 bytes"));
             let zone = u64::from_le_bytes(e[17..25].try_into().expect("8 bytes"));
+            let work = u32::from_le_bytes(e[25..29].try_into().expect("4 bytes"));
             if e[16] > 1 || zone & !full != 0 {
                 return Err(ProofTableError::Damaged("an entry"));
             }
-            read.push((key, ZoneProof { maker_wins: e[16] == 1, zone: Bitboard(zone) }));
+            read.push((key, (ZoneProof { maker_wins: e[16] == 1, zone: Bitboard(zone) }, work)));
         }
         let room = self.max_entries.saturating_sub(self.table.len());
         let added = read.len().min(room);
@@ -303,6 +308,7 @@ impl ZoneProver {
     }
 
     fn search(&mut self, pos: &MbPosition, report: &mut Report<'_>) -> Result<ZoneProof, Interrupted> {
+        let start = self.nodes;
         self.nodes += 1;
         self.check_limits(report)?;
         let maker = |zone: u64| ZoneProof { maker_wins: true, zone: Bitboard(zone) };
@@ -334,7 +340,7 @@ impl ZoneProver {
             return Ok(maker(first | (rest & rest.wrapping_neg())));
         }
         let (key, sym) = self.canonical(pos);
-        if let Some(found) = self.table.get(&key) {
+        if let Some((found, _)) = self.table.get(&key) {
             let syms = &self.mb.syms;
             let zone = syms.image(syms.inverse(sym), found.zone.0);
             return Ok(ZoneProof { maker_wins: found.maker_wins, zone: Bitboard(zone) });
@@ -379,11 +385,25 @@ impl ZoneProver {
             self.and_or(pos, moves, false, report)?
         };
         if self.table.len() >= self.max_entries {
-            self.table.clear();
+            self.make_room();
         }
         let zone = self.mb.syms.image(sym, proof.zone.0);
-        self.table.insert(key, ZoneProof { maker_wins: proof.maker_wins, zone: Bitboard(zone) });
+        let work = u32::try_from(self.nodes - start).unwrap_or(u32::MAX);
+        self.table.insert(key, (ZoneProof { maker_wins: proof.maker_wins, zone: Bitboard(zone) }, work));
         Ok(proof)
+    }
+
+    /// Empties about half of the full table: the proofs whose searches took fewer positions
+    /// than the median go (the expensive ones stay, as a TT's replacement by depth keeps them).
+    fn make_room(&mut self) {
+        let mut works: Vec<u32> = self.table.values().map(|&(_, w)| w).collect();
+        let middle = works.len() / 2;
+        let (_, &mut median, _) = works.select_nth_unstable(middle);
+        // Ties at the median go too when they are most of the table (many one-position proofs).
+        self.table.retain(|_, &mut (_, w)| w > median);
+        if self.table.len() * 4 > self.max_entries * 3 {
+            self.table.clear();
+        }
     }
 
     /// `common[c]` for every free cell `c`: the cells on every live line through `c` (a cell

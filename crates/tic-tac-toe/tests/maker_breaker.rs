@@ -538,6 +538,10 @@ fn zone_prover_proves_the_known_empty_boards() {
         let mut prover = ZoneProver::new(g, 1 << 20);
         let root = prover.game().position(Bitboard::EMPTY, Bitboard::EMPTY, true);
         assert_eq!(prover.prove(&root).unwrap().maker_wins, maker_wins, "{g}");
+        // A table of 64 positions, made room in again and again: the same results.
+        let mut small = ZoneProver::new(g, 64);
+        assert_eq!(small.prove(&root).unwrap().maker_wins, maker_wins, "{g}, a table of 64");
+        assert!(small.table_len() <= 64);
     }
 }
 
