@@ -180,7 +180,12 @@ Example:
         Ok(self.reply(number, pos, request, score, false))
     }
 
-    fn long_job(&mut self, pos: &Position, request: &Request) -> Option<LongJob<'_, ConnectFourFront>> {
+    fn long_job(
+        &mut self,
+        pos: &Position,
+        request: &Request,
+        _progress: &mut dyn FnMut(&str),
+    ) -> Option<LongJob<'_, ConnectFourFront>> {
         if !request.one_case || pos.is_won() || pos.is_full() {
             return None;
         }

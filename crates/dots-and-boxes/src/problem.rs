@@ -225,7 +225,12 @@ Example:
         Ok(self.reply(number, pos, request, found, false))
     }
 
-    fn long_job(&mut self, pos: &Position, request: &Request) -> Option<LongJob<'_, DotsAndBoxesFront>> {
+    fn long_job(
+        &mut self,
+        pos: &Position,
+        request: &Request,
+        _progress: &mut dyn FnMut(&str),
+    ) -> Option<LongJob<'_, DotsAndBoxesFront>> {
         if !request.one_case || pos.is_over(self.judge.geometry()) {
             return None;
         }

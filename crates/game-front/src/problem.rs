@@ -337,8 +337,14 @@ pub trait Problem: Sized + 'static {
 
     /// The root driver's job for `case`, when `request` asks for one (`--checkpoint`,
     /// `--store`, or a problem's own choice) and the case needs a search; `None` answers it by
-    /// [`Problem::answer`]. Default: none.
-    fn long_job(&mut self, _case: &Self::Case, _request: &Request) -> Option<LongJob<'_, Self::Long>> {
+    /// [`Problem::answer`]. A problem that proves something first may tell `progress` about
+    /// it, as [`Problem::answer`] does. Default: none.
+    fn long_job(
+        &mut self,
+        _case: &Self::Case,
+        _request: &Request,
+        _progress: &mut dyn FnMut(&str),
+    ) -> Option<LongJob<'_, Self::Long>> {
         None
     }
 

@@ -175,7 +175,12 @@ Example:
         Ok(self.reply(number, pos, found, None, false))
     }
 
-    fn long_job(&mut self, pos: &Position, request: &Request) -> Option<LongJob<'_, OthelloFront>> {
+    fn long_job(
+        &mut self,
+        pos: &Position,
+        request: &Request,
+        _progress: &mut dyn FnMut(&str),
+    ) -> Option<LongJob<'_, OthelloFront>> {
         if !request.one_case || self.engine.game().terminal_value(pos).is_some() {
             return None;
         }

@@ -238,11 +238,25 @@ Example:
     /// goes on across runs: if the side to move cannot complete a line it has no winning move
     /// and [`Problem::answer`] says so from the proofs at once; if it can, the root driver
     /// proves every cell of the real game.
-    fn long_job(&mut self, pos: &Position, request: &Request) -> Option<LongJob<'_, TicTacToeFront>> {
+    fn long_job(
+        &mut self,
+        pos: &Position,
+        request: &Request,
+        progress: &mut dyn FnMut(&str),
+    ) -> Option<LongJob<'_, TicTacToeFront>> {
         if !request.one_case || pos.is_over() {
             return None;
         }
-        match self.solver.try_can_make_line(pos, pos.to_move(), request.time_limit) {
+        let (me, other) = (pos.to_move(), pos.to_move().opponent());
+        let mut report = |p: &FindProgress| {
+            progress(&format!(
+                "proving: can {me} complete a line at all, {other} only blocking (Maker-Breaker)? {} positions, {:.0} positions/s, {:.0?}",
+                p.nodes,
+                p.nodes_per_second(),
+                p.elapsed
+            ));
+        };
+        match self.solver.try_can_make_line(pos, me, request.time_limit, 1 << 20, &mut report) {
             Ok(Ok(true)) => {}
             // No line: `answer` finds that in the proofs; a refused position: `answer` says why.
             Ok(Ok(false)) | Err(_) => return None,

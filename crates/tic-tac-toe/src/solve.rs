@@ -337,7 +337,8 @@ impl WinningMove {
 
     /// [`WinningMove::can_make_line`] stopped after `time` (`Ok(Err(Interrupted))` when the
     /// time ran out first; what was proven stays in the prover's table), answered at once when
-    /// the table already holds the position.
+    /// the table already holds the position; `progress` is called every `every` positions
+    /// (at least 1; about a million a second).
     ///
     /// # Errors
     /// [`SolveError::GeometryMismatch`] if `pos` is on another board.
@@ -346,9 +347,12 @@ impl WinningMove {
         pos: &Position,
         maker: Mark,
         time: Option<Duration>,
+        every: u64,
+        progress: &mut dyn FnMut(&FindProgress),
     ) -> Result<Result<bool, Interrupted>, SolveError> {
         self.shared.prepare(pos)?;
-        let mut watch = Watch { reporter: None, deadline: time.map(|t| Instant::now() + t) };
+        let reporter = Reporter { callback: progress, every: every.max(1), start: Instant::now(), done: 0 };
+        let mut watch = Watch { reporter: Some(reporter), deadline: time.map(|t| Instant::now() + t) };
         Ok(self.maker_wins(pos, maker, &mut watch))
     }
 

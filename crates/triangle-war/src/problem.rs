@@ -192,7 +192,12 @@ Example:
         })
     }
 
-    fn long_job(&mut self, pos: &Position, request: &Request) -> Option<LongJob<'_, TriangleWarFront>> {
+    fn long_job(
+        &mut self,
+        pos: &Position,
+        request: &Request,
+        _progress: &mut dyn FnMut(&str),
+    ) -> Option<LongJob<'_, TriangleWarFront>> {
         if !self.driven || !self.drivable(pos, request) {
             return None;
         }
