@@ -257,6 +257,22 @@ async fn run(server: &Server, driver: &Driver, profile: &Path) {
     set_mode(&c, "second").await;
     assert_eq!(c.execute("return state.moves", vec![]).await.unwrap(), json!(["4"]));
     set_mode(&c, "both").await;
+    // A move made while the hints are still computed (after `44`: a principal variation
+    // beyond the book, seconds of search) cancels them and is played at once.
+    c.execute("state.moves = ['4', '4']; state.movers = ['', '']; refresh();", vec![]).await.unwrap();
+    let waited = Instant::now();
+    loop {
+        let hinting = c.execute("return state.hints !== null", vec![]).await.unwrap();
+        if hinting == json!(true) {
+            break;
+        }
+        assert!(waited.elapsed() < Duration::from_secs(10), "the hints never started");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    c.execute("play('3');", vec![]).await.unwrap();
+    let played = c.execute("return [state.moves, state.hints === null]", vec![]).await.unwrap();
+    assert_eq!(played, json!([["4", "4", "3"], true]), "the move is played and the hints cancelled");
+    settle(&c).await;
 
     // The Young-diagram game set up from judge text pasted into the page.
     pick_game(&c, "young-chess", "").await;
