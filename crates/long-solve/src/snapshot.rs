@@ -53,7 +53,9 @@ pub(crate) fn write_atomically(what: &str, path: &Path, text: &str) -> Result<()
     write_bytes_atomically(what, path, text.as_bytes())
 }
 
-/// [`write_atomically`] for bytes (`what` names the file in the error).
+/// Writes `bytes` to a temporary file in `path`'s directory, then renames it over `path`: a
+/// reader sees the old file or the new one, and a failed write leaves nothing behind (`what`
+/// names the file in the error).
 ///
 /// # Errors
 /// The file cannot be written: named.
