@@ -107,6 +107,49 @@ pub fn progress_spinner() -> Option<indicatif::ProgressBar> {
     })
 }
 
+/// Where a solve's progress messages go: the latest on a [`progress_spinner`] when stderr is a
+/// terminal; otherwise, when `log_every` is set, one `games-cli: progress: MESSAGE` line at most
+/// every `log_every` (the first at once); otherwise nowhere. Dropping it clears the spinner.
+pub struct ProgressReport {
+    terminal: bool,
+    log_every: Option<std::time::Duration>,
+    spinner: Option<indicatif::ProgressBar>,
+    last_line: Option<std::time::Instant>,
+}
+
+impl ProgressReport {
+    /// A report for a run whose stderr is a terminal (`terminal`), logging at most every
+    /// `log_every` otherwise.
+    pub fn new(terminal: bool, log_every: Option<std::time::Duration>) -> ProgressReport {
+        ProgressReport { terminal, log_every, spinner: None, last_line: None }
+    }
+
+    /// Shows `message` as the report's rules say.
+    pub fn report(&mut self, message: &str) {
+        if self.terminal {
+            if self.spinner.is_none() {
+                self.spinner = progress_spinner();
+            }
+            if let Some(bar) = &self.spinner {
+                bar.set_message(message.to_string());
+            }
+        } else if let Some(every) = self.log_every {
+            if self.last_line.map_or(true, |t| t.elapsed() >= every) {
+                self.last_line = Some(std::time::Instant::now());
+                eprintln!("games-cli: progress: {message}");
+            }
+        }
+    }
+}
+
+impl Drop for ProgressReport {
+    fn drop(&mut self) {
+        if let Some(bar) = self.spinner.take() {
+            bar.finish_and_clear();
+        }
+    }
+}
+
 /// Largest `--threads N` accepted (0 still means every core): 256. A thread the system refuses
 /// to create is not an error: the search runs on the threads it has.
 pub const MAX_THREADS: u16 = 256;

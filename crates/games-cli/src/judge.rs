@@ -173,84 +173,57 @@ pub fn run<P: Problem>(matches: &ArgMatches, out: &mut dyn Write) -> Result<()> 
     let mut unfinished: Vec<(usize, Stop)> = Vec::new();
     let mut last_bounds = String::new();
     let mut answered = 0;
-    let mut each = |problem: &mut P,
-                    Numbered { number, case }: Numbered<P::Case>,
-                    out: &mut dyn Write|
-     -> Result<()> {
-        answered += 1;
-        let unit = features.unit;
-        anyhow::ensure!(
-            answered == 1 || !request.one_case,
-            "{unit} {number}: --checkpoint and --store take one {unit} per run"
-        );
-        // What a problem proves before its long job (winning-move's Maker-Breaker
-        // question): one line every `--save-every` when standard error is a log, the latest
-        // on a spinner on a terminal.
-        let mut spinner = None;
-        let mut last_line: Option<std::time::Instant> = None;
-        let every = long.map_or(std::time::Duration::from_secs(300), |l| l.save_every);
-        let mut before_long = |message: &str| {
-            if request.terminal {
-                spinner
-                    .get_or_insert_with(|| crate::common::progress_spinner().expect("stderr is a terminal"))
-                    .set_message(message.to_string());
-            } else if last_line.map_or(true, |t| t.elapsed() >= every) {
-                last_line = Some(std::time::Instant::now());
-                eprintln!("games-cli: progress: {message}");
-            }
-        };
-        let job = problem.long_job(&case, &request, &mut before_long);
-        if let Some(bar) = spinner {
-            bar.finish_and_clear();
-        }
-        let reply = match (long, job) {
-            (Some(args), Some(job)) => {
-                let solved = long_solve::solve_game(
-                    job.solvable,
-                    &job.root,
-                    job.engine,
-                    &job.pos,
-                    args,
-                    job.exact_all,
-                )?;
-                let done = LongDone {
-                    result: solved.result,
-                    stopped: solved.stop.map(|s| s == Stop::NodeBudget),
-                    stats: solved.stats,
-                    known_pv: solved.known_pv,
-                };
-                problem.long_reply(number, &case, &request, done)?
-            }
-            _ => {
-                let mut spinner = None;
-                let mut progress = |message: &str| {
-                    if request.terminal {
-                        spinner
-                            .get_or_insert_with(|| {
-                                crate::common::progress_spinner().expect("stderr is a terminal")
-                            })
-                            .set_message(message.to_string());
-                    }
-                };
-                let reply = problem.answer(number, &case, &request, &mut progress);
-                if let Some(bar) = spinner {
-                    bar.finish_and_clear();
+    let mut each =
+        |problem: &mut P, Numbered { number, case }: Numbered<P::Case>, out: &mut dyn Write| -> Result<()> {
+            answered += 1;
+            let unit = features.unit;
+            anyhow::ensure!(
+                answered == 1 || !request.one_case,
+                "{unit} {number}: --checkpoint and --store take one {unit} per run"
+            );
+            // What a problem proves before its long job (winning-move's Maker-Breaker
+            // question): one line every `--save-every` when standard error is a log, the latest
+            // on a spinner on a terminal.
+            let every = long.map_or(std::time::Duration::from_secs(300), |l| l.save_every);
+            let job = {
+                let mut report = crate::common::ProgressReport::new(request.terminal, Some(every));
+                problem.long_job(&case, &request, &mut |message: &str| report.report(message))
+            };
+            let reply = match (long, job) {
+                (Some(args), Some(job)) => {
+                    let solved = long_solve::solve_game(
+                        job.solvable,
+                        &job.root,
+                        job.engine,
+                        &job.pos,
+                        args,
+                        job.exact_all,
+                    )?;
+                    let done = LongDone {
+                        result: solved.result,
+                        stopped: solved.stop.map(|s| s == Stop::NodeBudget),
+                        stats: solved.stats,
+                        known_pv: solved.known_pv,
+                    };
+                    problem.long_reply(number, &case, &request, done)?
                 }
-                reply?
+                _ => {
+                    let mut report = crate::common::ProgressReport::new(request.terminal, None);
+                    problem.answer(number, &case, &request, &mut |message: &str| report.report(message))?
+                }
+            };
+            if let Some(path) = &proofs {
+                long_solve::snapshot::write_bytes_atomically("proofs", path, &problem.proofs())?;
             }
+            if let Some(stop) = print(&shared, number, &reply, out)? {
+                if let Reply::Unfinished { bounds, .. } = &reply {
+                    last_bounds.clone_from(bounds);
+                }
+                unfinished.push((number, stop));
+            }
+            out.flush()?;
+            Ok(())
         };
-        if let Some(path) = &proofs {
-            long_solve::snapshot::write_bytes_atomically("proofs", path, &problem.proofs())?;
-        }
-        if let Some(stop) = print(&shared, number, &reply, out)? {
-            if let Reply::Unfinished { bounds, .. } = &reply {
-                last_bounds.clone_from(bounds);
-            }
-            unfinished.push((number, stop));
-        }
-        out.flush()?;
-        Ok(())
-    };
     if request.empty {
         let case = problem.empty_case();
         each(&mut problem, Numbered { number: 1, case }, out)?;
