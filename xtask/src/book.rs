@@ -52,6 +52,12 @@ pub struct Args {
     /// and write no book: run N shards at once, then the command without `--shard`.
     #[arg(long, value_name = "I/N", value_parser = long_solve::parse_shard)]
     pub shard: Option<(u32, u32)>,
+    /// Build the reply book instead ([`connect_four::Replies`]): the solver's reply in every
+    /// position it faces within `--plies` stones, playing either side by these replies against
+    /// any opponent (default file `books/GAME-SIZE-rN.replies`). The replies are computed as
+    /// `games-cli play` computes them (the bundled score book, the default TT), level by level.
+    #[arg(long)]
+    pub replies: bool,
 }
 
 /// The shard progress files beside `progress` (`FILE.progress` -> `FILE.shard-I-of-N.progress`).
@@ -131,6 +137,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     );
     let (w, h) = connect_four::parse_size(&args.size).map_err(anyhow::Error::msg)?;
     let geom = Geometry::new(w, h).map_err(|e| anyhow::anyhow!("--size {w}x{h}: {e}"))?;
+    if args.replies {
+        return run_replies(args, geom);
+    }
     let game = ConnectFour::new(geom);
     let identity = game.book_identity();
     let out = args.out.clone().unwrap_or_else(|| {
@@ -221,6 +230,121 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// `cargo xtask book connect-four --replies`: walks the solver's strategy
+/// ([`connect_four::strategy_walk`]) with the replies known so far, solves the positions it
+/// stops at (this shard's share first, then those the other shards have not solved yet, by
+/// their progress files), appends each to the progress file, and walks again until nothing is
+/// missing; then writes the reply book (without `--shard`) from every progress file.
+fn run_replies(args: &Args, geom: Geometry) -> anyhow::Result<()> {
+    use connect_four::{Column, ConnectFourFront, Replies};
+    use game_front::{Front, SolverSettings};
+    let identity = Replies::identity(geom);
+    let (w, h) = (geom.width(), geom.height());
+    let out = args.out.clone().unwrap_or_else(|| {
+        crate::workspace_root().join("books").join(format!("{}-{w}x{h}-r{}.replies", args.game, args.plies))
+    });
+    let main_progress = PathBuf::from(format!("{}.progress", out.display()));
+    let progress_path = match args.shard {
+        Some((i, n)) => PathBuf::from(format!("{}.shard-{i}-of-{n}.progress", out.display())),
+        None => main_progress.clone(),
+    };
+    let header = progress_header(&identity, args.plies);
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    let mut progress = fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&progress_path)
+        .with_context(|| format!("opening {}", progress_path.display()))?;
+    if progress.metadata()?.len() == 0 {
+        progress.write_all(header.as_bytes())?;
+    }
+    let read_all = |values: &mut HashMap<u128, Value>| -> anyhow::Result<()> {
+        for path in std::iter::once(main_progress.clone()).chain(shard_progress_files(&out)?) {
+            values.extend(read_progress(&path, &header)?.unwrap_or_default());
+        }
+        Ok(())
+    };
+    let front = ConnectFourFront::with_geometry(geom);
+    let mut solver = front.solver(SolverSettings { threads: Some(1), ..SolverSettings::default() });
+    solver.set_replies(None);
+    let started = Instant::now();
+    let (mut solved, mut last_report) = (0usize, Instant::now());
+    let mut values = HashMap::new();
+    loop {
+        read_all(&mut values)?;
+        let known = |p: &connect_four::Position| {
+            let c = values.get(&u128::from(p.board().code()))?;
+            Some(Column(u8::try_from(*c).ok()?))
+        };
+        let walk = connect_four::strategy_walk(geom, args.plies, known);
+        if walk.missing.is_empty() {
+            if let Some((i, n)) = args.shard {
+                eprintln!(
+                    "replies: shard {i}/{n} done ({solved} solved in this run); the command without --shard writes the book"
+                );
+                return Ok(());
+            }
+            let replies = Replies::new(geom, args.plies, walk.faced).context("making the reply book")?;
+            let bytes = replies.to_bytes();
+            let tmp = PathBuf::from(format!("{}.tmp", out.display()));
+            fs::write(&tmp, &bytes).with_context(|| format!("writing {}", tmp.display()))?;
+            fs::rename(&tmp, &out)
+                .with_context(|| format!("renaming {} to {}", tmp.display(), out.display()))?;
+            eprintln!(
+                "replies: {} positions, {} bytes, written to {} ({:.1} s, {solved} solved in this run)",
+                replies.len(),
+                bytes.len(),
+                out.display(),
+                started.elapsed().as_secs_f64()
+            );
+            return Ok(());
+        }
+        let stones = walk.missing.iter().map(|p| p.moves_played()).min().unwrap_or(0);
+        // This shard's share of the missing positions first, then the others' left over.
+        let (i, n) = args.shard.unwrap_or((0, 1));
+        // By a hash of the code, so that shards reading the files at different times still
+        // share the same positions out the same way.
+        let share = |p: &connect_four::Position| {
+            (p.board().code().wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) % u64::from(n) == u64::from(i)
+        };
+        let (mine, theirs): (Vec<&connect_four::Position>, Vec<_>) =
+            walk.missing.iter().partition(|p| share(p));
+        eprintln!(
+            "replies: {} positions to solve (from {stones} stones on), {} of them this shard's; {} known",
+            walk.missing.len(),
+            mine.len(),
+            walk.faced.len()
+        );
+        let own = mine.len();
+        for (j, pos) in mine.into_iter().chain(theirs).enumerate() {
+            // Past this shard's share, what the other shards have solved meanwhile is skipped.
+            if j >= own && (j - own) % 16 == 0 {
+                read_all(&mut values)?;
+            }
+            let key = u128::from(pos.board().code());
+            if values.contains_key(&key) {
+                continue;
+            }
+            let c = solver.try_best_column(pos).map_err(|e| anyhow::anyhow!("{e}"))?;
+            let value = Value::from(c.0);
+            progress.write_all(progress_line(key, value).as_bytes())?;
+            progress.flush()?;
+            values.insert(key, value);
+            solved += 1;
+            if last_report.elapsed() >= Duration::from_secs(args.progress_every) {
+                last_report = Instant::now();
+                eprintln!(
+                    "replies: {solved} solved in {:.0} s this run, {:.0} M nodes",
+                    started.elapsed().as_secs_f64(),
+                    solver.stats().nodes as f64 / 1e6
+                );
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -241,6 +365,38 @@ mod tests {
         assert!(read_progress(&path, &progress_header(&identity, 4)).is_err());
         assert_eq!(read_progress(&dir.join("none"), &header).unwrap(), None);
         fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_reply_book_built_in_two_shards_holds_the_solvers_replies() {
+        use connect_four::{Replies, Solver};
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("r.replies");
+        let geom = Geometry::new(5, 4).unwrap();
+        let args = |shard| Args {
+            game: "connect-four".into(),
+            size: "5x4".into(),
+            plies: 6,
+            out: Some(out.clone()),
+            tt_bits: 16,
+            progress_every: 1000,
+            shard,
+            replies: true,
+        };
+        run(&args(Some((0, 2)))).unwrap();
+        assert!(!out.exists(), "a shard writes no book");
+        run(&args(Some((1, 2)))).unwrap();
+        run(&args(None)).unwrap();
+        let replies = Replies::from_bytes(geom, &fs::read(&out).unwrap()).unwrap();
+        assert_eq!(replies.stones(), 6);
+        let walk = connect_four::strategy_walk(geom, 6, |p| replies.reply(p));
+        assert!(walk.missing.is_empty());
+        assert_eq!(walk.faced.len(), replies.len());
+        for (pos, reply) in &walk.faced {
+            let scores = Solver::with_tt_bits(geom, 16).column_scores(pos);
+            let best = scores.iter().map(|&(_, s)| s).max().unwrap();
+            assert_eq!(scores.iter().find(|&&(_, s)| s == best).unwrap().0, *reply, "{}", pos.moves_string());
+        }
     }
 
     #[test]

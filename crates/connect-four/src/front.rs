@@ -97,7 +97,8 @@ impl Front for ConnectFourFront {
     /// The fast solver with the settings' threads, TT budget and book (the game's defaults for
     /// those not given; the budget sized for the table the solver builds:
     /// [`Solver::tt_bits_within`]; a book of another board is not read; without a book, the
-    /// bundled one on 7 x 6 ([`crate::bundled_book`]) unless `no_bundled_book`).
+    /// bundled one on 7 x 6 ([`crate::bundled_book`]) unless `no_bundled_book`; the bundled
+    /// reply book on 7 x 6 ([`crate::bundled_replies`]) unless `no_bundled_book`).
     fn solver(&self, settings: SolverSettings) -> Solver {
         let threads = settings.threads.unwrap_or(crate::DEFAULT_THREADS).max(1);
         let tt_bits =
@@ -107,6 +108,9 @@ impl Front for ConnectFourFront {
         let book = crate::bundled::book_to_read(self.geom, settings.book, settings.no_bundled_book);
         if book.as_deref().is_some_and(|b| self.check_book(b).is_ok()) {
             solver.set_book(book).expect("a book of this board");
+        }
+        if !settings.no_bundled_book {
+            solver.set_replies(crate::bundled_replies(self.geom));
         }
         solver
     }

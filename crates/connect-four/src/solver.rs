@@ -53,6 +53,8 @@ pub struct Solver {
     plain: crate::PlainConnectFour,
     tt_bits: u32,
     threads: usize,
+    /// The reply book [`Solver::try_best_column`] answers from first ([`Solver::set_replies`]).
+    replies: Option<Arc<crate::Replies>>,
 }
 
 impl Default for Solver {
@@ -87,7 +89,13 @@ impl Solver {
             Engine::with_options(game, options)
         };
         engine.set_etc_min_reach(ETC_MIN_REACH);
-        Solver { engine, plain: crate::PlainConnectFour::new(geom), tt_bits, threads: threads.max(1) }
+        Solver {
+            engine,
+            plain: crate::PlainConnectFour::new(geom),
+            tt_bits,
+            threads: threads.max(1),
+            replies: None,
+        }
     }
 
     /// The largest TT size `tt_bits` (`2^tt_bits` entries) of a [`Solver::with_threads`]
@@ -145,8 +153,22 @@ impl Solver {
     /// book kept).
     pub fn clear(&mut self) {
         let book = self.engine.book().cloned();
+        let replies = self.replies.take();
         *self = Self::with_threads(*self.geometry(), self.tt_bits, self.threads);
         self.engine.set_book(book);
+        self.replies = replies;
+    }
+
+    /// Answers [`Solver::try_best_column`] from `replies` (`None`: none) in the positions it
+    /// holds: the same columns, at once. A reply book of another board is never consulted.
+    pub fn set_replies(&mut self, replies: Option<Arc<crate::Replies>>) {
+        self.replies = replies;
+    }
+
+    /// The reply book the solver answers from, if any ([`Solver::set_replies`]).
+    #[must_use]
+    pub fn replies(&self) -> Option<&Arc<crate::Replies>> {
+        self.replies.as_ref()
     }
 
     /// Reads `book` (`None`: none) in every search from now on: the exact scores of the
@@ -384,6 +406,9 @@ impl Solver {
     }
 
     fn best_column_as(&mut self, pos: &Position, limited: bool) -> Result<Column, Interrupted> {
+        if let Some(c) = self.replies.as_ref().and_then(|r| r.reply(pos)) {
+            return Ok(c);
+        }
         let target = self.score_as(pos, None, limited)?;
         for c in pos.legal_columns() {
             if self.keeps(pos, c, target, limited)? {

@@ -177,7 +177,8 @@ pub struct SolverSettings {
     pub book: Option<std::sync::Arc<search_core::Book>>,
     /// Read no book unless `book` gives one. By default (`false`) a game with a book bundled
     /// for the board (Connect Four 7 x 6: `connect_four::bundled_book`) reads it when `book` is
-    /// `None`.
+    /// `None`, and one with a reply book bundled (Connect Four 7 x 6:
+    /// `connect_four::bundled_replies`) answers its moves from it.
     pub no_bundled_book: bool,
 }
 
