@@ -36,6 +36,10 @@ pub struct Args {
     /// Leave out the one-process reference (ratios are then not printed).
     #[arg(long)]
     pub no_reference: bool,
+    /// `--job-order` of the MPI runs (`eldest-first` or `any`; default the
+    /// games-cli default).
+    #[arg(long)]
+    pub job_order: Option<String>,
 }
 
 /// The games-cli arguments of a named solve.
@@ -148,6 +152,9 @@ pub fn run_bench(args: &Args) -> Result<()> {
         cmd.arg("--mpi");
         if let Some(n) = args.share_work {
             cmd.args(["--share-work", &n.to_string()]);
+        }
+        if let Some(order) = &args.job_order {
+            cmd.args(["--job-order", order]);
         }
         let r = run(cmd, true)?;
         if let Some(a) = &answer {
