@@ -128,6 +128,54 @@ fn read_progress(path: &Path, header: &str) -> anyhow::Result<Option<HashMap<u12
     Ok(Some(values))
 }
 
+/// The progress files of a build writing `out`: this run's (`FILE.progress`, or the shard's
+/// `FILE.shard-I-of-N.progress`), open for appending, and every one beside it to read.
+struct Progress {
+    out: PathBuf,
+    main: PathBuf,
+    header: String,
+    file: fs::File,
+}
+
+impl Progress {
+    /// Opens (creates, with `header` as its first line) the progress file of `shard` of the
+    /// build writing `out`, creating `out`'s folder.
+    fn open(out: &Path, shard: Option<(u32, u32)>, header: String) -> anyhow::Result<Progress> {
+        let main = PathBuf::from(format!("{}.progress", out.display()));
+        let path = match shard {
+            Some((i, n)) => PathBuf::from(format!("{}.shard-{i}-of-{n}.progress", out.display())),
+            None => main.clone(),
+        };
+        if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+            fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        }
+        let mut file = fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .with_context(|| format!("opening {}", path.display()))?;
+        if file.metadata()?.len() == 0 {
+            file.write_all(header.as_bytes())?;
+        }
+        Ok(Progress { out: out.to_path_buf(), main, header, file })
+    }
+
+    /// Adds to `values` what every progress file of the build holds.
+    fn read_all(&self, values: &mut HashMap<u128, Value>) -> anyhow::Result<()> {
+        for path in std::iter::once(self.main.clone()).chain(shard_progress_files(&self.out)?) {
+            values.extend(read_progress(&path, &self.header)?.unwrap_or_default());
+        }
+        Ok(())
+    }
+
+    /// Appends one solved position at once.
+    fn append(&mut self, key: u128, value: Value) -> anyhow::Result<()> {
+        self.file.write_all(progress_line(key, value).as_bytes())?;
+        self.file.flush()?;
+        Ok(())
+    }
+}
+
 /// `cargo xtask book`.
 pub fn run(args: &Args) -> anyhow::Result<()> {
     ensure!(
@@ -145,11 +193,6 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let out = args.out.clone().unwrap_or_else(|| {
         crate::workspace_root().join("books").join(format!("{}-{w}x{h}-p{}.book", args.game, args.plies))
     });
-    let main_progress = PathBuf::from(format!("{}.progress", out.display()));
-    let progress_path = match args.shard {
-        Some((i, n)) => PathBuf::from(format!("{}.shard-{i}-of-{n}.progress", out.display())),
-        None => main_progress.clone(),
-    };
     let started = Instant::now();
     let plan = BookPlan::new(&game, &Board::default(), args.plies);
     eprintln!(
@@ -159,22 +202,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         plan.level_sizes(),
         started.elapsed().as_secs_f64()
     );
-    let header = progress_header(&identity, args.plies);
+    let mut progress = Progress::open(&out, args.shard, progress_header(&identity, args.plies))?;
     let mut values = HashMap::new();
-    for path in std::iter::once(main_progress.clone()).chain(shard_progress_files(&out)?) {
-        values.extend(read_progress(&path, &header)?.unwrap_or_default());
-    }
-    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
-        fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    }
-    let mut progress = fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&progress_path)
-        .with_context(|| format!("opening {}", progress_path.display()))?;
-    if progress.metadata()?.len() == 0 {
-        progress.write_all(header.as_bytes())?;
-    }
+    progress.read_all(&mut values)?;
     let leaves: Vec<_> = match args.shard {
         Some((i, n)) => plan.leaves().iter().skip(i as usize).step_by(n as usize).cloned().collect(),
         None => plan.leaves().to_vec(),
@@ -190,8 +220,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             continue;
         }
         let value = Value::from(solver.score_board(board));
-        progress.write_all(progress_line(key, value).as_bytes())?;
-        progress.flush()?;
+        progress.append(key, value)?;
         values.insert(key, value);
         solved += 1;
         if last_report.elapsed() >= Duration::from_secs(args.progress_every) {
@@ -243,29 +272,7 @@ fn run_replies(args: &Args, geom: Geometry) -> anyhow::Result<()> {
     let out = args.out.clone().unwrap_or_else(|| {
         crate::workspace_root().join("books").join(format!("{}-{w}x{h}-r{}.replies", args.game, args.plies))
     });
-    let main_progress = PathBuf::from(format!("{}.progress", out.display()));
-    let progress_path = match args.shard {
-        Some((i, n)) => PathBuf::from(format!("{}.shard-{i}-of-{n}.progress", out.display())),
-        None => main_progress.clone(),
-    };
-    let header = progress_header(&identity, args.plies);
-    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
-        fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    }
-    let mut progress = fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&progress_path)
-        .with_context(|| format!("opening {}", progress_path.display()))?;
-    if progress.metadata()?.len() == 0 {
-        progress.write_all(header.as_bytes())?;
-    }
-    let read_all = |values: &mut HashMap<u128, Value>| -> anyhow::Result<()> {
-        for path in std::iter::once(main_progress.clone()).chain(shard_progress_files(&out)?) {
-            values.extend(read_progress(&path, &header)?.unwrap_or_default());
-        }
-        Ok(())
-    };
+    let mut progress = Progress::open(&out, args.shard, progress_header(&identity, args.plies))?;
     let front = ConnectFourFront::with_geometry(geom);
     let mut solver = front.solver(SolverSettings { threads: Some(1), ..SolverSettings::default() });
     solver.set_replies(None);
@@ -273,7 +280,7 @@ fn run_replies(args: &Args, geom: Geometry) -> anyhow::Result<()> {
     let (mut solved, mut last_report) = (0usize, Instant::now());
     let mut values = HashMap::new();
     loop {
-        read_all(&mut values)?;
+        progress.read_all(&mut values)?;
         let known = |p: &connect_four::Position| {
             let c = values.get(&u128::from(p.board().code()))?;
             Some(Column(u8::try_from(*c).ok()?))
@@ -321,7 +328,7 @@ fn run_replies(args: &Args, geom: Geometry) -> anyhow::Result<()> {
         for (j, pos) in mine.into_iter().chain(theirs).enumerate() {
             // Past this shard's share, what the other shards have solved meanwhile is skipped.
             if j >= own && (j - own) % 16 == 0 {
-                read_all(&mut values)?;
+                progress.read_all(&mut values)?;
             }
             let key = u128::from(pos.board().code());
             if values.contains_key(&key) {
@@ -329,8 +336,7 @@ fn run_replies(args: &Args, geom: Geometry) -> anyhow::Result<()> {
             }
             let c = solver.try_best_column(pos).map_err(|e| anyhow::anyhow!("{e}"))?;
             let value = Value::from(c.0);
-            progress.write_all(progress_line(key, value).as_bytes())?;
-            progress.flush()?;
+            progress.append(key, value)?;
             values.insert(key, value);
             solved += 1;
             if last_report.elapsed() >= Duration::from_secs(args.progress_every) {
