@@ -41,7 +41,7 @@
 //! that built other frontiers would answer other questions). A worker that hangs before it
 //! answers this keeps the manager waiting: the bound applies to jobs only.
 //!
-//! The workers share what they prove (`--share-work N`, default [`DEFAULT_SHARE_WORK`]): each
+//! The workers share what they prove (`--share-work N`, default [`default_share_work`]): each
 //! worker's engine hands out, through its [`search_core::Exchange`], every TT entry it stores
 //! whose subtree took at least N nodes; the worker sends them to every other worker (every
 //! 20 ms while a job runs, and when it ends, before the job's answer), and stores the entries
@@ -76,7 +76,7 @@ use search_core::Value;
 #[cfg(doc)]
 use crate::entries::encode_entries;
 #[cfg(doc)]
-use crate::options::DEFAULT_SHARE_WORK;
+use crate::options::default_share_work;
 
 #[cfg(not(feature = "mpi"))]
 use crate::outcome::{RootSolve, Solved};
@@ -419,7 +419,9 @@ mod with_mpi {
         } else {
             let identity = StoreIdentity::of(&spec.identity, engine.game(), options.depth);
             // A worker's sender thread needs MPI_THREAD_MULTIPLE.
-            let share_work = spec.args.split.share_work.unwrap_or(crate::options::DEFAULT_SHARE_WORK);
+            let workers = u32::try_from(world.size() - 1).unwrap_or(u32::MAX);
+            let share_work =
+                spec.args.split.share_work.unwrap_or_else(|| crate::options::default_share_work(workers));
             let share_work = if threading == Threading::Multiple { share_work } else { 0 };
             work(&world, engine, pos, options, &identity, share_work);
             Err(PartDone(String::new()).into())
