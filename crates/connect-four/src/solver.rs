@@ -150,7 +150,7 @@ impl Solver {
     }
 
     /// Forgets the TT and zeroes the statistics (a fresh engine with a new table, the opening
-    /// book kept).
+    /// book and the reply book kept).
     pub fn clear(&mut self) {
         let book = self.engine.book().cloned();
         let replies = self.replies.take();

@@ -165,12 +165,14 @@ fn replies_are_best_moves_and_cost_less_than_the_analysis() {
     let (status, api) = analyze(&server, &over);
     assert_eq!((status, &api["finished"], &api["reply"]), (200, &json!(true), &Value::Null), "{api}");
 
-    let server = start(&["--time-budget", "0.3"]);
+    // A node budget: deterministic. The reply comes from the reply book without a search;
+    // the analysis walks its principal variation beyond the books.
+    let server = start(&["--node-budget", "10000"]);
     let (status, api) = analyze(&server, &json!({ "game": "connect-four", "reply": true, "analyze": false }));
     assert_eq!(status, 200, "{api}");
     assert_eq!(api["reply"], "4", "the empty board's only winning column");
     let (status, _) = analyze(&server, &json!({ "game": "connect-four", "reply": true }));
-    assert_eq!(status, 422, "the analysis walks its principal variation beyond the book");
+    assert_eq!(status, 422, "the analysis walks its principal variation beyond the books");
 }
 
 #[test]
@@ -256,10 +258,12 @@ fn over_budget_gets_422_and_the_server_goes_on() {
     assert!(message.starts_with("position too large for the budget of 10 s or 20000 nodes"), "{message}");
     let (status, _) = analyze(&server, &json!({ "game": "tic-tac-toe" }));
     assert_eq!(status, 200);
-    // A time budget: the empty 7x6 Connect Four board needs minutes; the worker is freed.
+    // A time budget: the empty 8x7 Connect Four board (no book) needs minutes; the worker
+    // is freed.
     let server = start(&["--time-budget", "0.3"]);
     for _ in 0..3 {
-        let (status, reply) = analyze(&server, &json!({ "game": "connect-four" }));
+        let (status, reply) =
+            analyze(&server, &json!({ "game": "connect-four", "options": ["--size", "8x7"] }));
         assert_eq!(status, 422, "{reply}");
         assert!(reply["error"].as_str().unwrap().contains("budget of 0.3 s"), "{reply}");
     }
@@ -291,9 +295,9 @@ fn many_concurrent_requests_neither_crash_nor_starve_the_server() {
     // A wait limit long enough for every queued solve to start (beyond it a solve gets 503).
     let server = start(&["--time-budget", "0.3", "--queue-wait", "10"]);
     // Eight solves too large for the budget at once: each one is stopped, none is lost.
+    let big = json!({ "game": "connect-four", "options": ["--size", "8x7"] });
     let statuses: Vec<u16> = std::thread::scope(|s| {
-        let jobs: Vec<_> =
-            (0..8).map(|_| s.spawn(|| analyze(&server, &json!({ "game": "connect-four" })).0)).collect();
+        let jobs: Vec<_> = (0..8).map(|_| s.spawn(|| analyze(&server, &big).0)).collect();
         jobs.into_iter().map(|j| j.join().expect("request thread")).collect()
     });
     assert_eq!(statuses, [422; 8]);
