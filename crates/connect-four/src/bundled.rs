@@ -47,6 +47,15 @@ pub fn bundled_replies(geom: Geometry) -> Option<Arc<Replies>> {
     REPLIES.get_or_init(|| Replies::from_bytes(geom, BUNDLED_REPLIES_BYTES).ok().map(Arc::new)).clone()
 }
 
+/// The reply book a solver of `geom` answers from: the bundled one unless `no_bundled`.
+pub(crate) fn replies_to_read(geom: Geometry, no_bundled: bool) -> Option<Arc<Replies>> {
+    if no_bundled {
+        None
+    } else {
+        bundled_replies(geom)
+    }
+}
+
 /// The book a solver of `geom` reads: `given` if any, else the bundled one unless
 /// `no_bundled`.
 pub(crate) fn book_to_read(geom: Geometry, given: Option<Arc<Book>>, no_bundled: bool) -> Option<Arc<Book>> {

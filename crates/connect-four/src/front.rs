@@ -109,9 +109,7 @@ impl Front for ConnectFourFront {
         if book.as_deref().is_some_and(|b| self.check_book(b).is_ok()) {
             solver.set_book(book).expect("a book of this board");
         }
-        if !settings.no_bundled_book {
-            solver.set_replies(crate::bundled_replies(self.geom));
-        }
+        solver.set_replies(crate::bundled::replies_to_read(self.geom, settings.no_bundled_book));
         solver
     }
 

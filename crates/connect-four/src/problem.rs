@@ -142,6 +142,7 @@ Example:
         let mut solver = Solver::with_threads(geom, crate::DEFAULT_TT_BITS, request.threads);
         let book = crate::bundled::book_to_read(geom, request.book.clone(), request.no_book);
         solver.set_book(book).map_err(|e| format!("--book: {e}"))?;
+        solver.set_replies(crate::bundled::replies_to_read(geom, request.no_book));
         Ok(ConnectFourProblem {
             front: ConnectFourFront::with_geometry(geom),
             solver,

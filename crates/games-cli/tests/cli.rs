@@ -995,3 +995,25 @@ fn the_bundled_book_answers_the_opening_unless_no_book_is_given() {
     let output = games_cli().args(["play", "connect-four", "--no-book", "--book", book]).output().unwrap();
     assert_eq!(output.status.code(), Some(2));
 }
+
+/// The judge's principal variation of the empty 7x6 board walks its first stones in the
+/// bundled reply book (about 0.3 M nodes; 6.5 M through the score book alone), and is the same
+/// line with another score book (the 4-ply one) given.
+#[test]
+fn the_judges_principal_variation_walks_the_reply_book() {
+    let run = |extra: &[&str]| {
+        let mut args = vec!["connect-four", "--empty", "--analyze", "--format", "json", "--threads", "1"];
+        args.extend_from_slice(extra);
+        let output = games_cli().args(&args).output().unwrap();
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        serde_json::from_slice::<serde_json::Value>(&output.stdout).unwrap()
+    };
+    let with = run(&[]);
+    let book = concat!(env!("CARGO_MANIFEST_DIR"), "/../../books/connect-four-7x6-p4.book");
+    let other = run(&["--book", book]);
+    assert_eq!(with["pv"], other["pv"]);
+    assert_eq!(with["pv"][0], "4");
+    assert_eq!(with["pv"].as_array().map(Vec::len), Some(41));
+    let nodes = |v: &serde_json::Value| v["stats"]["nodes"].as_u64().unwrap();
+    assert!(nodes(&with) < 1_000_000, "{} nodes", nodes(&with));
+}
