@@ -58,13 +58,26 @@ fn window_of(pos: &Position, empties: u32) -> Option<(Value, Value)> {
 }
 
 /// From this many empties on, [`Game::order_moves`] sorts the moves by a shallow search of
-/// each over a heuristic evaluation (mobility, corners, X-squares), one ply deeper
-/// every two empties more, at most [`MAX_SHALLOW_DEPTH`] plies; below, by the opponent's
-/// mobility after the move (fastest first), then parity.
-pub const SHALLOW_EMPTIES: u32 = 12;
+/// each over a heuristic evaluation (mobility, corners, X-squares), two plies deep here and
+/// one ply deeper every two empties more, at most [`MAX_SHALLOW_DEPTH`] plies, less
+/// [`REPLY_WEIGHT`] per reply left to the opponent; below, by the opponent's mobility after
+/// the move (fastest first), then parity.
+pub const SHALLOW_EMPTIES: u32 = 13;
 
 /// The deepest shallow search of [`Game::order_moves`], in plies.
-pub const MAX_SHALLOW_DEPTH: u32 = 4;
+pub const MAX_SHALLOW_DEPTH: u32 = 6;
+
+/// What each reply left to the opponent (a corner reply counted twice) costs a move in
+/// [`Game::order_moves`]' shallow-search order, in the evaluation's units (a disc of the
+/// final score is 64): of two moves about as good, the one that leaves fewer replies comes
+/// first, its proof being the smaller (FFO 40-46: a fifth fewer nodes than the shallow value
+/// alone).
+pub const REPLY_WEIGHT: i32 = 12;
+
+/// [`Game::order_moves`] values a move exactly only if it may come within this much of the
+/// best move searched before it (in the evaluation's units, two discs): a worse move gets the
+/// bound of a narrower, cheaper search, which still sorts it below.
+const ORDER_MARGIN: i32 = 128;
 
 /// The default TT size of [`engine`]: 2^22 entries.
 pub const DEFAULT_TT_BITS: u32 = 22;
@@ -315,7 +328,8 @@ impl Game for Othello {
 
     /// Fewest replies first (the opponent's mobility after the move, corners counted twice),
     /// then squares of quadrants with an odd number of empties, then corners; from
-    /// [`SHALLOW_EMPTIES`] empties on, a two-ply look-ahead weighs in.
+    /// [`SHALLOW_EMPTIES`] empties on, by a shallow search of each move less
+    /// [`REPLY_WEIGHT`] per reply.
     fn order_moves(&self, pos: &Position, moves: &mut [Move]) {
         if moves.len() < 2 {
             return;
@@ -325,16 +339,27 @@ impl Game for Othello {
         let empty = g.board().0 & !(p | o);
         let empties = empty.count_ones();
         if empties >= SHALLOW_EMPTIES {
-            // A shallow search of each move over the evaluation, deeper with more empties.
-            let depth = ((empties - SHALLOW_EMPTIES) / 2 + 1).min(MAX_SHALLOW_DEPTH);
+            // A shallow search of each move over the evaluation, deeper with more empties, in
+            // the fastest-first order (so that the best is usually met first and the window
+            // of the later ones is narrow).
+            let depth = ((empties - SHALLOW_EMPTIES) / 2 + 2).min(MAX_SHALLOW_DEPTH);
+            fastest_first(g, p, o, moves);
             let mut keyed = [(0i32, Move::Pass); 64];
             let mut count = 0;
+            let mut best = i32::MIN / 2;
             for &mv in moves.iter() {
                 let Move::Play(sq) = mv else { continue };
                 let f = g.flips(p, o, sq.0);
                 let (cp, co) = (o ^ f, p | f | 1 << sq.0);
-                let v = -crate::eval::shallow_value(g, cp, co, depth - 1, -i32::MAX, i32::MAX, false);
-                keyed[count] = (-v, mv);
+                let r = g.moves(cp, co);
+                let replies = (r.count_ones() + (r & g.corners().0).count_ones()) as i32;
+                // Below this the move cannot come within the margin of the best: a bound is
+                // enough.
+                let floor = (best - ORDER_MARGIN + REPLY_WEIGHT * replies).max(-i32::MAX + 1);
+                let v = -crate::eval::shallow_value(g, cp, co, depth - 1, -i32::MAX, -floor, false);
+                let score = v - REPLY_WEIGHT * replies;
+                best = best.max(score);
+                keyed[count] = (-score, mv);
                 count += 1;
             }
             let keyed = &mut keyed[..count];

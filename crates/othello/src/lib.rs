@@ -17,8 +17,8 @@ pub use bitboard::{Bitboard, Square};
 pub use endgame::solve_endgame;
 pub use front::{parse_size, OthelloFront};
 pub use game::{
-    engine, search_options, Othello, DEFAULT_TT_BITS, ENDGAME_EMPTIES, MAX_SHALLOW_DEPTH, SHALLOW_EMPTIES,
-    STABILITY_EMPTIES,
+    engine, search_options, Othello, DEFAULT_TT_BITS, ENDGAME_EMPTIES, MAX_SHALLOW_DEPTH, REPLY_WEIGHT,
+    SHALLOW_EMPTIES, STABILITY_EMPTIES,
 };
 pub use geometry::{Geometry, SizeError, MAX_SIZE, MIN_SIZE};
 pub use obf::{
