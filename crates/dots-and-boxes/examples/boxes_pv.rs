@@ -4,8 +4,9 @@
 //! from the empty board; V: the value of the position they reach, from its side to move, the
 //! margin of the remaining play; without it one search finds it).
 //!
-//! At every step the first move in generation order whose value equals the position's is taken,
-//! as `Engine::principal_variation` does, but each move is one null-window test (a move's value
+//! At every step the first move in generation order whose value equals the position's is taken
+//! (`Engine::principal_variation` takes the first in the game's move order instead), each move
+//! one null-window test (a move's value
 //! can never exceed its position's, so "at least the position's value" makes it exact) and the
 //! position's value is carried down instead of searched again: the way the 4x5 solve's PV is
 //! taken on from the store's frontier (`docs/results/dots-and-boxes-4x5.md`).

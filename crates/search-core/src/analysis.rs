@@ -63,9 +63,10 @@ impl<G: Game> Engine<G> {
         let game_banked = self.game().banked(pos);
         let to_move = self.game().to_move(pos);
         let sign = to_move.sign();
-        let value = game_banked + sign * self.drive(pos, self.options().driver, None, limited)?;
-        let moves = ranked(self.move_values_as(pos, limited)?, game_banked, sign);
-        let pv = self.principal_variation_as(pos, limited)?;
+        let own = self.drive(pos, self.options().driver, None, limited)?;
+        let value = game_banked + sign * own;
+        let moves = ranked(self.move_values_from(pos, Some(own), limited)?, game_banked, sign);
+        let pv = self.principal_variation_from(pos, Some(own), limited)?;
         let after = self.stats();
         let stats = after.since(&before);
         Ok(Analysis { to_move, value, moves, pv, stats })
@@ -75,7 +76,7 @@ impl<G: Game> Engine<G> {
     /// `pos`, including the move's own gain, in move-generation order. Empty if `pos` is
     /// terminal.
     pub fn move_values(&mut self, pos: &G::Position) -> Vec<(G::Move, Value)> {
-        unlimited(self.move_values_as(pos, false))
+        unlimited(self.move_values_from(pos, None, false))
     }
 
     /// [`Engine::move_values`] under the engine's limits.
@@ -83,12 +84,18 @@ impl<G: Game> Engine<G> {
     /// # Errors
     /// [`Interrupted`] when a limit stopped one of its searches.
     pub fn try_move_values(&mut self, pos: &G::Position) -> Result<Vec<(G::Move, Value)>, Interrupted> {
-        self.move_values_as(pos, true)
+        self.move_values_from(pos, None, true)
     }
 
-    fn move_values_as(
+    /// [`Engine::move_values`] of `pos` whose exact value (from its side to move) is `value`
+    /// when known: each move is first tested against it with a null window (a move worth at
+    /// least `value` is worth exactly `value`, no move being worth more), and only a move
+    /// found worse is searched for its own value. The best moves' tests mostly end on the
+    /// bounds the search for `value` left in the TT.
+    fn move_values_from(
         &mut self,
         pos: &G::Position,
+        value: Option<Value>,
         limited: bool,
     ) -> Result<Vec<(G::Move, Value)>, Interrupted> {
         if self.game().terminal_value(pos).is_some() {
@@ -101,33 +108,64 @@ impl<G: Game> Engine<G> {
         let mut values = Vec::with_capacity(moves.len());
         for m in moves {
             let (child, gain) = self.game().play(pos, m);
-            let v = self.drive(&child, driver, None, limited)?;
-            values.push((m, if self.game().to_move(&child) == me { gain + v } else { gain - v }));
+            let same = self.game().to_move(&child) == me;
+            let best = match value {
+                // The child's value if the move is a best one, and whether it is.
+                Some(value) => {
+                    let target = if same { value - gain } else { gain - value };
+                    let is_best = if same {
+                        self.search_as(&child, target - 1, target, limited)? >= target
+                    } else {
+                        self.search_as(&child, target, target + 1, limited)? <= target
+                    };
+                    is_best.then_some(target)
+                }
+                None => None,
+            };
+            let v = match best {
+                Some(v) => v,
+                None => self.drive(&child, driver, None, limited)?,
+            };
+            values.push((m, if same { gain + v } else { gain - v }));
         }
         Ok(values)
     }
 
     /// A principal variation (PV) from `pos` to the end of the game: at every step the first
-    /// move (in generation order) whose exact value equals the position's value. Recomputed by
-    /// exact searches, so it never depends on what the TT happened to keep.
+    /// move in the game's move order ([`Game::order_moves`], a function of the position
+    /// alone) whose exact value equals the position's value. Recomputed by exact searches, so
+    /// it never depends on what the TT happened to keep; the order puts a best move first
+    /// mostly, so that one null-window test per step usually settles it (testing the moves in
+    /// generation order proves every move before the best one worse, which the search for
+    /// the value had not needed).
     pub fn principal_variation(&mut self, pos: &G::Position) -> Vec<G::Move> {
-        unlimited(self.principal_variation_as(pos, false))
+        unlimited(self.principal_variation_from(pos, None, false))
     }
 
-    fn principal_variation_as(
+    /// The PV of [`Engine::principal_variation`], from `pos` whose exact value (from its side
+    /// to move) is `value` when known. Only the first position's value is searched for: the
+    /// move chosen at each step is worth at least the position's value (the test that chose
+    /// it) and at most that (no move is worth more), so its child's value follows.
+    fn principal_variation_from(
         &mut self,
         pos: &G::Position,
+        value: Option<Value>,
         limited: bool,
     ) -> Result<Vec<G::Move>, Interrupted> {
         let mut pv = Vec::new();
         let mut pos = *pos;
         let mut moves = Vec::new();
         let driver = self.options().driver;
+        let mut known = value;
         while self.game().terminal_value(&pos).is_none() {
-            let value = self.drive(&pos, driver, None, limited)?;
+            let value = match known {
+                Some(v) => v,
+                None => self.drive(&pos, driver, None, limited)?,
+            };
             let me = self.game().to_move(&pos);
             moves.clear();
             self.game().generate_moves(&pos, &mut moves);
+            self.game().order_moves(&pos, &mut moves);
             let mut next = None;
             for &m in &moves {
                 let (child, gain) = self.game().play(&pos, m);
@@ -140,15 +178,16 @@ impl<G: Game> Engine<G> {
                     self.search_as(&child, target, target + 1, limited)? <= target
                 };
                 if ok {
-                    next = Some((m, child));
+                    next = Some((m, child, target));
                     break;
                 }
             }
-            let Some((m, child)) = next else {
+            let Some((m, child, target)) = next else {
                 unreachable!("a non-terminal position has a move achieving its value")
             };
             pv.push(m);
             pos = child;
+            known = Some(target);
         }
         Ok(pv)
     }
@@ -169,8 +208,9 @@ pub(crate) fn ranked<M>(values: Vec<(M, Value)>, banked: Value, sign: Value) -> 
 /// play of `p` from its side to move (the engine's convention); it is called on `pos`, on each
 /// of its children and along the principal variation.
 ///
-/// The PV takes, at every step, the first move in generation order whose value equals the
-/// position's, as [`Engine::principal_variation`] does. The returned `stats` are zero: the
+/// The PV takes, at every step, the first move in the game's move order
+/// ([`Game::order_moves`]) whose value equals the position's, as
+/// [`Engine::principal_variation`] does. The returned `stats` are zero: the
 /// caller knows what its oracle cost.
 pub fn analyze_with<G: Game>(
     game: &G,
@@ -217,7 +257,11 @@ pub fn try_analyze_with<G: Game, E>(
     let mut p = *pos;
     while game.terminal_value(&p).is_none() {
         let v = value(&p)?;
-        let Some((m, _)) = children(&p, &mut value)?.into_iter().find(|&(_, mv)| mv == v) else {
+        let values = children(&p, &mut value)?;
+        let mut ordered: Vec<G::Move> = values.iter().map(|&(m, _)| m).collect();
+        game.order_moves(&p, &mut ordered);
+        let best = |m: &G::Move| values.iter().any(|&(n, mv)| n == *m && mv == v);
+        let Some(&m) = ordered.iter().find(|m| best(m)) else {
             unreachable!("an exact oracle gives some move the position's value")
         };
         pv.push(m);

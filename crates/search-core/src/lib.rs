@@ -122,7 +122,7 @@ pub use options::{
 };
 pub use root::{
     root_checkpoint, tt_entries_from_text, tt_entries_to_text, tt_snapshot_from_text, tt_snapshot_to_text,
-    Checkpoint, CheckpointError, Progress, RootMove, RootResult, MTD_REACH,
+    Checkpoint, CheckpointError, Progress, RootMove, RootResult, EXACT_MTD_STEPS, MTD_REACH,
 };
 pub use sealed::{seal, unseal, SealedKind, SolveIdentity};
 pub use shared_bucket::{PairBucket, SharedBucket};

@@ -243,6 +243,12 @@ pub fn tt_snapshot_from_text<K: FromStr, M: FromStr>(
 /// Connect Four win) is found by bisection.
 pub const MTD_REACH: Value = 2;
 
+/// How many tests [`Engine::solve_root`] with `exact_all` steps down from the root's value on
+/// a move (each fail-soft result the next upper bound) before it bisects what is left of the
+/// move's interval: a best move takes one test, a move a little worse a few, a move far
+/// worse is found by bisection.
+pub const EXACT_MTD_STEPS: u32 = 4;
+
 /// A progress report of [`Engine::solve_root`], after each null-window search at the root and
 /// when it stops.
 #[derive(Clone, Debug)]
@@ -396,11 +402,12 @@ impl<G: Game> Engine<G> {
     /// Solves the non-terminal `pos` move by move under the engine's limits, starting from
     /// `checkpoint` (or a fresh one), calling `progress` after every null-window search. Each
     /// step tests one root move against a threshold with a null window ("is its value above
-    /// t?"). With `exact_all`, every move's value is made exact (for analysis), each move's
-    /// interval bisected in turn. Otherwise only the best: rounds ask "is the root's value
-    /// above t?" (t from 0 by MTD(f)'s steps up to [`MTD_REACH`], then by bisection of the
-    /// root's interval) and test the moves still undecided at t, the highest proven lower bound
-    /// first, then in the game's move order ([`Game::order_moves`]), until one is above t.
+    /// t?"). Rounds ask "is the root's value above t?" (t from 0 by MTD(f)'s steps up to
+    /// [`MTD_REACH`], then by bisection of the root's interval) and test the moves still
+    /// undecided at t, the highest proven lower bound first, then in the game's move order
+    /// ([`Game::order_moves`]), until one is above t. With `exact_all`, every move's value is
+    /// then made exact (for analysis), one move after the other, by tests from the root's
+    /// value down ([`EXACT_MTD_STEPS`] of them), then by bisection.
     ///
     /// When a limit stops the search, the result has the bounds proven so far and
     /// `finished == false`; calling again with its checkpoint continues and ends with the same
@@ -464,46 +471,56 @@ impl<G: Game> Engine<G> {
             });
             true
         };
-        if exact_all {
-            // Every move made exact, one after the other, by bisection of its interval.
-            'moves: for i in 0..n {
-                while cp.moves[i].lo != cp.moves[i].hi {
-                    let RootMove { lo, hi, .. } = cp.moves[i];
-                    if !test(engine, &mut cp, i, lo + (hi - lo) / 2) {
-                        finished = false;
-                        break 'moves;
-                    }
-                }
+        // The root's value alone, as a null-window search of the root would find it: each
+        // round asks "is the root's value > t?", t stepping from 0 towards the proven
+        // bounds (MTD(f) from 0 with the fail-soft jumps) up to [`MTD_REACH`] from 0 and
+        // bisecting the root's interval beyond, and tests the moves still
+        // undecided at t, the highest proven lower bound first, then in the game's order,
+        // until one is above t (the root's lower bound rises) or none is (its upper bound
+        // falls). Only the best move's value is made exact.
+        let mut ordered: Vec<G::Move> = cp.moves.iter().map(|m| m.mv).collect();
+        engine.game().order_moves(pos, &mut ordered);
+        let rank = |mv: G::Move| ordered.iter().position(|&m| m == mv).unwrap_or(n);
+        'rounds: loop {
+            let (lo, hi) = cp.bounds();
+            if lo >= hi {
+                break;
             }
-        } else {
-            // The root's value alone, as a null-window search of the root would find it: each
-            // round asks "is the root's value > t?", t stepping from 0 towards the proven
-            // bounds (MTD(f) from 0 with the fail-soft jumps) up to [`MTD_REACH`] from 0 and
-            // bisecting the root's interval beyond, and tests the moves still
-            // undecided at t, the highest proven lower bound first, then in the game's order,
-            // until one is above t (the root's lower bound rises) or none is (its upper bound
-            // falls). Only the best move's value is made exact.
-            let mut ordered: Vec<G::Move> = cp.moves.iter().map(|m| m.mv).collect();
-            engine.game().order_moves(pos, &mut ordered);
-            let rank = |mv: G::Move| ordered.iter().position(|&m| m == mv).unwrap_or(n);
-            'rounds: loop {
-                let (lo, hi) = cp.bounds();
-                if lo >= hi {
+            // MTD(f)'s step from 0 while it stays next to 0 (values of the margin games sit
+            // there), bisection of what is left beyond (Connect Four's quick wins).
+            let t = Threshold::MtdThenBisection { reach: MTD_REACH }.next(lo, hi);
+            let mut undecided: Vec<usize> =
+                (0..n).filter(|&i| cp.moves[i].lo <= t && cp.moves[i].hi > t).collect();
+            undecided.sort_by_key(|&i| (std::cmp::Reverse(cp.moves[i].lo), rank(cp.moves[i].mv)));
+            for i in undecided {
+                if !test(engine, &mut cp, i, t) {
+                    finished = false;
+                    break 'rounds;
+                }
+                if cp.moves[i].lo > t {
                     break;
                 }
-                // MTD(f)'s step from 0 while it stays next to 0 (values of the margin games sit
-                // there), bisection of what is left beyond (Connect Four's quick wins).
-                let t = Threshold::MtdThenBisection { reach: MTD_REACH }.next(lo, hi);
-                let mut undecided: Vec<usize> =
-                    (0..n).filter(|&i| cp.moves[i].lo <= t && cp.moves[i].hi > t).collect();
-                undecided.sort_by_key(|&i| (std::cmp::Reverse(cp.moves[i].lo), rank(cp.moves[i].mv)));
-                for i in undecided {
+            }
+        }
+        if exact_all && finished {
+            // Then every other move made exact, one after the other: tests from the top of its
+            // interval down (the root's value bounds every move from above, and a best move
+            // is proven by one test, mostly answered by the TT), each fail-soft result the next
+            // upper bound, for [`EXACT_MTD_STEPS`] tests; then bisection of what is left.
+            let top = cp.bounds().1;
+            'moves: for i in 0..n {
+                let mut steps = 0;
+                while cp.moves[i].lo != cp.moves[i].hi {
+                    let RootMove { lo, hi, .. } = cp.moves[i];
+                    let t = if steps < EXACT_MTD_STEPS {
+                        Threshold::Mtd { first: top - 1 }.next(lo, hi)
+                    } else {
+                        Threshold::Bisection.next(lo, hi)
+                    };
+                    steps += 1;
                     if !test(engine, &mut cp, i, t) {
                         finished = false;
-                        break 'rounds;
-                    }
-                    if cp.moves[i].lo > t {
-                        break;
+                        break 'moves;
                     }
                 }
             }

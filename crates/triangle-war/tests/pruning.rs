@@ -454,7 +454,7 @@ fn interrupted_side4_solves_resume(threads: usize, seed: u64) {
         s
     };
     for round in 0..10 {
-        let pos = random_position(&g, &mut rng, 4 + round / 3);
+        let pos = random_position(&g, &mut rng, 3 + round / 3);
         let exact_all = round % 2 == 0;
         let mut plain = solver(&g, Pruning::NONE, true);
         let want = plain.engine().solve(&pos);

@@ -11,8 +11,8 @@ use crate::{Board, Cell, Memo, YoungGame};
 /// Analyses the empty board exactly, as [`search_core::Engine::analyze`] would: the value
 /// (Black's score minus White's under perfect play), every legal first move with its value
 /// (best first for Black; ties in move-generation order, bottom-left first), and a principal
-/// variation to the end of the game (at each step the first move in generation order that keeps
-/// the value). Values come from a [`DpTable`] (memory: [`crate::dp::table_memory_estimate`]), or
+/// variation to the end of the game (at each step the first move in the game's move order,
+/// [`search_core::Game::order_moves`], that keeps the value). Values come from a [`DpTable`] (memory: [`crate::dp::table_memory_estimate`]), or
 /// from a [`Memo`] when `n + m > MAX_DP_SIDE_SUM`, through [`search_core::analyze_with`].
 /// `stats.nodes` counts the staircases valued; there is no TT, so `tt_probes` and `tt_hits`
 /// are 0.
