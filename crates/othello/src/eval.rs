@@ -83,14 +83,8 @@ pub(crate) fn shallow_value(
         children.sort_unstable_by_key(|c| c.0);
         for &(_, cp, co) in children.iter() {
             let v = -shallow_value(g, cp, co, depth - 1, -beta, -alpha, false);
-            if v > best {
-                best = v;
-                if v > alpha {
-                    alpha = v;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
+            if raise(v, &mut best, &mut alpha, beta) {
+                break;
             }
         }
         return best;
@@ -100,17 +94,25 @@ pub(crate) fn shallow_value(
         rest &= rest - 1;
         let f = g.flips(p, o, sq);
         let v = -shallow_value(g, o ^ f, p | f | 1 << sq, depth - 1, -beta, -alpha, false);
-        if v > best {
-            best = v;
-            if v > alpha {
-                alpha = v;
-                if alpha >= beta {
-                    break;
-                }
-            }
+        if raise(v, &mut best, &mut alpha, beta) {
+            break;
         }
     }
     best
+}
+
+/// Negamax's step after a move's value `v`: `best` and `alpha` raised to it; whether it
+/// reaches `beta` (a cut-off).
+#[inline(always)]
+fn raise(v: i32, best: &mut i32, alpha: &mut i32, beta: i32) -> bool {
+    if v > *best {
+        *best = v;
+        if v > *alpha {
+            *alpha = v;
+            return v >= beta;
+        }
+    }
+    false
 }
 
 #[cfg(test)]
