@@ -178,10 +178,22 @@ fn map_square(mv: Move, map: impl Fn(u64) -> u64) -> Move {
     }
 }
 
-/// Sorts `moves` (squares of the side with discs `p` against `o`) by the opponent's mobility
-/// after each (corner replies counted twice), then squares of quadrants with an odd number
-/// of empties, then corners.
-fn fastest_first(g: &Geometry, p: u64, o: u64, moves: &mut [Move]) {
+/// A move with what ordering learns of it: its sort key, the position after it (the
+/// opponent's discs, then the mover's) and the opponent's replies there (corner replies
+/// counted twice).
+#[derive(Clone, Copy)]
+struct Child {
+    key: i32,
+    mv: Move,
+    player: u64,
+    opponent: u64,
+    replies: i32,
+}
+
+/// `moves` (squares of the side with discs `p` against `o`) as [`Child`]ren in `out`, sorted
+/// by the opponent's mobility after each (corner replies counted twice), then squares of
+/// quadrants with an odd number of empties, then corners; returns how many.
+fn fastest_first_children(g: &Geometry, p: u64, o: u64, moves: &[Move], out: &mut [Child; 64]) -> usize {
     let empty = g.board().0 & !(p | o);
     let mut odd = 0;
     for &q in g.quadrant_words() {
@@ -190,28 +202,25 @@ fn fastest_first(g: &Geometry, p: u64, o: u64, moves: &mut [Move]) {
         }
     }
     let corners = g.corners().0;
-    let mobility = |m: u64| (m.count_ones() + (m & corners).count_ones()) as i32;
-    let mut keyed = [(0i32, Move::Pass); 64];
-    let keys = moves.iter().map(|&mv| {
-        let Move::Play(sq) = mv else { return (0, mv) };
+    let mut count = 0;
+    for &mv in moves {
+        let Move::Play(sq) = mv else {
+            out[count] = Child { key: 0, mv, player: o, opponent: p, replies: 0 };
+            count += 1;
+            continue;
+        };
         let bit = 1u64 << sq.0;
         let f = g.flips(p, o, sq.0);
         let (cp, co) = (o ^ f, p | f | bit);
-        let replies = mobility(g.moves(cp, co));
+        let r = g.moves(cp, co);
+        let replies = (r.count_ones() + (r & corners).count_ones()) as i32;
         let parity = i32::from(odd & bit == 0);
         let corner = i32::from(corners & bit == 0);
-        (replies * 4 + parity * 2 + corner, mv)
-    });
-    let mut count = 0;
-    for k in keys {
-        keyed[count] = k;
+        out[count] = Child { key: replies * 4 + parity * 2 + corner, mv, player: cp, opponent: co, replies };
         count += 1;
     }
-    let keyed = &mut keyed[..count];
-    keyed.sort_by_key(|&(k, _)| k);
-    for (slot, &(_, mv)) in moves.iter_mut().zip(keyed.iter()) {
-        *slot = mv;
-    }
+    out[..count].sort_by_key(|c| c.key);
+    count
 }
 
 impl Game for Othello {
@@ -338,38 +347,30 @@ impl Game for Othello {
         let (p, o) = (pos.player().0, pos.opponent().0);
         let empty = g.board().0 & !(p | o);
         let empties = empty.count_ones();
+        let mut children = [Child { key: 0, mv: Move::Pass, player: 0, opponent: 0, replies: 0 }; 64];
+        let count = fastest_first_children(g, p, o, moves, &mut children);
+        let children = &mut children[..count];
         if empties >= SHALLOW_EMPTIES {
             // A shallow search of each move over the evaluation, deeper with more empties, in
             // the fastest-first order (so that the best is usually met first and the window
-            // of the later ones is narrow).
+            // of the later ones is narrow). Two or more moves: none is a pass.
             let depth = ((empties - SHALLOW_EMPTIES) / 2 + 2).min(MAX_SHALLOW_DEPTH);
-            fastest_first(g, p, o, moves);
-            let mut keyed = [(0i32, Move::Pass); 64];
-            let mut count = 0;
             let mut best = i32::MIN / 2;
-            for &mv in moves.iter() {
-                let Move::Play(sq) = mv else { continue };
-                let f = g.flips(p, o, sq.0);
-                let (cp, co) = (o ^ f, p | f | 1 << sq.0);
-                let r = g.moves(cp, co);
-                let replies = (r.count_ones() + (r & g.corners().0).count_ones()) as i32;
+            for c in children.iter_mut() {
                 // Below this the move cannot come within the margin of the best: a bound is
                 // enough.
-                let floor = (best - ORDER_MARGIN + REPLY_WEIGHT * replies).max(-i32::MAX + 1);
-                let v = -crate::eval::shallow_value(g, cp, co, depth - 1, -i32::MAX, -floor, false);
-                let score = v - REPLY_WEIGHT * replies;
+                let floor = (best - ORDER_MARGIN + REPLY_WEIGHT * c.replies).max(-i32::MAX + 1);
+                let v =
+                    -crate::eval::shallow_value(g, c.player, c.opponent, depth - 1, -i32::MAX, -floor, false);
+                let score = v - REPLY_WEIGHT * c.replies;
                 best = best.max(score);
-                keyed[count] = (-score, mv);
-                count += 1;
+                c.key = -score;
             }
-            let keyed = &mut keyed[..count];
-            keyed.sort_by_key(|&(k, _)| k);
-            for (slot, &(_, mv)) in moves.iter_mut().zip(keyed.iter()) {
-                *slot = mv;
-            }
-            return;
+            children.sort_by_key(|c| c.key);
         }
-        fastest_first(g, p, o, moves);
+        for (slot, c) in moves.iter_mut().zip(children.iter()) {
+            *slot = c.mv;
+        }
     }
 
     /// The search reaches [`Expansion::order_in_window`], which saves each node's window.
