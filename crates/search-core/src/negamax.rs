@@ -708,9 +708,7 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug, K: TtKey> Worker<M, P, K> {
     fn trade<T: Table<K, M>>(x: &crate::Exchange<K, M>, proven: &mut Vec<TtEntry<K, M>>, tt: &mut T) {
         x.hand_over(proven);
         if let Some(given) = x.take_given() {
-            for e in given {
-                tt.store(e);
-            }
+            tt.store_all(&given);
         }
     }
 

@@ -126,9 +126,7 @@ impl<G: Game> Search<'_, G> {
             exchange: self.exchange,
         };
         if let Some(given) = self.exchange.and_then(Exchange::take_given) {
-            for e in given {
-                tt.store(e);
-            }
+            tt.store_all(&given);
         }
         let perturb = self.perturb;
         for w in workers.iter_mut() {

@@ -10,6 +10,9 @@ use crate::options::{OneThreadTable, SearchOptions};
 use crate::tt::{BoundsTable, PackedTable, TranspositionTable};
 use crate::{TtKey, Value, INFINITY};
 
+/// How far ahead [`Table::store_all`] prefetches.
+pub const STORE_ALL_LOOKAHEAD: usize = 8;
+
 /// A transposition table the negamax probes and stores: the one-thread
 /// [`TranspositionTable`], or `&SharedTable` (each thread holds its own reference and stores
 /// through it).
@@ -40,6 +43,22 @@ pub trait Table<K, M> {
     /// the table holds), so that a probe soon after finds it there. Default: nothing.
     #[inline]
     fn prefetch(&self, _key: K) {}
+    /// Stores every entry of `entries` in turn, the bucket of the entry
+    /// [`STORE_ALL_LOOKAHEAD`] places ahead prefetched while one is stored, so that the
+    /// cache misses of a batch (entries given by other engines, which land anywhere in the
+    /// table) overlap instead of following one another.
+    fn store_all(&mut self, entries: &[TtEntry<K, M>])
+    where
+        K: Copy,
+        M: Copy,
+    {
+        for (i, e) in entries.iter().enumerate() {
+            if let Some(ahead) = entries.get(i + STORE_ALL_LOOKAHEAD) {
+                self.prefetch(ahead.key);
+            }
+            self.store(*e);
+        }
+    }
 }
 
 impl<K: TtKey, M: Copy> Table<K, M> for TranspositionTable<K, M> {
@@ -167,6 +186,16 @@ impl<K: TtKey, M: PackedMove> Tables<K, M> {
             Tables::Bounds(tt) => tt.store(entry),
             Tables::Packed(tt) => tt.store(entry),
             Tables::Shared(tt) => tt.store(entry),
+        }
+    }
+
+    /// [`Table::store_all`] in whichever table this is.
+    pub(crate) fn store_all(&mut self, entries: &[TtEntry<K, M>]) {
+        match self {
+            Tables::Serial(tt) => Table::store_all(tt, entries),
+            Tables::Bounds(tt) => Table::store_all(tt, entries),
+            Tables::Packed(tt) => Table::store_all(tt, entries),
+            Tables::Shared(tt) => Table::store_all(&mut &*tt, entries),
         }
     }
 
