@@ -11,7 +11,7 @@ use crate::tt::{BoundsTable, PackedTable, TranspositionTable};
 use crate::{TtKey, Value, INFINITY};
 
 /// How far ahead [`Table::store_all`] prefetches.
-pub const STORE_ALL_LOOKAHEAD: usize = 8;
+const STORE_ALL_LOOKAHEAD: usize = 8;
 
 /// A transposition table the negamax probes and stores: the one-thread
 /// [`TranspositionTable`], or `&SharedTable` (each thread holds its own reference and stores
@@ -43,10 +43,10 @@ pub trait Table<K, M> {
     /// the table holds), so that a probe soon after finds it there. Default: nothing.
     #[inline]
     fn prefetch(&self, _key: K) {}
-    /// Stores every entry of `entries` in turn, the bucket of the entry
-    /// [`STORE_ALL_LOOKAHEAD`] places ahead prefetched while one is stored, so that the
-    /// cache misses of a batch (entries given by other engines, which land anywhere in the
-    /// table) overlap instead of following one another.
+    /// Stores every entry of `entries` in turn, the bucket of the entry eight places ahead
+    /// prefetched while one is stored, so that the cache misses of a batch (entries given by
+    /// other engines, which land anywhere in the table) overlap instead of following one
+    /// another.
     fn store_all(&mut self, entries: &[TtEntry<K, M>])
     where
         K: Copy,
