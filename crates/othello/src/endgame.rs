@@ -17,7 +17,15 @@ use crate::{Geometry, Position};
 #[must_use]
 pub fn solve_endgame(pos: &Position, alpha: Value, beta: Value, nodes: &mut u64) -> Value {
     let g = pos.geometry();
-    search(g, pos.player().0, pos.opponent().0, alpha, beta, false, nodes)
+    let (p, o) = (pos.player().0, pos.opponent().0);
+    let empty = g.board().0 & !(p | o);
+    let mut odd = 0;
+    for &q in g.quadrant_words() {
+        if (empty & q).count_ones() & 1 == 1 {
+            odd |= q;
+        }
+    }
+    search(g, p, o, odd, alpha, beta, false, nodes)
 }
 
 /// The one-empty case: the square `sq` played by whoever can, or the board as it stands.
@@ -43,16 +51,17 @@ const SORT_EMPTIES: u32 = 6;
 
 /// [`search`] at a node with at least [`SORT_EMPTIES`] empties: the moves played first, then
 /// searched by fewest replies, ties to squares of odd quadrants.
+#[allow(clippy::too_many_arguments)]
 fn search_sorted(
     g: &Geometry,
     p: u64,
     o: u64,
+    odd: u64,
     mut alpha: Value,
     beta: Value,
     passed: bool,
     nodes: &mut u64,
 ) -> Value {
-    let empty = g.board().0 & !(p | o);
     // Stability cut-off: with `s` of the opponent's discs stable, the score is at most
     // `n² - 2 s`; tried only where alpha is high enough for it to cut (the opponent's
     // discs all stable would have to bring the bound down to alpha).
@@ -63,14 +72,8 @@ fn search_sorted(
             return hi;
         }
     }
-    let mut odd = 0;
-    for &q in g.quadrant_words() {
-        if (empty & q).count_ones() & 1 == 1 {
-            odd |= q;
-        }
-    }
-    // (key, child's player, child's opponent), one per legal square (at most 64).
-    let mut children = [(0u32, 0u64, 0u64); 64];
+    // (key, child's player, child's opponent, child's odd quadrants), one per legal square.
+    let mut children = [(0u32, 0u64, 0u64, 0u64); 64];
     let mut count = 0;
     let mut rest = g.moves(p, o);
     while rest != 0 {
@@ -82,21 +85,21 @@ fn search_sorted(
         let replies = g.moves(cp, co);
         let key =
             (replies.count_ones() + (replies & g.corners().0).count_ones()) * 2 + u32::from(odd & bit == 0);
-        children[count] = (key, cp, co);
+        children[count] = (key, cp, co, odd ^ g.quadrant_of(sq));
         count += 1;
     }
     if count == 0 {
         return if passed {
             final_score(p, o, g.squares())
         } else {
-            -search(g, o, p, -beta, -alpha, true, nodes)
+            -search(g, o, p, odd, -beta, -alpha, true, nodes)
         };
     }
     let children = &mut children[..count];
     children.sort_unstable_by_key(|c| c.0);
     let mut best = -search_core::INFINITY;
-    for &(_, cp, co) in children.iter() {
-        let v = -search(g, cp, co, -beta, -alpha, false, nodes);
+    for &(_, cp, co, codd) in children.iter() {
+        let v = -search(g, cp, co, codd, -beta, -alpha, false, nodes);
         if v > best {
             best = v;
             if v > alpha {
@@ -110,12 +113,16 @@ fn search_sorted(
     best
 }
 
-/// Negamax with alpha-beta over the side to move's discs `p` and the opponent's `o`; `passed`:
-/// the opponent has just passed (so no move here ends the game).
+/// Negamax with alpha-beta over the side to move's discs `p` and the opponent's `o`; `odd`:
+/// the squares of the quadrants with an odd number of empties (kept along the moves: a move
+/// flips its quadrant's parity); `passed`: the opponent has just passed (so no move here
+/// ends the game).
+#[allow(clippy::too_many_arguments)]
 fn search(
     g: &Geometry,
     p: u64,
     o: u64,
+    odd: u64,
     mut alpha: Value,
     beta: Value,
     passed: bool,
@@ -127,13 +134,7 @@ fn search(
         return last_square(g, p, o, empty.trailing_zeros() as u8, nodes);
     }
     if empty.count_ones() >= SORT_EMPTIES {
-        return search_sorted(g, p, o, alpha, beta, passed, nodes);
-    }
-    let mut odd = 0;
-    for &q in g.quadrant_words() {
-        if (empty & q).count_ones() & 1 == 1 {
-            odd |= q;
-        }
+        return search_sorted(g, p, o, odd, alpha, beta, passed, nodes);
     }
     let mut best = -search_core::INFINITY;
     let mut moved = false;
@@ -147,7 +148,7 @@ fn search(
                 continue;
             }
             moved = true;
-            let v = -search(g, o ^ f, p | f | 1 << sq, -beta, -alpha, false, nodes);
+            let v = -search(g, o ^ f, p | f | 1 << sq, odd ^ g.quadrant_of(sq), -beta, -alpha, false, nodes);
             if v > best {
                 best = v;
                 if v > alpha {
@@ -165,6 +166,6 @@ fn search(
         // Neither side can move: the game is over.
         final_score(p, o, g.squares())
     } else {
-        -search(g, o, p, -beta, -alpha, true, nodes)
+        -search(g, o, p, odd, -beta, -alpha, true, nodes)
     }
 }

@@ -37,6 +37,9 @@ pub struct Geometry {
     /// Per axis, its lines (zero masks pad the shorter lists).
     lines: [[u64; 15]; 4],
     quadrants: [u64; 4],
+    /// Per square of the 8x8 layout, the quadrant it is in (0 for squares off the board):
+    /// a move there changes the parity of that quadrant's empties.
+    quadrant_of: [u64; 64],
     corners: u64,
     /// Per square of the 8x8 layout and direction, the squares of the board beyond it in
     /// that direction (empty for squares off the board): what [`Geometry::flips`] scans.
@@ -101,6 +104,18 @@ impl Geometry {
             r += 1;
         }
         let corners = bit(0, 0) | bit(n - 1, 0) | bit(0, n - 1) | bit(n - 1, n - 1);
+        let mut quadrant_of = [0u64; 64];
+        let mut q = 0;
+        while q < 4 {
+            let mut sq = 0;
+            while sq < 64 {
+                if quadrants[q] >> sq & 1 == 1 {
+                    quadrant_of[sq] = quadrants[q];
+                }
+                sq += 1;
+            }
+            q += 1;
+        }
         let mut rays = [[0u64; 8]; 64];
         let mut adjacent = [0u64; 64];
         let mut r = 0;
@@ -125,7 +140,7 @@ impl Geometry {
             }
             r += 1;
         }
-        Geometry { size, board, dest, edge, lines, quadrants, corners, rays, adjacent }
+        Geometry { size, board, dest, edge, lines, quadrants, quadrant_of, corners, rays, adjacent }
     }
 
     /// The board of side `size`.
@@ -193,6 +208,12 @@ impl Geometry {
     #[inline]
     pub(crate) fn quadrant_words(&self) -> &[u64; 4] {
         &self.quadrants
+    }
+
+    /// The quadrant of square `sq` of the 8x8 layout, as a mask (0 off the board).
+    #[inline]
+    pub(crate) fn quadrant_of(&self, sq: u8) -> u64 {
+        self.quadrant_of[usize::from(sq & 63)]
     }
 
     /// The four centre squares: on the standard start, d4 and e5 White, d5 and e4 Black.
