@@ -45,6 +45,34 @@ fn last_square(g: &Geometry, p: u64, o: u64, sq: u8, nodes: &mut u64) -> Value {
     final_score(p, o, squares)
 }
 
+/// [`search`] with the two empty squares of `empty` left (the opponent has not just passed),
+/// the node counted: each move played, then the last square ([`last_square`]); `None` if the
+/// side to move cannot play (the caller passes). Both squares are in one quadrant or in two
+/// with one empty each: their parity is the same, and they are tried in square order, as
+/// [`search`] would.
+#[inline]
+fn two_squares(g: &Geometry, p: u64, o: u64, empty: u64, beta: Value, nodes: &mut u64) -> Option<Value> {
+    let first = empty.trailing_zeros() as u8;
+    let second = (empty & (empty - 1)).trailing_zeros() as u8;
+    let mut best = None;
+    let f = g.flips(p, o, first);
+    if f != 0 {
+        *nodes += 1;
+        let v = -last_square(g, o ^ f, p | f | 1 << first, second, nodes);
+        if v >= beta {
+            return Some(v);
+        }
+        best = Some(v);
+    }
+    let f = g.flips(p, o, second);
+    if f != 0 {
+        *nodes += 1;
+        let v = -last_square(g, o ^ f, p | f | 1 << second, first, nodes);
+        best = Some(best.map_or(v, |b: Value| b.max(v)));
+    }
+    best
+}
+
 /// From this many empties on, [`search`] orders moves by the opponent's mobility after them
 /// (fewest replies first), then parity; below, by parity alone (cheaper than counting).
 const SORT_EMPTIES: u32 = 6;
@@ -133,8 +161,15 @@ fn search(
     if empty & (empty.wrapping_sub(1)) == 0 && empty != 0 && !passed {
         return last_square(g, p, o, empty.trailing_zeros() as u8, nodes);
     }
-    if empty.count_ones() >= SORT_EMPTIES {
+    let count = empty.count_ones();
+    if count >= SORT_EMPTIES {
         return search_sorted(g, p, o, odd, alpha, beta, passed, nodes);
+    }
+    if count == 2 && !passed {
+        if let Some(v) = two_squares(g, p, o, empty, beta, nodes) {
+            return v;
+        }
+        return -search(g, o, p, odd, -beta, -alpha, true, nodes);
     }
     let mut best = -search_core::INFINITY;
     let mut moved = false;
