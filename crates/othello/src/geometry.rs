@@ -231,6 +231,16 @@ impl Geometry {
         moved & self.dest[d]
     }
 
+    /// The squares next to `b`'s (one step in any of the eight directions, on the board).
+    #[inline]
+    pub(crate) fn neighbours(&self, b: u64) -> u64 {
+        let mut n = 0;
+        for d in 0..8 {
+            n |= self.shift(b, d);
+        }
+        n
+    }
+
     /// The squares where the side with discs `p` can play against `o`: empty squares from
     /// which a line of `o`'s discs ends in one of `p`'s, in some direction.
     #[inline]

@@ -15,6 +15,7 @@ mod problem;
 
 pub use bitboard::{Bitboard, Square};
 pub use endgame::solve_endgame;
+pub use eval::{evaluation_terms, DISC, EVAL_TERMS, EVAL_WEIGHTS};
 pub use front::{parse_size, OthelloFront};
 pub use game::{
     engine, search_options, Othello, DEFAULT_TT_BITS, ENDGAME_EMPTIES, MAX_SHALLOW_DEPTH, REPLY_WEIGHT,
