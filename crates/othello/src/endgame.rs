@@ -19,12 +19,7 @@ pub fn solve_endgame(pos: &Position, alpha: Value, beta: Value, nodes: &mut u64)
     let g = pos.geometry();
     let (p, o) = (pos.player().0, pos.opponent().0);
     let empty = g.board().0 & !(p | o);
-    let mut odd = 0;
-    for &q in g.quadrant_words() {
-        if (empty & q).count_ones() & 1 == 1 {
-            odd |= q;
-        }
-    }
+    let odd = g.odd_quadrants(empty);
     search(g, p, o, odd, alpha, beta, false, nodes)
 }
 

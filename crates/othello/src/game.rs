@@ -195,12 +195,7 @@ struct Child {
 /// quadrants with an odd number of empties, then corners; returns how many.
 fn fastest_first_children(g: &Geometry, p: u64, o: u64, moves: &[Move], out: &mut [Child; 64]) -> usize {
     let empty = g.board().0 & !(p | o);
-    let mut odd = 0;
-    for &q in g.quadrant_words() {
-        if (empty & q).count_ones() & 1 == 1 {
-            odd |= q;
-        }
-    }
+    let odd = g.odd_quadrants(empty);
     let corners = g.corners().0;
     let mut count = 0;
     for &mv in moves {

@@ -204,10 +204,16 @@ impl Geometry {
         self.quadrants.map(Bitboard)
     }
 
-    /// The quadrant masks as raw words.
+    /// The squares of the quadrants holding an odd number of the squares of `empty`.
     #[inline]
-    pub(crate) fn quadrant_words(&self) -> &[u64; 4] {
-        &self.quadrants
+    pub(crate) fn odd_quadrants(&self, empty: u64) -> u64 {
+        let mut odd = 0;
+        for &q in &self.quadrants {
+            if (empty & q).count_ones() & 1 == 1 {
+                odd |= q;
+            }
+        }
+        odd
     }
 
     /// The quadrant of square `sq` of the 8x8 layout, as a mask (0 off the board).
