@@ -330,6 +330,19 @@ impl Game for Othello {
         (lo, hi)
     }
 
+    /// No child of a position with one empty more than [`ENDGAME_EMPTIES`] is ever stored:
+    /// [`Game::value_bounds`] values each by the endgame code.
+    #[inline]
+    fn children_in_table(&self, pos: &Position) -> bool {
+        pos.empty().count() > self.endgame_empties + 1
+    }
+
+    /// From [`SHALLOW_EMPTIES`] empties on, where the order costs shallow searches.
+    #[inline]
+    fn order_after_hint(&self, pos: &Position) -> bool {
+        pos.empty().count() >= SHALLOW_EMPTIES
+    }
+
     /// Fewest replies first (the opponent's mobility after the move, corners counted twice),
     /// then squares of quadrants with an odd number of empties, then corners; from
     /// [`SHALLOW_EMPTIES`] empties on, by a shallow search of each move less

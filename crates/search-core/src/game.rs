@@ -182,6 +182,15 @@ pub trait Game: Sync {
         (-INFINITY, INFINITY)
     }
 
+    /// Whether the children of `pos` can have TT entries: `false` where [`Game::value_bounds`]
+    /// values every child outright (bounds that meet, or that the window cannot fall between),
+    /// so that the search never stores them. Enhanced transposition cutoff then skips the
+    /// children's look-ups at `pos` (each a likely cache miss that cannot hit). Only work
+    /// depends on it, never a value. Default: `true`.
+    fn children_in_table(&self, _pos: &Self::Position) -> bool {
+        true
+    }
+
     /// What a TT key of this game names: a version of [`Game::key`] and the settings that change
     /// it (e.g. rules that fold symmetric positions into one key). A TT snapshot (see
     /// [`crate::tt_snapshot_to_text`]) is saved with it and refused under another scheme, whose
@@ -202,6 +211,15 @@ pub trait Game: Sync {
     /// Move-ordering hook: reorder `moves` (legal in `pos`) best-first by a cheap guess. The TT's
     /// remembered best move, when there is one, is tried before all of them. Default: keep order.
     fn order_moves(&self, _pos: &Self::Position, _moves: &mut [Self::Move]) {}
+
+    /// Whether the search may put [`Game::order_moves`] off at `pos` while it has the TT's best
+    /// move to search first: the other moves are then ordered only if that move does not end
+    /// the node (`order_moves` gets the slice of the others). For a game whose ordering costs
+    /// more than a TT look-up, at the positions where it does. Only work depends on it, never
+    /// a value. Default: `false`.
+    fn order_after_hint(&self, _pos: &Self::Position) -> bool {
+        false
+    }
 
     /// Points already banked before `pos`, from the first player's side (e.g. A's triangles minus
     /// B's). Only used when reporting values ([`crate::Analysis`]); never by the search. Default 0.

@@ -502,6 +502,7 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug, K: TtKey> Worker<M, P, K> {
         let nodes0 = self.stats.nodes;
         let me = game.to_move(pos);
 
+        let mut order_late = false;
         if !fused {
             if self.move_stack.len() <= ply {
                 self.move_stack.resize_with(ply + 1, Vec::new);
@@ -509,12 +510,20 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug, K: TtKey> Worker<M, P, K> {
             moves = std::mem::take(&mut self.move_stack[ply]);
             moves.clear();
             game.generate_moves(pos, &mut moves);
-            game.order_moves(pos, &mut moves);
+            // The TT's best move first; the others ordered once it has not ended the node, if
+            // the game prefers (`Game::order_after_hint`).
+            order_late = hint.is_some() && moves.len() > 2 && game.order_after_hint(pos);
+            if !order_late {
+                game.order_moves(pos, &mut moves);
+            }
         }
         debug_assert!(!moves.is_empty(), "non-terminal position without moves: {pos:?}");
         if let Some(h) = hint {
             if let Some(i) = moves.iter().position(|&m| m == h) {
                 moves[..=i].rotate_right(1);
+            } else if order_late {
+                order_late = false;
+                game.order_moves(pos, &mut moves);
             }
         }
         if moves.len() > 1 {
@@ -535,7 +544,8 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug, K: TtKey> Worker<M, P, K> {
         let etc = moves.len() > 1
             && moves.len() >= ctx.etc_min_moves
             && ctx.etc.is_some_and(|span| hi - lo >= span)
-            && (hi - alpha).min(beta - lo) >= ctx.etc_min_reach;
+            && (hi - alpha).min(beta - lo) >= ctx.etc_min_reach
+            && game.children_in_table(pos);
         let mut children = Vec::new();
         if etc {
             if self.child_stack.len() <= ply {
@@ -584,6 +594,23 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug, K: TtKey> Worker<M, P, K> {
         'passes: for pass in 0..passes {
             let count = if pass == 0 { moves.len() } else { deferred.len() };
             for i in 0..count {
+                if order_late && i == 1 {
+                    // The TT's best move did not end the node: the others in the game's order
+                    // (and ETC's children with them).
+                    order_late = false;
+                    ahead = None;
+                    if etc {
+                        let before = moves[1..].to_vec();
+                        game.order_moves(pos, &mut moves[1..]);
+                        let old = children[1..].to_vec();
+                        for j in 1..moves.len() {
+                            let k = before.iter().position(|&b| b == moves[j]).expect("a permutation");
+                            children[j] = old[k];
+                        }
+                    } else {
+                        game.order_moves(pos, &mut moves[1..]);
+                    }
+                }
                 let m = if pass == 0 { moves[i] } else { deferred[i] };
                 let ((child, gain), known) = if etc && pass == 0 {
                     let (child, gain, key) = children[i];

@@ -13,7 +13,14 @@ struct RandomTree {
     depth: u8,
     key_space: u64,
     with_bounds: bool,
+    /// Orders its moves only once the TT's best move has not ended a node
+    /// (`Game::order_after_hint`) at half of the positions, and skips enhanced transposition
+    /// cutoff's look-ups at a third (`Game::children_in_table`).
+    late_hooks: bool,
 }
+
+/// How many times a [`RandomTree`]'s `order_moves` got only some of a position's moves.
+static LATE_ORDERS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 #[derive(Clone, Copy, Debug)]
 struct Pos {
@@ -74,8 +81,21 @@ impl Game for RandomTree {
             (-search_core::INFINITY, search_core::INFINITY)
         }
     }
-    fn order_moves(&self, _pos: &Pos, moves: &mut [u8]) {
+    fn order_moves(&self, pos: &Pos, moves: &mut [u8]) {
+        if self.late_hooks {
+            let mut all = Vec::new();
+            self.generate_moves(pos, &mut all);
+            if moves.len() < all.len() {
+                LATE_ORDERS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
+        }
         moves.reverse();
+    }
+    fn order_after_hint(&self, pos: &Pos) -> bool {
+        self.late_hooks && pos.id % 2 == 0
+    }
+    fn children_in_table(&self, pos: &Pos) -> bool {
+        !self.late_hooks || pos.depth % 3 != 0
     }
     fn banked(&self, pos: &Pos) -> Value {
         pos.banked
@@ -93,6 +113,7 @@ fn trees() -> impl Iterator<Item = RandomTree> {
         depth: 6 + (seed % 5) as u8,
         key_space: [3, 8, 50, 1 << 40][(seed % 4) as usize],
         with_bounds: seed % 2 == 0,
+        late_hooks: false,
     })
 }
 
@@ -938,4 +959,62 @@ fn narrow_keys_in_the_shared_table_give_the_same_values() {
             }
         }
     }
+}
+
+/// Moves ordered only once the TT's best move has not ended a node, and ETC's look-ups
+/// skipped at some positions: the work changes, never a value nor a best move.
+#[test]
+fn ordering_after_the_tt_move_and_skipped_etc_look_ups_give_the_same_values() {
+    let before = LATE_ORDERS.load(std::sync::atomic::Ordering::Relaxed);
+    for game in trees().chain(deep_trees()) {
+        let game = RandomTree { late_hooks: true, ..game };
+        let root = game.root();
+        let expected = minimax(&game, &root);
+        for bits in [2, 16] {
+            for etc in [None, Some(0)] {
+                for prefetch_children in [false, true] {
+                    let options = SearchOptions {
+                        tt_bits: bits,
+                        enhanced_transposition_cutoff: etc,
+                        prefetch_children,
+                        ..SearchOptions::DEFAULT
+                    };
+                    let mut solver = Engine::with_options(game, options);
+                    assert_eq!(solver.solve(&root), expected, "seed {} bits {bits} etc {etc:?}", game.seed);
+                    assert_eq!(
+                        solver.solve_mtdf(&root, 0),
+                        expected,
+                        "MTD(f), seed {} bits {bits}",
+                        game.seed
+                    );
+                    // The best move stored with a lower bound (or an exact value) reaches it.
+                    for e in solver.heavy_entries(0) {
+                        let (Some(best), search_core::Bound::Lower | search_core::Bound::Exact) =
+                            (e.best, e.bound)
+                        else {
+                            continue;
+                        };
+                        let pos = Pos {
+                            depth: (e.key >> 56) as u8,
+                            id: e.key & ((1 << 56) - 1),
+                            player: Player::First,
+                            banked: 0,
+                        };
+                        let (child, gain) = game.play(&pos, best);
+                        let v = minimax(&game, &child);
+                        let worth = if child.player == pos.player { gain + v } else { gain - v };
+                        assert!(
+                            worth >= e.value,
+                            "seed {}: best move {best} of {:?} worth {worth} < {}",
+                            game.seed,
+                            (pos.depth, pos.id),
+                            e.value
+                        );
+                    }
+                }
+            }
+        }
+    }
+    let late = LATE_ORDERS.load(std::sync::atomic::Ordering::Relaxed) - before;
+    assert!(late > 1000, "moves ordered after the TT move {late} times");
 }
