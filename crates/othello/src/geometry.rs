@@ -32,6 +32,10 @@ pub struct Geometry {
     /// Per direction, the squares whose neighbour one step back is on the board: a shift
     /// masked by it moves squares of the board onto squares of the board only.
     dest: [u64; 8],
+    /// Per direction, the squares whose neighbours one and two steps back are on the board.
+    dest2: [u64; 8],
+    /// Per direction, the squares whose neighbours one to four steps back are on the board.
+    dest4: [u64; 8],
     /// Per direction, the squares of the board whose neighbour in that direction is off it.
     edge: [u64; 8],
     /// Per axis, its lines (zero masks pad the shorter lists).
@@ -88,6 +92,15 @@ impl Geometry {
             }
             r += 1;
         }
+        let mut dest2 = [0u64; 8];
+        let mut dest4 = [0u64; 8];
+        let mut d = 0;
+        while d < 8 {
+            let s = SHIFTS[d];
+            dest2[d] = dest[d] & if s > 0 { dest[d] << s } else { dest[d] >> -s };
+            dest4[d] = dest2[d] & if s > 0 { dest2[d] << (2 * s) } else { dest2[d] >> (-2 * s) };
+            d += 1;
+        }
         // Lines of each axis: rows, columns, diagonals (c - r constant), anti-diagonals
         // (c + r constant).
         let mut lines = [[0u64; 15]; 4];
@@ -140,7 +153,20 @@ impl Geometry {
             }
             r += 1;
         }
-        Geometry { size, board, dest, edge, lines, quadrants, quadrant_of, corners, rays, adjacent }
+        Geometry {
+            size,
+            board,
+            dest,
+            dest2,
+            dest4,
+            edge,
+            lines,
+            quadrants,
+            quadrant_of,
+            corners,
+            rays,
+            adjacent,
+        }
     }
 
     /// The board of side `size`.
@@ -336,29 +362,59 @@ impl Geometry {
     /// stable discs): those that, on each of the four axes, lie on a full line or next to
     /// the board's edge or to such a disc of `p`. Found as a fixed point from no disc.
     pub(crate) fn stable(&self, p: u64, o: u64) -> u64 {
-        let filled = p | o;
-        let mut full = [0u64; 4];
-        for (axis, lines) in self.lines.iter().enumerate() {
-            for &line in lines {
-                if filled & line == line {
-                    full[axis] |= line;
-                }
-            }
-        }
-        // Axis by axis, what holds whatever the stable set is.
-        let fixed: [u64; 4] = std::array::from_fn(|a| full[a] | self.edge[2 * a] | self.edge[2 * a + 1]);
+        let full = self.full_lines(p | o);
+        // Direction by direction (both of an axis hold the axis'), what holds whatever the
+        // stable set is.
+        let fixed: [u64; 8] = std::array::from_fn(|d| full[d / 2] | self.edge[d & !1] | self.edge[d | 1]);
         let candidates = p & self.board;
         let mut s = 0u64;
         loop {
-            let mut next = candidates;
-            for (a, &f) in fixed.iter().enumerate() {
-                next &= f | self.shift(s, 2 * a) | self.shift(s, 2 * a + 1);
+            // Per direction: held, or the neighbour that way is a stable disc of `p`.
+            let mut held = [0u64; 8];
+            for (d, h) in held.iter_mut().enumerate() {
+                let shift = SHIFTS[d];
+                let moved = if shift > 0 { s << shift } else { s >> -shift };
+                *h = fixed[d] | (moved & self.dest[d]);
             }
+            let next = candidates
+                & (held[0] | held[1])
+                & (held[2] | held[3])
+                & (held[4] | held[5])
+                & (held[6] | held[7]);
             if next == s {
                 return s;
             }
             s = next;
         }
+    }
+}
+
+impl Geometry {
+    /// Per axis (rows, columns, diagonals, anti-diagonals: the directions `2a` and `2a + 1`
+    /// of [`DIRECTIONS`]), the squares of the lines of that axis with no empty square:
+    /// the board's empty squares spread along each direction (1, 2 then 4 steps, a line
+    /// being at most 8 long), what they do not reach.
+    #[inline]
+    pub(crate) fn full_lines(&self, filled: u64) -> [u64; 4] {
+        #[inline(always)]
+        fn by(b: u64, s: i32) -> u64 {
+            if s > 0 {
+                b << s
+            } else {
+                b >> -s
+            }
+        }
+        let empty = self.board & !filled;
+        let mut spread = [0u64; 8];
+        for (d, x) in spread.iter_mut().enumerate() {
+            let s = SHIFTS[d];
+            let mut e = empty;
+            e |= by(e, s) & self.dest[d];
+            e |= by(e, 2 * s) & self.dest2[d];
+            e |= by(e, 4 * s) & self.dest4[d];
+            *x = e;
+        }
+        std::array::from_fn(|a| self.board & !(spread[2 * a] | spread[2 * a + 1]))
     }
 }
 
@@ -442,6 +498,33 @@ mod tests {
                 assert_eq!(g.symmetry(all, s), g.board);
             }
         }
+    }
+
+    /// The full lines found by spreading the empty squares are those of the line lists.
+    #[test]
+    fn full_lines_are_the_lines_with_no_empty_square() {
+        let mut seed = 7u64;
+        let mut found = 0;
+        for size in [4, 6, 8] {
+            let g = Geometry::new(size).unwrap();
+            for _ in 0..3000 {
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                // Mostly filled boards, so that full lines are common.
+                let filled =
+                    g.board & !(seed >> 7 & seed >> 23 & seed >> 31 | (seed >> 40) & (seed >> 2) & 0xff);
+                let mut want = [0u64; 4];
+                for (axis, lines) in g.lines.iter().enumerate() {
+                    for &line in lines {
+                        if line != 0 && filled & line == line {
+                            want[axis] |= line;
+                        }
+                    }
+                }
+                assert_eq!(g.full_lines(filled), want, "size {size} filled {filled:#x}");
+                found += want.iter().filter(|&&w| w != 0).count();
+            }
+        }
+        assert!(found > 3000, "only {found} axes with a full line");
     }
 
     #[test]

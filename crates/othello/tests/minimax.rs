@@ -89,6 +89,53 @@ fn random_position(rng: &mut SmallRng, geometry: &'static Geometry, empties: u32
     pos
 }
 
+/// Every empty square of random positions on each board size: legal exactly where the
+/// square-by-square walk turns something over, and the disc played turns over exactly those
+/// discs (the bitboard move generation and flips against the rules).
+#[test]
+fn each_square_turns_over_what_the_walk_along_the_lines_finds() {
+    let mut rng = SmallRng::seed_from_u64(91);
+    let mut played = 0;
+    for size in [4, 6, 8] {
+        let g = Geometry::new(size).unwrap();
+        let n = size as i32;
+        for _ in 0..400 {
+            let empties = rng.gen_range(1..g.squares() - 4);
+            let pos = random_position(&mut rng, g, empties);
+            if pos.is_over() || pos.must_pass() {
+                continue;
+            }
+            let me = pos.to_move();
+            let grid: Vec<Option<Player>> =
+                (0..n * n).map(|i| pos.colour_at(Square::new((i % n) as usize, (i / n) as usize))).collect();
+            for i in 0..n * n {
+                let sq = Square::new((i % n) as usize, (i / n) as usize);
+                if grid[i as usize].is_some() {
+                    continue;
+                }
+                let want = flips(&grid, n, i % n, i / n, me);
+                match pos.try_play(othello::Move::Play(sq)) {
+                    Ok(next) => {
+                        assert!(!want.is_empty(), "{pos:?}: {sq:?} played, turning nothing over");
+                        for j in 0..n * n {
+                            let s = Square::new((j % n) as usize, (j / n) as usize);
+                            let expected = if j == i || want.contains(&(j as usize)) {
+                                Some(me)
+                            } else {
+                                grid[j as usize]
+                            };
+                            assert_eq!(next.colour_at(s), expected, "{pos:?}: {sq:?}, square {s:?}");
+                        }
+                        played += 1;
+                    }
+                    Err(e) => assert!(want.is_empty(), "{pos:?}: {sq:?} refused ({e}), turns {want:?}"),
+                }
+            }
+        }
+    }
+    assert!(played > 5000, "only {played} moves played");
+}
+
 #[test]
 fn the_engine_agrees_with_plain_minimax_on_random_8x8_endgames() {
     let g = Geometry::standard();
