@@ -53,6 +53,17 @@ pub struct Geometry {
     adjacent: [u64; 64],
 }
 
+/// `b` shifted by `s` bit places: towards the higher bits for positive `s`, the lower for
+/// negative (squares leaving the board or wrapping around a row are the caller's to mask).
+#[inline(always)]
+const fn by(b: u64, s: i32) -> u64 {
+    if s > 0 {
+        b << s
+    } else {
+        b >> -s
+    }
+}
+
 /// Bit of square `(c, r)` of the 8x8 layout.
 const fn bit(c: i32, r: i32) -> u64 {
     1u64 << (r * 8 + c)
@@ -97,8 +108,8 @@ impl Geometry {
         let mut d = 0;
         while d < 8 {
             let s = SHIFTS[d];
-            dest2[d] = dest[d] & if s > 0 { dest[d] << s } else { dest[d] >> -s };
-            dest4[d] = dest2[d] & if s > 0 { dest2[d] << (2 * s) } else { dest2[d] >> (-2 * s) };
+            dest2[d] = dest[d] & by(dest[d], s);
+            dest4[d] = dest2[d] & by(dest2[d], 2 * s);
             d += 1;
         }
         // Lines of each axis: rows, columns, diagonals (c - r constant), anti-diagonals
@@ -258,9 +269,7 @@ impl Geometry {
     /// `b` moved one step in direction `d` (0 to 7), squares leaving the board dropped.
     #[inline]
     pub(crate) fn shift(&self, b: u64, d: usize) -> u64 {
-        let s = SHIFTS[d];
-        let moved = if s > 0 { b << s } else { b >> -s };
-        moved & self.dest[d]
+        by(b, SHIFTS[d]) & self.dest[d]
     }
 
     /// The squares next to `b`'s (one step in any of the eight directions, on the board).
@@ -277,14 +286,6 @@ impl Geometry {
     /// which a line of `o`'s discs ends in one of `p`'s, in some direction.
     #[inline]
     pub(crate) fn moves(&self, p: u64, o: u64) -> u64 {
-        #[inline(always)]
-        fn by(b: u64, s: i32) -> u64 {
-            if s > 0 {
-                b << s
-            } else {
-                b >> -s
-            }
-        }
         let empty = self.board & !(p | o);
         let mut m = 0;
         for (&s, &dest) in SHIFTS.iter().zip(&self.dest) {
@@ -372,9 +373,7 @@ impl Geometry {
             // Per direction: held, or the neighbour that way is a stable disc of `p`.
             let mut held = [0u64; 8];
             for (d, h) in held.iter_mut().enumerate() {
-                let shift = SHIFTS[d];
-                let moved = if shift > 0 { s << shift } else { s >> -shift };
-                *h = fixed[d] | (moved & self.dest[d]);
+                *h = fixed[d] | (by(s, SHIFTS[d]) & self.dest[d]);
             }
             let next = candidates
                 & (held[0] | held[1])
@@ -396,14 +395,6 @@ impl Geometry {
     /// being at most 8 long), what they do not reach.
     #[inline]
     pub(crate) fn full_lines(&self, filled: u64) -> [u64; 4] {
-        #[inline(always)]
-        fn by(b: u64, s: i32) -> u64 {
-            if s > 0 {
-                b << s
-            } else {
-                b >> -s
-            }
-        }
         let empty = self.board & !filled;
         let mut spread = [0u64; 8];
         for (d, x) in spread.iter_mut().enumerate() {
