@@ -38,8 +38,6 @@ pub struct Geometry {
     dest4: [u64; 8],
     /// Per direction, the squares of the board whose neighbour in that direction is off it.
     edge: [u64; 8],
-    /// Per axis, its lines (zero masks pad the shorter lists).
-    lines: [[u64; 15]; 4],
     quadrants: [u64; 4],
     /// Per square of the 8x8 layout, the quadrant it is in (0 for squares off the board):
     /// a move there changes the parity of that quadrant's empties.
@@ -112,21 +110,6 @@ impl Geometry {
             dest4[d] = dest2[d] & by(dest2[d], 2 * s);
             d += 1;
         }
-        // Lines of each axis: rows, columns, diagonals (c - r constant), anti-diagonals
-        // (c + r constant).
-        let mut lines = [[0u64; 15]; 4];
-        let mut r = 0;
-        while r < n {
-            let mut c = 0;
-            while c < n {
-                lines[0][r as usize] |= bit(c, r);
-                lines[1][c as usize] |= bit(c, r);
-                lines[2][(c - r + n - 1) as usize] |= bit(c, r);
-                lines[3][(c + r) as usize] |= bit(c, r);
-                c += 1;
-            }
-            r += 1;
-        }
         let corners = bit(0, 0) | bit(n - 1, 0) | bit(0, n - 1) | bit(n - 1, n - 1);
         let mut quadrant_of = [0u64; 64];
         let mut q = 0;
@@ -164,20 +147,7 @@ impl Geometry {
             }
             r += 1;
         }
-        Geometry {
-            size,
-            board,
-            dest,
-            dest2,
-            dest4,
-            edge,
-            lines,
-            quadrants,
-            quadrant_of,
-            corners,
-            rays,
-            adjacent,
-        }
+        Geometry { size, board, dest, dest2, dest4, edge, quadrants, quadrant_of, corners, rays, adjacent }
     }
 
     /// The board of side `size`.
@@ -373,7 +343,7 @@ impl Geometry {
             // Per direction: held, or the neighbour that way is a stable disc of `p`.
             let mut held = [0u64; 8];
             for (d, h) in held.iter_mut().enumerate() {
-                *h = fixed[d] | (by(s, SHIFTS[d]) & self.dest[d]);
+                *h = fixed[d] | self.shift(s, d);
             }
             let next = candidates
                 & (held[0] | held[1])
@@ -386,9 +356,7 @@ impl Geometry {
             s = next;
         }
     }
-}
 
-impl Geometry {
     /// Per axis (rows, columns, diagonals, anti-diagonals: the directions `2a` and `2a + 1`
     /// of [`DIRECTIONS`]), the squares of the lines of that axis with no empty square:
     /// the board's empty squares spread along each direction (1, 2 then 4 steps, a line
@@ -491,6 +459,21 @@ mod tests {
         }
     }
 
+    /// Per axis of the board of side `n`, its lines: rows, columns, diagonals (c - r
+    /// constant), anti-diagonals (c + r constant); zero masks pad the shorter lists.
+    fn lines(n: i32) -> [[u64; 15]; 4] {
+        let mut lines = [[0u64; 15]; 4];
+        for r in 0..n {
+            for c in 0..n {
+                lines[0][r as usize] |= bit(c, r);
+                lines[1][c as usize] |= bit(c, r);
+                lines[2][(c - r + n - 1) as usize] |= bit(c, r);
+                lines[3][(c + r) as usize] |= bit(c, r);
+            }
+        }
+        lines
+    }
+
     /// The full lines found by spreading the empty squares are those of the line lists.
     #[test]
     fn full_lines_are_the_lines_with_no_empty_square() {
@@ -504,7 +487,7 @@ mod tests {
                 let filled =
                     g.board & !(seed >> 7 & seed >> 23 & seed >> 31 | (seed >> 40) & (seed >> 2) & 0xff);
                 let mut want = [0u64; 4];
-                for (axis, lines) in g.lines.iter().enumerate() {
+                for (axis, lines) in lines(size as i32).iter().enumerate() {
                     for &line in lines {
                         if line != 0 && filled & line == line {
                             want[axis] |= line;
@@ -522,7 +505,7 @@ mod tests {
     fn lines_cover_each_axis_once() {
         for size in [4, 6, 8] {
             let g = Geometry::new(size).unwrap();
-            for lines in &g.lines {
+            for lines in &lines(size as i32) {
                 assert_eq!(lines.iter().fold(0, |a, &l| a | l), g.board);
                 assert_eq!(lines.iter().map(|l| l.count_ones()).sum::<u32>(), g.squares());
             }
