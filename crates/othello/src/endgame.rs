@@ -76,6 +76,21 @@ fn two_squares(g: &Geometry, p: u64, o: u64, empty: u64, beta: Value, nodes: &mu
 /// less time.
 const STABILITY_FROM: u32 = 4;
 
+/// The stability cut-off at a node where the side to move has `p` against `o`: with `s` of
+/// the opponent's discs stable, the score is at most `n² - 2 s`; that bound if it is at most
+/// `alpha` (a fail-low). Tried only where alpha is at least `from` and high enough for the
+/// opponent's discs, all stable, to bring the bound down to it: counting the stable discs
+/// costs more than a node of the last few empties.
+#[inline(always)]
+fn stability_cut(g: &Geometry, p: u64, o: u64, alpha: Value, from: Value) -> Option<Value> {
+    let all = Value::from(g.squares());
+    if alpha < from || alpha < all - 2 * Value::from(o.count_ones()) {
+        return None;
+    }
+    let hi = all - 2 * Value::from(g.stable(o, p).count_ones());
+    (hi <= alpha).then_some(hi)
+}
+
 /// From this many empties on, [`search`] orders moves by the opponent's mobility after them
 /// (fewest replies first), then parity; below, by parity alone (cheaper than counting).
 const SORT_EMPTIES: u32 = 6;
@@ -93,15 +108,9 @@ fn search_sorted(
     passed: bool,
     nodes: &mut u64,
 ) -> Value {
-    // Stability cut-off: with `s` of the opponent's discs stable, the score is at most
-    // `n² - 2 s`; tried only where alpha is high enough for it to cut (the opponent's
-    // discs all stable would have to bring the bound down to alpha).
-    let all = Value::from(g.squares());
-    if alpha >= all / 4 && alpha >= all - 2 * Value::from(o.count_ones()) {
-        let hi = all - 2 * Value::from(g.stable(o, p).count_ones());
-        if hi <= alpha {
-            return hi;
-        }
+    // The stability cut-off from a quarter of the board.
+    if let Some(hi) = stability_cut(g, p, o, alpha, Value::from(g.squares()) / 4) {
+        return hi;
     }
     // (key, child's player, child's opponent, child's odd quadrants), one per legal square.
     let mut children = [(0u32, 0u64, 0u64, 0u64); 64];
@@ -175,15 +184,11 @@ fn search(
         return -search(g, o, p, odd, -beta, -alpha, true, nodes);
     }
     if count >= STABILITY_FROM {
-        // Stability cut-off, as in `search_sorted`, from a lower alpha: here a node costs
+        // The stability cut-off from a lower alpha than in `search_sorted`: here a node costs
         // little more than the stable discs' count, which is worth trying only where alpha
         // is within reach of a cut.
-        let all = Value::from(g.squares());
-        if alpha >= 2 * count as Value - 2 && alpha >= all - 2 * Value::from(o.count_ones()) {
-            let hi = all - 2 * Value::from(g.stable(o, p).count_ones());
-            if hi <= alpha {
-                return hi;
-            }
+        if let Some(hi) = stability_cut(g, p, o, alpha, 2 * count as Value - 2) {
+            return hi;
         }
     }
     let mut best = -search_core::INFINITY;
