@@ -53,6 +53,14 @@
 //! batches. Entries come only from ranks that proved that they solve the same split, in the
 //! game's own key scheme; a message that is no list of entries is ignored, named on stderr.
 //!
+//! The workers also tell each other where their searches are (ABDADA's deferral, Weill 1996,
+//! across ranks): with the entries, a worker sends the keys of the positions on its search
+//! path within its engine's [`search_core::SearchOptions::defer_plies`] of the job's root
+//! when the path has changed ([`search_core::Exchange::take_path`]); a worker puts off a move
+//! into a position on another worker's path until its other moves are searched, so that the
+//! other's result may arrive first. Paths only order moves, whatever they hold. Empty 4x4
+//! dots-and-boxes (8 plies): 2.5 % fewer nodes with two workers, 6 % with four, 8 % with eight.
+//!
 //! Messages are `i64` arrays: manager to worker `[HELLO, bytes, text...]` (the description,
 //! eight bytes a word), `[JOB, leaf, threshold]`, `[CANCEL, leaf, threshold]`, `[STOP, 0,
 //! 0]` or, once every worker has said it stopped, `[FINISH, 0, 0]`; worker to manager
@@ -60,7 +68,7 @@
 //! value, nodes]`, `[DROPPED, leaf, threshold, 0, nodes]` or, after STOP, `[BYE, nodes,
 //! messages, bytes, entries sent, received, dropped]` (the manager prints their sums, and the
 //! most nodes of one worker: the longest chain of work); worker to worker `[SHARE, count,
-//! entries...]` ([`encode_entries`]). A worker that said BYE receives (and drops) what the
+//! entries...]` ([`encode_entries`]) and `[PATH, keys...]`. A worker that said BYE receives (and drops) what the
 //! others still send it until FINISH, so that no send waits on a rank that has ended. Waiting
 //! ranks poll with short sleeps instead of blocking receives, which Open MPI spins on, so that
 //! a manager on a core of its own costs almost nothing. MPI aborts the whole run when one rank
@@ -286,6 +294,7 @@ mod with_mpi {
     const BYE: i64 = 7;
     const SHARE: i64 = 8;
     const FINISH: i64 = 9;
+    const PATH: i64 = 10;
     /// How often a busy worker sends the entries its search proved meanwhile.
     const SHARE_EVERY: Duration = Duration::from_millis(20);
     /// Batches a worker's sender thread holds at most; more wait in the worker's backlog.
@@ -728,6 +737,13 @@ mod with_mpi {
         fn receive(&mut self, r: Rank, m: &[i64]) {
             let entries = match m.split_first() {
                 Some((&SHARE, rest)) => decode_entries::<K, M>(rest),
+                Some((&PATH, rest)) => {
+                    if let Some(x) = &self.exchange {
+                        let keys: Vec<u64> = rest.iter().map(|&w| w as u64).collect();
+                        x.set_peer_path(r as u64, &keys);
+                    }
+                    return;
+                }
                 _ => None,
             };
             match (entries, &self.exchange) {
@@ -751,6 +767,11 @@ mod with_mpi {
         /// never needed for an answer).
         fn share(&mut self) {
             let (Some(x), Some(queue)) = (&self.exchange, &self.queue) else { return };
+            if let Some(path) = x.take_path() {
+                let mut words = vec![PATH];
+                words.extend(path.iter().map(|&k| k as i64));
+                let _ = queue.try_send(words);
+            }
             self.backlog.extend(x.take_proven());
             if self.backlog.len() > MAX_BACKLOG {
                 let over = self.backlog.len() - MAX_BACKLOG;
@@ -853,7 +874,8 @@ mod with_mpi {
         let split = Split::new(engine.game().clone(), pos, options);
         let ours = description(&split, identity);
         // One worker has no one to share with.
-        let exchange = (share_work > 0 && world.size() > 2).then(|| Arc::new(Exchange::new(share_work)));
+        let exchange = (share_work > 0 && world.size() > 2)
+            .then(|| Arc::new(Exchange::new(share_work).with_defer_plies(engine.options().defer_plies)));
         let (messages, bytes) = (Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(0)));
         let ending = Arc::new(AtomicBool::new(false));
         let (queue, sender) = match exchange {

@@ -181,6 +181,9 @@ pub(crate) struct Worker<M, P, K> {
     pub(crate) stopped: bool,
     /// Entries stored for the [`crate::Exchange`], not yet handed over.
     pub(crate) proven: Vec<TtEntry<K, M>>,
+    /// Per ply below [`crate::Exchange::defer_plies`], the key ([`TtKey::hash64`]) of the
+    /// position this thread searches there (valid up to the current ply).
+    pub(crate) path: Vec<u64>,
 }
 
 /// What the threads of one search share; `H` the game's hooks.
@@ -287,6 +290,7 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug, K: TtKey> Worker<M, P, K> {
             budget: u64::MAX,
             stopped: false,
             proven: Vec::new(),
+            path: Vec::new(),
         }
     }
 }
@@ -352,6 +356,9 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug, K: TtKey> Worker<M, P, K> {
             }
             if let Some(x) = ctx.exchange {
                 Self::trade(x, &mut self.proven, tt);
+                if !self.path.is_empty() {
+                    x.hand_path(&self.path[..ply.min(self.path.len())]);
+                }
             }
         }
         let game = ctx.game;
@@ -402,6 +409,9 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug, K: TtKey> Worker<M, P, K> {
         beta = beta.min(hi + 1);
 
         let (key, symmetry) = known.unwrap_or_else(|| game.canonical_key(pos));
+        if let Some(slot) = self.path.get_mut(ply) {
+            *slot = key.hash64();
+        }
         // The book: exact values of the positions within its depth of the game's start, read
         // like exact TT entries. Only within that depth below the root: a node deeper below
         // the root is deeper below the start too (but where another line reaches it in fewer
@@ -575,10 +585,12 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug, K: TtKey> Worker<M, P, K> {
                 }
             }
         }
-        // Deferral (several threads only): a move another thread is searching is put off.
+        // Deferral (several threads, or engines sharing their paths): a move another thread
+        // or engine is searching is put off.
         let busy = if T::SHARED { ctx.busy.filter(|_| ply < ctx.defer_plies) } else { None };
+        let peers = ctx.exchange.filter(|x| ply < x.defer_plies());
         let mut deferred = Vec::new();
-        if busy.is_some() {
+        if busy.is_some() || peers.is_some() {
             if self.defer_stack.len() <= ply {
                 self.defer_stack.resize_with(ply + 1, Vec::new);
             }
@@ -588,7 +600,7 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug, K: TtKey> Worker<M, P, K> {
         let mut searched = 0;
         // First pass: every move, except that a move (other than the first) another thread is
         // searching is put off; second pass: the moves put off.
-        let passes = if T::SHARED { 2 } else { 1 };
+        let passes = if T::SHARED || peers.is_some() { 2 } else { 1 };
         // The next move's child, played and keyed ahead (`SearchOptions::prefetch_children`).
         let mut ahead: Option<(P, Value, (K, Symmetry))> = None;
         'passes: for pass in 0..passes {
@@ -646,6 +658,12 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug, K: TtKey> Worker<M, P, K> {
                 } else {
                     (game.play(pos, m), None)
                 };
+                if let Some(x) = peers.filter(|_| pass == 0 && i > 0) {
+                    if x.peer_is_busy(known.map_or_else(|| game.canonical_key(&child).0, |k| k.0).hash64()) {
+                        deferred.push(m);
+                        continue;
+                    }
+                }
                 let child_key = busy.map(|b| (b, known.map_or_else(|| game.key(&child), |k| k.0).hash64()));
                 if let Some((b, k)) = child_key {
                     if pass == 0 && i > 0 && b.is_busy(k) {
@@ -686,7 +704,7 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug, K: TtKey> Worker<M, P, K> {
                 }
             }
         }
-        if busy.is_some() {
+        if busy.is_some() || peers.is_some() {
             self.defer_stack[ply] = deferred;
         }
         if etc {

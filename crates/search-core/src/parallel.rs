@@ -129,8 +129,10 @@ impl<G: Game> Search<'_, G> {
             tt.store_all(&given);
         }
         let perturb = self.perturb;
+        let path_plies = self.exchange.map_or(0, Exchange::defer_plies);
         for w in workers.iter_mut() {
             w.perturb = perturb && w.id > 0;
+            w.path.resize(path_plies, 0);
         }
         let (main, helpers) = workers.split_first_mut().expect("at least one thread");
         main.stopped = false;
@@ -187,6 +189,9 @@ impl<G: Game> Search<'_, G> {
         if let Some(x) = ctx.exchange {
             for w in workers.iter_mut() {
                 x.hand_over(&mut w.proven);
+            }
+            if path_plies > 0 {
+                x.hand_path(&[]);
             }
         }
         (!stopped).then_some(v)

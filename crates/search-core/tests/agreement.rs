@@ -3,7 +3,9 @@
 
 use rand::{rngs::SmallRng, Rng, SeedableRng};
 use search_core::reference::minimax;
-use search_core::{analyze_with, Engine, Expansion, Game, Player, SearchOptions, SearchVisitor, Value};
+use search_core::{
+    analyze_with, Engine, Exchange, Expansion, Game, Player, SearchOptions, SearchVisitor, Value,
+};
 
 /// A random game tree: positions are `(depth, id)`, ids folded into a small key space so that
 /// many lines transpose; moves bank small gains; some moves keep the turn.
@@ -1017,4 +1019,45 @@ fn ordering_after_the_tt_move_and_skipped_etc_look_ups_give_the_same_values() {
     }
     let late = LATE_ORDERS.load(std::sync::atomic::Ordering::Relaxed) - before;
     assert!(late > 1000, "moves ordered after the TT move {late} times");
+}
+
+/// Moves put off because other engines search their positions (the exchange's peer paths,
+/// here random positions of the tree) change no value: the full solve, and null windows
+/// around the value, on one thread and two, with a tiny table and a large one.
+#[test]
+fn moves_put_off_for_peer_paths_give_the_same_values() {
+    let mut rng = SmallRng::seed_from_u64(77);
+    for game in trees() {
+        let expected = minimax(&game, &game.root());
+        // Two peers' paths: random walks from the root.
+        let paths: Vec<Vec<u64>> = (0..2)
+            .map(|_| {
+                let mut pos = game.root();
+                let mut keys = vec![game.key(&pos)];
+                while game.terminal_value(&pos).is_none() {
+                    let mut moves = Vec::new();
+                    game.generate_moves(&pos, &mut moves);
+                    pos = game.play(&pos, moves[rng.gen_range(0..moves.len())]).0;
+                    keys.push(game.key(&pos));
+                }
+                keys
+            })
+            .collect();
+        for threads in [1, 2] {
+            for bits in [2, 16] {
+                let exchange =
+                    std::sync::Arc::new(Exchange::new(1).with_defer_plies(usize::from(game.depth)));
+                for (peer, keys) in paths.iter().enumerate() {
+                    exchange.set_peer_path(peer as u64, keys);
+                }
+                let options = SearchOptions { tt_bits: bits, threads, ..SearchOptions::DEFAULT };
+                let mut solver = Engine::with_options(game, options);
+                solver.set_exchange(Some(exchange));
+                let what = format!("seed {} threads {threads} bits {bits}", game.seed);
+                assert_eq!(solver.solve(&game.root()), expected, "{what}");
+                assert!(solver.search(&game.root(), expected - 1, expected) >= expected, "{what}");
+                assert!(solver.search(&game.root(), expected, expected + 1) <= expected, "{what}");
+            }
+        }
+    }
 }
