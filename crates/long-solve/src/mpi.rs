@@ -59,7 +59,8 @@
 //! when the path has changed ([`search_core::Exchange::take_path`]); a worker puts off a move
 //! into a position on another worker's path until its other moves are searched, so that the
 //! other's result may arrive first. Paths only order moves, whatever they hold. Empty 4x4
-//! dots-and-boxes (8 plies): 2.5 % fewer nodes with two workers, 6 % with four, 8 % with eight.
+//! dots-and-boxes (8 plies, `cargo xtask dist-bench`): 2.5 % fewer nodes with two workers,
+//! 6 % with four, 8 % with eight.
 //!
 //! Messages are `i64` arrays: manager to worker `[HELLO, bytes, text...]` (the description,
 //! eight bytes a word), `[JOB, leaf, threshold]`, `[CANCEL, leaf, threshold]`, `[STOP, 0,
@@ -68,11 +69,11 @@
 //! value, nodes]`, `[DROPPED, leaf, threshold, 0, nodes]` or, after STOP, `[BYE, nodes,
 //! messages, bytes, entries sent, received, dropped]` (the manager prints their sums, and the
 //! most nodes of one worker: the longest chain of work); worker to worker `[SHARE, count,
-//! entries...]` ([`encode_entries`]) and `[PATH, keys...]`. A worker that said BYE receives (and drops) what the
-//! others still send it until FINISH, so that no send waits on a rank that has ended. Waiting
-//! ranks poll with short sleeps instead of blocking receives, which Open MPI spins on, so that
-//! a manager on a core of its own costs almost nothing. MPI aborts the whole run when one rank
-//! fails: the store is what lets the relaunch continue.
+//! entries...]` ([`encode_entries`]) and `[PATH, keys...]`. A worker that said BYE receives
+//! (and drops) what the others still send it until FINISH, so that no send waits on a rank
+//! that has ended. Waiting ranks poll with short sleeps instead of blocking receives, which
+//! Open MPI spins on, so that a manager on a core of its own costs almost nothing. MPI aborts
+//! the whole run when one rank fails: the store is what lets the relaunch continue.
 //!
 //! Without the cargo feature `mpi`, `--mpi` is refused with how to build it.
 
