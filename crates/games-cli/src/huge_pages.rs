@@ -30,8 +30,8 @@
 /// (1 GiB), the defaults of dots-and-boxes boards of 25 to 31 lines and of Othello, and each
 /// worker's share of a distributed run's table memory (1 GiB among sixteen workers is 64 MiB
 /// each), so that the workers search as fast as one process with the whole memory; smaller
-/// tables (the other judges' defaults) stay as they are. Empty 4x4 dots-and-boxes, two MPI workers of 512 MiB each
-/// against one process of 1 GiB (`cargo xtask dist-bench --workers 2`, three runs): 0.58 to
+/// tables (the other judges' defaults) stay as they are. Empty 4x4 dots-and-boxes, two MPI
+/// workers of 512 MiB each against one process of 1 GiB (`cargo xtask dist-bench --workers 2`, three runs): 0.58 to
 /// 0.63 of its wall time with huge pages for the workers too; 0.64 when only tables of 1 GiB
 /// or more got them, each worker 10 % slower a node than the one process.
 pub const MIN_TABLE_BYTES: u64 = 64 << 20;

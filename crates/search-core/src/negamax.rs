@@ -624,7 +624,7 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug, K: TtKey> Worker<M, P, K> {
                     }
                 }
                 let m = if pass == 0 { moves[i] } else { deferred[i] };
-                let ((child, gain), known) = if etc && pass == 0 {
+                let ((child, gain), mut known) = if etc && pass == 0 {
                     let (child, gain, key) = children[i];
                     if ctx.prefetch_children {
                         // The next child's bucket, looked up by ETC before the first search,
@@ -659,10 +659,13 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug, K: TtKey> Worker<M, P, K> {
                     (game.play(pos, m), None)
                 };
                 if let Some(x) = peers.filter(|_| pass == 0 && i > 0) {
-                    if x.peer_is_busy(known.map_or_else(|| game.canonical_key(&child).0, |k| k.0).hash64()) {
+                    // The child's key, computed here, goes on to its search.
+                    let key = known.unwrap_or_else(|| game.canonical_key(&child));
+                    if x.peer_is_busy(key.0.hash64()) {
                         deferred.push(m);
                         continue;
                     }
+                    known = Some(key);
                 }
                 let child_key = busy.map(|b| (b, known.map_or_else(|| game.key(&child), |k| k.0).hash64()));
                 if let Some((b, k)) = child_key {
