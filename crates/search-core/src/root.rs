@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use crate::sealed::{seal, unseal, SealedKind, SolveIdentity, HEADER_LINES};
 use crate::threshold::Threshold;
-use crate::{Analysis, Bound, Engine, Game, Interrupted, Limits, Stats, TtEntry, Value, INFINITY};
+use crate::{Analysis, Bound, Driver, Engine, Game, Interrupted, Limits, Stats, TtEntry, Value, INFINITY};
 
 /// Bounds proven on one root move's value, from the root's side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -237,11 +237,26 @@ pub fn tt_snapshot_from_text<K: FromStr, M: FromStr>(
     Ok(entries)
 }
 
-/// How far from 0 [`Engine::solve_root`] (value only) steps its threshold one proven bound at a
-/// time (MTD(f) from 0) before it bisects the root's interval: dots-and-boxes' and Triangle
+/// How far from 0 [`Engine::solve_root`] (value only, an engine whose driver is not
+/// [`Driver::Mtdf`]) steps its threshold one proven bound at a time (MTD(f) from 0) before it
+/// bisects the root's interval: dots-and-boxes' and Triangle
 /// War's values sit next to 0 (4x4 0, 3x5 -1, side 5 +1: two rounds), a large value (a quick
 /// Connect Four win) is found by bisection.
 pub const MTD_REACH: Value = 2;
+
+/// The threshold policy of [`Engine::solve_root`]'s rounds on the root's value for an engine
+/// whose own driver is `driver`: MTD(f) from the same guess for [`Driver::Mtdf`] (Othello:
+/// disc differences spread over `-64..=64`, where bisection's first tests, far from the value,
+/// fail low on every move), else MTD(f) from 0 while it stays within [`MTD_REACH`] of 0, then
+/// bisection of what is left (the margin games' values sit next to 0; a quick Connect Four win
+/// is found by bisection).
+fn root_threshold(driver: Driver) -> Threshold {
+    match driver {
+        // MTD(f) from a guess asks "value >= guess?" first, as the engine's driver does.
+        Driver::Mtdf { guess } => Threshold::Mtd { first: guess.saturating_sub(1) },
+        _ => Threshold::MtdThenBisection { reach: MTD_REACH },
+    }
+}
 
 /// How many tests [`Engine::solve_root`] with `exact_all` steps down from the root's value on
 /// a move (each fail-soft result the next upper bound) before it bisects what is left of the
@@ -402,8 +417,9 @@ impl<G: Game> Engine<G> {
     /// Solves the non-terminal `pos` move by move under the engine's limits, starting from
     /// `checkpoint` (or a fresh one), calling `progress` after every null-window search. Each
     /// step tests one root move against a threshold with a null window ("is its value above
-    /// t?"). Rounds ask "is the root's value above t?" (t from 0 by MTD(f)'s steps up to
-    /// [`MTD_REACH`], then by bisection of the root's interval) and test the moves still
+    /// t?"). Rounds ask "is the root's value above t?" (t by MTD(f)'s steps from the guess of
+    /// an engine whose [`Driver`] is [`Driver::Mtdf`]; else from 0 up to [`MTD_REACH`], then by
+    /// bisection of the root's interval) and test the moves still
     /// undecided at t, the highest proven lower bound first, then in the game's move order
     /// ([`Game::order_moves`]), until one is above t. With `exact_all`, every move's value is
     /// then made exact (for analysis), one move after the other, by tests from the root's
@@ -472,12 +488,11 @@ impl<G: Game> Engine<G> {
             true
         };
         // The root's value alone, as a null-window search of the root would find it: each
-        // round asks "is the root's value > t?", t stepping from 0 towards the proven
-        // bounds (MTD(f) from 0 with the fail-soft jumps) up to [`MTD_REACH`] from 0 and
-        // bisecting the root's interval beyond, and tests the moves still
-        // undecided at t, the highest proven lower bound first, then in the game's order,
-        // until one is above t (the root's lower bound rises) or none is (its upper bound
-        // falls). Only the best move's value is made exact.
+        // round asks "is the root's value > t?", t chosen by `policy` (below), and tests the
+        // moves still undecided at t, the highest proven lower bound first, then in the
+        // game's order, until one is above t (the root's lower bound rises) or none is (its
+        // upper bound falls). Only the best move's value is made exact.
+        let policy = root_threshold(engine.options().driver);
         let mut ordered: Vec<G::Move> = cp.moves.iter().map(|m| m.mv).collect();
         engine.game().order_moves(pos, &mut ordered);
         let rank = |mv: G::Move| ordered.iter().position(|&m| m == mv).unwrap_or(n);
@@ -486,9 +501,7 @@ impl<G: Game> Engine<G> {
             if lo >= hi {
                 break;
             }
-            // MTD(f)'s step from 0 while it stays next to 0 (values of the margin games sit
-            // there), bisection of what is left beyond (Connect Four's quick wins).
-            let t = Threshold::MtdThenBisection { reach: MTD_REACH }.next(lo, hi);
+            let t = policy.next(lo, hi);
             let mut undecided: Vec<usize> =
                 (0..n).filter(|&i| cp.moves[i].lo <= t && cp.moves[i].hi > t).collect();
             undecided.sort_by_key(|&i| (std::cmp::Reverse(cp.moves[i].lo), rank(cp.moves[i].mv)));

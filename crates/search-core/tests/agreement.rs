@@ -410,6 +410,44 @@ fn analysis_from_a_known_pv_start_keeps_it_and_replays_to_value() {
     }
 }
 
+/// An engine whose driver is MTD(f) from a guess steps the root driver's thresholds by MTD(f)
+/// from that guess: the value is minimax's whatever the guess, with `exact_all` every move's
+/// exact value, and a value-only solve stopped again and again by a tiny node budget resumes
+/// to the same value.
+#[test]
+fn root_driver_of_an_mtdf_engine_matches_minimax() {
+    use search_core::{Driver, Limits};
+    for game in trees() {
+        let root = game.root();
+        let expected = minimax(&game, &root);
+        let values = Engine::new(game, 12).move_values(&root);
+        for guess in [-9, 0, 4] {
+            let options =
+                SearchOptions { tt_bits: 12, driver: Driver::Mtdf { guess }, ..SearchOptions::DEFAULT };
+            let best = Engine::with_options(game, options).solve_root(&root, None, false, |_| {}).unwrap();
+            assert!(best.finished);
+            assert_eq!(best.bounds, (expected, expected), "seed {} guess {guess}", game.seed);
+            let full = Engine::with_options(game, options).solve_root(&root, None, true, |_| {}).unwrap();
+            for (m, (mv, v)) in full.checkpoint.moves.iter().zip(&values) {
+                assert_eq!((m.mv, m.lo, m.hi), (*mv, *v, *v), "seed {} guess {guess}", game.seed);
+            }
+            let mut cp = None;
+            let resumed = (0..10_000)
+                .find_map(|_| {
+                    let mut s = Engine::with_options(game, options);
+                    s.set_limits(Limits { max_nodes: Some(4096 * 3), ..Limits::default() });
+                    let r = s.solve_root(&root, cp.take(), false, |_| {}).unwrap();
+                    assert!(r.bounds.0 <= expected && expected <= r.bounds.1);
+                    let done = r.finished.then_some(r.bounds);
+                    cp = Some(r.checkpoint);
+                    done
+                })
+                .expect("progress");
+            assert_eq!(resumed, (expected, expected), "seed {} guess {guess}", game.seed);
+        }
+    }
+}
+
 /// The root driver gives minimax's value, with `exact_all` every move's exact value, and a
 /// driver stopped again and again by a tiny node budget, resumed from its checkpoint's text in
 /// a fresh solver, ends with the same result; a raised stop flag interrupts at once.
