@@ -410,13 +410,36 @@ fn analysis_from_a_known_pv_start_keeps_it_and_replays_to_value() {
     }
 }
 
+/// The bounds a value-only root solve of `root` ends with when it is stopped again and again by
+/// a tiny node budget and resumed from its checkpoint in a fresh engine from `engine`; every
+/// stop's bounds must hold `expected`.
+fn value_only_resumed(
+    root: &Pos,
+    expected: Value,
+    engine: impl Fn() -> Engine<RandomTree>,
+) -> (Value, Value) {
+    use search_core::Limits;
+    let mut cp = None;
+    (0..10_000)
+        .find_map(|_| {
+            let mut s = engine();
+            s.set_limits(Limits { max_nodes: Some(4096 * 3), ..Limits::default() });
+            let r = s.solve_root(root, cp.take(), false, |_| {}).unwrap();
+            assert!(r.bounds.0 <= expected && expected <= r.bounds.1);
+            let done = r.finished.then_some(r.bounds);
+            cp = Some(r.checkpoint);
+            done
+        })
+        .expect("progress")
+}
+
 /// An engine whose driver is MTD(f) from a guess steps the root driver's thresholds by MTD(f)
 /// from that guess: the value is minimax's whatever the guess, with `exact_all` every move's
 /// exact value, and a value-only solve stopped again and again by a tiny node budget resumes
 /// to the same value.
 #[test]
 fn root_driver_of_an_mtdf_engine_matches_minimax() {
-    use search_core::{Driver, Limits};
+    use search_core::Driver;
     for game in trees() {
         let root = game.root();
         let expected = minimax(&game, &root);
@@ -431,18 +454,7 @@ fn root_driver_of_an_mtdf_engine_matches_minimax() {
             for (m, (mv, v)) in full.checkpoint.moves.iter().zip(&values) {
                 assert_eq!((m.mv, m.lo, m.hi), (*mv, *v, *v), "seed {} guess {guess}", game.seed);
             }
-            let mut cp = None;
-            let resumed = (0..10_000)
-                .find_map(|_| {
-                    let mut s = Engine::with_options(game, options);
-                    s.set_limits(Limits { max_nodes: Some(4096 * 3), ..Limits::default() });
-                    let r = s.solve_root(&root, cp.take(), false, |_| {}).unwrap();
-                    assert!(r.bounds.0 <= expected && expected <= r.bounds.1);
-                    let done = r.finished.then_some(r.bounds);
-                    cp = Some(r.checkpoint);
-                    done
-                })
-                .expect("progress");
+            let resumed = value_only_resumed(&root, expected, || Engine::with_options(game, options));
             assert_eq!(resumed, (expected, expected), "seed {} guess {guess}", game.seed);
         }
     }
@@ -473,18 +485,7 @@ fn root_driver_limits_and_checkpoints_match_minimax() {
             assert!(m.lo <= *v && *v <= m.hi && m.hi <= expected, "seed {}: {m:?} {v}", game.seed);
         }
         // ...and a value-only solve stopped again and again resumes to the same value.
-        let mut cp = None;
-        let resumed = (0..10_000)
-            .find_map(|_| {
-                let mut s = Engine::new(game, 12);
-                s.set_limits(Limits { max_nodes: Some(4096 * 3), ..Limits::default() });
-                let r = s.solve_root(&root, cp.take(), false, |_| {}).unwrap();
-                assert!(r.bounds.0 <= expected && expected <= r.bounds.1);
-                let done = r.finished.then_some(r.bounds);
-                cp = Some(r.checkpoint);
-                done
-            })
-            .expect("progress");
+        let resumed = value_only_resumed(&root, expected, || Engine::new(game, 12));
         assert_eq!(resumed, (expected, expected), "seed {}", game.seed);
 
         let mut text = None;
