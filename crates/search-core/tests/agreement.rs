@@ -433,10 +433,10 @@ fn value_only_resumed(
         .expect("progress")
 }
 
-/// An engine whose driver is MTD(f) from a guess steps the root driver's thresholds by MTD(f)
-/// from that guess: the value is minimax's whatever the guess, with `exact_all` every move's
-/// exact value, and a value-only solve stopped again and again by a tiny node budget resumes
-/// to the same value.
+/// The root driver of an engine whose driver is MTD(f) from a guess (its rounds then step by
+/// MTD(f) from that guess): the value is minimax's whatever the guess, with `exact_all` every
+/// move's exact value, and a value-only solve stopped again and again by a tiny node budget
+/// resumes to the same value.
 #[test]
 fn root_driver_of_an_mtdf_engine_matches_minimax() {
     use search_core::Driver;
