@@ -100,8 +100,7 @@ impl<G: Game> Engine<G> {
             Driver::EndsThenBisection { budget } => self.ends_then_bisection(pos, lo, hi, budget, limited),
             _ => {
                 let policy = match driver {
-                    // MTD(f) from a guess asks "value >= guess?" first.
-                    Driver::Mtdf { guess } => Threshold::Mtd { first: guess.saturating_sub(1) },
+                    Driver::Mtdf { guess } => Threshold::mtdf_from(guess),
                     Driver::MtdfMidpoint => Threshold::Mtd { first: lo + (hi - lo) / 2 - 1 },
                     Driver::Bisection => Threshold::Bisection,
                     _ => Threshold::BisectionTowardZero,

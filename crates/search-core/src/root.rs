@@ -252,8 +252,7 @@ pub const MTD_REACH: Value = 2;
 /// is found by bisection).
 fn root_threshold(driver: Driver) -> Threshold {
     match driver {
-        // MTD(f) from a guess asks "value >= guess?" first, as the engine's driver does.
-        Driver::Mtdf { guess } => Threshold::Mtd { first: guess.saturating_sub(1) },
+        Driver::Mtdf { guess } => Threshold::mtdf_from(guess),
         _ => Threshold::MtdThenBisection { reach: MTD_REACH },
     }
 }

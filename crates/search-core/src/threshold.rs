@@ -41,6 +41,12 @@ pub enum Threshold {
 }
 
 impl Threshold {
+    /// MTD(f) from the guess `guess`: the first test asks "value >= guess?"
+    /// (`first = guess - 1`, saturating).
+    pub(crate) fn mtdf_from(guess: Value) -> Self {
+        Threshold::Mtd { first: guess.saturating_sub(1) }
+    }
+
     /// The threshold of the next test on a value known to lie in `[lo, hi]`, `lo < hi`.
     #[must_use]
     pub fn next(self, lo: Value, hi: Value) -> Value {
