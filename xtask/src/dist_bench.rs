@@ -5,7 +5,9 @@
 //! (the most nodes one worker searched) count, not the wall time. Prints one row per run: total
 //! nodes and their ratio to the reference, the longest chain and its ratio, the entries,
 //! messages and bytes the workers sent each other, the wall time, and the efficiency
-//! (reference nodes / (workers x longest chain)). Needs Open MPI (`mpirun`) and libclang to
+//! (reference nodes / (workers x longest chain)). With `--mib-per-worker M` the memory grows
+//! with the workers instead, as on a cluster (M MiB a worker), and the reference has the
+//! largest run's total, M x the most workers. Needs Open MPI (`mpirun`) and libclang to
 //! build games-cli with the cargo feature `mpi` (`scripts/mpi-check.sh` installs them).
 
 use std::path::Path;
@@ -27,6 +29,11 @@ pub struct Args {
     /// Table memory in MiB of the reference process, shared equally by the workers of a run.
     #[arg(long, default_value_t = 1024)]
     pub tt_mib: u32,
+    /// Table memory in MiB of each worker, whatever their number (the memory grows with the
+    /// workers, as on a cluster); the reference then has the largest run's total, this times
+    /// the most workers. Overrides `--tt-mib`.
+    #[arg(long)]
+    pub mib_per_worker: Option<u32>,
     /// `--split-depth` of every run.
     #[arg(long, default_value_t = 3)]
     pub split_depth: u32,
@@ -122,11 +129,21 @@ pub fn run_bench(args: &Args) -> Result<()> {
         a.extend(["--threads".into(), "1".into(), "--tt-mib".into(), mib.to_string()]);
         a
     };
-    println!(
-        "solve: games-cli {}, --split-depth {depth}, {} MiB of tables in all",
-        solve.join(" "),
-        args.tt_mib
-    );
+    let most_workers = args.workers.iter().copied().max().unwrap_or(1).max(1);
+    // (the reference's MiB, a worker's MiB with `w` workers)
+    let reference_mib = args.mib_per_worker.map_or(args.tt_mib, |m| m * most_workers);
+    let worker_mib = |w: u32| args.mib_per_worker.unwrap_or((args.tt_mib / w).max(1));
+    match args.mib_per_worker {
+        Some(m) => println!(
+            "solve: games-cli {}, --split-depth {depth}, {m} MiB of table a worker, {reference_mib} MiB for the one process",
+            solve.join(" ")
+        ),
+        None => println!(
+            "solve: games-cli {}, --split-depth {depth}, {} MiB of tables in all",
+            solve.join(" "),
+            args.tt_mib
+        ),
+    }
     println!();
     println!("| workers | nodes | x one | longest chain | x one | efficiency | entries sent | messages | bytes | wall s |");
     println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
@@ -134,7 +151,7 @@ pub fn run_bench(args: &Args) -> Result<()> {
     let mut answer = None;
     if !args.no_reference {
         let mut cmd = Command::new(&bin);
-        cmd.args(base(&scratch.path().join("one"), args.tt_mib));
+        cmd.args(base(&scratch.path().join("one"), reference_mib));
         let r = run(cmd, false)?;
         println!(
             "| one process | {} | 1.00 | {} | 1.00 | 1.00 | - | - | - | {:.1} |",
@@ -148,7 +165,7 @@ pub fn run_bench(args: &Args) -> Result<()> {
         let mut cmd = Command::new("mpirun");
         cmd.env("OMPI_ALLOW_RUN_AS_ROOT", "1").env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
         cmd.args(["--oversubscribe", "-np", &(w + 1).to_string()]).arg(&bin);
-        cmd.args(base(&scratch.path().join(format!("w{w}")), (args.tt_mib / w).max(1)));
+        cmd.args(base(&scratch.path().join(format!("w{w}")), worker_mib(w)));
         cmd.arg("--mpi");
         if let Some(n) = args.share_work {
             cmd.args(["--share-work", &n.to_string()]);

@@ -41,11 +41,13 @@
 //! that built other frontiers would answer other questions). A worker that hangs before it
 //! answers this keeps the manager waiting: the bound applies to jobs only.
 //!
-//! The workers share what they prove (`--share-work N`, default [`default_share_work`]): each
+//! The workers share what they prove (`--share-work N`, default [`DEFAULT_SHARE_WORK`]): each
 //! worker's engine hands out, through its [`search_core::Exchange`], every TT entry it stores
 //! whose subtree took at least N nodes; the worker sends them to every other worker (every
 //! 20 ms while a job runs, and when it ends, before the job's answer), and stores the entries
-//! it receives in its own table. Jobs of one split share most of their deep subtrees, which
+//! it receives in its own table (at its search's periodic checks, and at once while it waits
+//! for a job; past [`search_core::MAX_GIVEN_ENTRIES`] waiting, the oldest are dropped: a
+//! worker's memory stays bounded however much the others send). Jobs of one split share most of their deep subtrees, which
 //! one process's table answers from one job to the next: without sharing, each worker
 //! searches them again. The sends run on a thread of their own (MPI with
 //! `MPI_THREAD_MULTIPLE`; a library without it gets no sharing, said on stderr), so that a
@@ -85,7 +87,7 @@ use search_core::Value;
 #[cfg(doc)]
 use crate::entries::encode_entries;
 #[cfg(doc)]
-use crate::options::default_share_work;
+use crate::options::DEFAULT_SHARE_WORK;
 
 #[cfg(not(feature = "mpi"))]
 use crate::outcome::{RootSolve, Solved};
@@ -429,9 +431,7 @@ mod with_mpi {
         } else {
             let identity = StoreIdentity::of(&spec.identity, engine.game(), options.depth);
             // A worker's sender thread needs MPI_THREAD_MULTIPLE.
-            let workers = u32::try_from(world.size() - 1).unwrap_or(u32::MAX);
-            let share_work =
-                spec.args.split.share_work.unwrap_or_else(|| crate::options::default_share_work(workers));
+            let share_work = spec.args.split.share_work.unwrap_or(crate::options::DEFAULT_SHARE_WORK);
             let share_work = if threading == Threading::Multiple { share_work } else { 0 };
             work(&world, engine, pos, options, &identity, share_work);
             Err(PartDone(String::new()).into())
@@ -724,12 +724,15 @@ mod with_mpi {
             None
         }
 
-        /// The next message from the manager, waiting for it.
-        fn wait_manager(&mut self) -> Vec<i64> {
+        /// The next message from the manager, waiting for it; `idle` runs after each poll
+        /// (the worker's engine stores the entries received meanwhile, so that they do not
+        /// pile up while it has no job).
+        fn wait_manager(&mut self, mut idle: impl FnMut()) -> Vec<i64> {
             loop {
                 if let Some(m) = self.poll_manager() {
                     return m;
                 }
+                idle();
                 std::thread::sleep(POLL);
             }
         }
@@ -903,7 +906,7 @@ mod with_mpi {
             received: 0,
         };
         loop {
-            let m = peers.wait_manager();
+            let m = peers.wait_manager(|| engine.store_given());
             match m.first() {
                 Some(&HELLO) if unpack(&m) == ours => {
                     world.process_at_rank(0).send(&[AGREE][..]);
@@ -935,11 +938,12 @@ mod with_mpi {
                 n(peers.bytes.load(Ordering::Relaxed)),
                 n(peers.sent),
                 n(peers.received),
-                n(peers.dropped),
+                // Dropped unsent (a full backlog) or received and dropped unstored.
+                n(peers.dropped + peers.exchange.as_ref().map_or(0, |x| x.dropped())),
             ]
         };
         loop {
-            let m = peers.wait_manager();
+            let m = peers.wait_manager(|| engine.store_given());
             match m.first() {
                 Some(&JOB) if m.len() == 3 => {}
                 Some(&STOP) => {

@@ -52,22 +52,15 @@ impl LongSolveArgs {
     }
 }
 
-/// `--share-work`'s default under `--mpi` with `workers` workers: entries of subtrees of at
-/// least this many nodes go to the other workers. 4 with one or two workers, 16 with more.
-/// Two workers, one thread each, against one process with the same total TT memory (a
-/// 2-core x86-64 VM, `cargo xtask dist-bench --workers 2 --share-work N`, one series per
-/// board): the empty side-5 Triangle War (4 GiB) 4+ 1.24x the nodes and 0.69x the wall time,
-/// 16+ 1.39x and 0.79x; the empty 4x4 dots-and-boxes (1 GiB) 4+ 1.11x and 0.65x, 16+ 1.25x
-/// and 0.67x. Eight workers (4x4, 128 MiB each) search as many nodes either way (839.3 M and
-/// 841.4 M), and 16+ sends half the bytes (every entry goes to every other worker).
-#[must_use]
-pub fn default_share_work(workers: u32) -> u32 {
-    if workers <= 2 {
-        4
-    } else {
-        16
-    }
-}
+/// `--share-work`'s default under `--mpi`: entries of subtrees of at least this many nodes go
+/// to the other workers, whatever their number. Against one process with the same total TT
+/// memory (a 2-core x86-64 VM, `cargo xtask dist-bench --share-work N`, one series per
+/// board): two workers on the empty side-5 Triangle War (4 GiB) 4+ 1.24x the nodes and 0.69x
+/// the wall time, 16+ 1.39x and 0.79x; on the empty 4x4 dots-and-boxes (1 GiB) 4+ 1.11x and
+/// 0.65x, 16+ 1.25x and 0.67x. Eight workers of 512 MiB each (4x4, against one process of
+/// 4 GiB): 4+ 1.16x the nodes, 16+ 1.52x; of 128 MiB each as many nodes either way (839.3 M
+/// and 841.4 M). Smaller subtrees send more bytes (every entry goes to every other worker).
+pub const DEFAULT_SHARE_WORK: u32 = 4;
 
 /// `--share-work`'s default for the runs that share entries through the store's files
 /// (`--shard`): fewer, larger subtrees, since every entry is written to a file.
@@ -112,8 +105,7 @@ pub struct SplitArgs {
     pub job_timeout: Option<Duration>,
     /// With --store: share the proven TT entries of subtrees of at least N nodes between the
     /// runs that search the store's jobs, so that a subtree one proved is not searched again by
-    /// another: under --mpi every worker sends them to the others (default 4 with one or two
-    /// workers, 16 with more); a --shard run
+    /// another: under --mpi every worker sends them to the others (default 4); a --shard run
     /// appends them to its file `DIR/shard-I-of-N.ent` and reads the other shards' files as it
     /// goes, and a run without --shard reads them all first (default 1024). 0: share nothing.
     #[arg(long, value_name = "N", requires = "store")]

@@ -127,6 +127,15 @@ impl<G: Game> Engine<G> {
         self.exchange = exchange;
     }
 
+    /// Stores the entries given to the [`Exchange`] (if any) in the table now, as the next
+    /// search would when it starts: for an engine that waits between searches while entries
+    /// keep arriving, so that they do not pile up in the exchange.
+    pub fn store_given(&mut self) {
+        if let Some(given) = self.exchange.as_deref().and_then(Exchange::take_given) {
+            self.tt.store_all(&given);
+        }
+    }
+
     /// The opening book the searches read, if any ([`Engine::set_book`]).
     #[must_use]
     pub fn book(&self) -> Option<&Arc<Book>> {

@@ -33,6 +33,11 @@ use crate::entry::TtEntry;
 /// its current search).
 const GIVEN_WORK_SHIFT: u32 = 3;
 
+/// Entries given and not yet stored that an exchange holds at most ([`Exchange::give`]
+/// drops the oldest beyond): a bound on the memory of an engine that others send more than
+/// it stores (a worker whose search is descheduled, or between searches).
+pub const MAX_GIVEN_ENTRIES: usize = 1 << 22;
+
 /// The table of positions other engines are searching has `2^PEER_BUSY_BITS` slots (a key
 /// whose slot another takes is no longer put off: a lost hint).
 const PEER_BUSY_BITS: u32 = 12;
@@ -50,6 +55,8 @@ pub struct Exchange<K, M> {
     has_given: AtomicBool,
     /// Entries given and stored so far.
     stored: AtomicU64,
+    /// Entries given and dropped unstored (past [`MAX_GIVEN_ENTRIES`]).
+    dropped: AtomicU64,
     /// How many plies of a search's path it hands over (0: none).
     defer_plies: usize,
     /// The keys ([`crate::TtKey::hash64`]) of the positions on the path of the latest thread
@@ -72,6 +79,7 @@ impl<K, M> Exchange<K, M> {
             inbox: Mutex::new(Vec::new()),
             has_given: AtomicBool::new(false),
             stored: AtomicU64::new(0),
+            dropped: AtomicU64::new(0),
             defer_plies: 0,
             path: Mutex::new((Vec::new(), false)),
             peer_busy: Vec::new(),
@@ -162,10 +170,17 @@ impl<K, M> Exchange<K, M> {
 
     /// Hands the engine entries proven by another engine of the same game and key scheme: it
     /// stores them in its table at the next periodic check of a running search or when its
-    /// next search starts. The caller vouches for them (see the module's documentation).
+    /// next search starts ([`crate::Engine::store_given`]: at once). Past [`MAX_GIVEN_ENTRIES`]
+    /// entries waiting, the oldest are dropped (a given entry only saves work). The caller
+    /// vouches for them (see the module's documentation).
     pub fn give(&self, entries: impl IntoIterator<Item = TtEntry<K, M>>) {
         let mut inbox = lock(&self.inbox);
         inbox.extend(entries);
+        if inbox.len() > MAX_GIVEN_ENTRIES {
+            let over = inbox.len() - MAX_GIVEN_ENTRIES;
+            inbox.drain(..over);
+            self.dropped.fetch_add(over as u64, Ordering::Relaxed);
+        }
         if !inbox.is_empty() {
             self.has_given.store(true, Ordering::Release);
         }
@@ -175,6 +190,12 @@ impl<K, M> Exchange<K, M> {
     #[must_use]
     pub fn stored(&self) -> u64 {
         self.stored.load(Ordering::Relaxed)
+    }
+
+    /// How many given entries were dropped unstored ([`MAX_GIVEN_ENTRIES`]).
+    #[must_use]
+    pub fn dropped(&self) -> u64 {
+        self.dropped.load(Ordering::Relaxed)
     }
 
     /// Moves a thread's buffer of proven entries to the outbox.
@@ -241,6 +262,39 @@ mod tests {
         let mut third = Engine::new(Take3, 18);
         assert_eq!(third.search(&root, -1, 1), -1);
         assert!(third.stats().nodes > 1000, "{} nodes", third.stats().nodes);
+    }
+
+    #[test]
+    fn an_idle_engine_stores_what_it_is_given_and_a_full_inbox_drops_the_oldest() {
+        let root = (16, 1, Player::First);
+        let exchange = Arc::new(Exchange::new(64));
+        let mut first = Engine::new(Take3, 18);
+        first.set_exchange(Some(exchange.clone()));
+        first.search(&root, -1, 1);
+        let proven = exchange.take_proven();
+        assert!(!proven.is_empty());
+
+        // Stored by `store_given` before any search: the search then answers from the table.
+        let other = Arc::new(Exchange::new(64));
+        let mut second = Engine::new(Take3, 18);
+        second.set_exchange(Some(other.clone()));
+        other.give(proven.iter().copied());
+        second.store_given();
+        assert_eq!(other.stored(), proven.len() as u64);
+        assert!(other.take_given().is_none(), "nothing left waiting");
+        assert_eq!(second.search(&root, -1, 1), -1);
+        assert_eq!(second.stats().nodes, 1);
+
+        // Past the bound the oldest entries go: the newest are kept, the dropped counted.
+        let full = Exchange::<u64, u8>::new(1);
+        let entry = |key: u64| TtEntry { key, value: 0, bound: Bound::Exact, best: None, work: 8 };
+        full.give((0..MAX_GIVEN_ENTRIES as u64).map(entry));
+        full.give((0..10).map(|k| entry(u64::MAX - k)));
+        assert_eq!(full.dropped(), 10);
+        let kept = full.take_given().expect("entries wait");
+        assert_eq!(kept.len(), MAX_GIVEN_ENTRIES);
+        assert_eq!(kept[0].key, 10, "the ten oldest dropped");
+        assert_eq!(kept.last().map(|e| e.key), Some(u64::MAX - 9));
     }
 
     #[test]

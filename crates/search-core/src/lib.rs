@@ -111,7 +111,7 @@ pub use book::{book_identity, Book, BookError, BookIdentity, BOOK_MAGIC, BOOK_VE
 pub use book_plan::BookPlan;
 pub use engine::Engine;
 pub use entry::{Bound, PackedMove, TtEntry, MAX_MOVE_CODE};
-pub use exchange::Exchange;
+pub use exchange::{Exchange, MAX_GIVEN_ENTRIES};
 pub use game::{
     play_keeping, Expansion, Game, Outcome, Player, SearchVisitor, Symmetry, TtKey, Value, INFINITY,
 };
