@@ -58,8 +58,9 @@ impl LongSolveArgs {
 /// board): two workers on the empty side-5 Triangle War (4 GiB) 4+ 1.24x the nodes and 0.69x
 /// the wall time, 16+ 1.39x and 0.79x; on the empty 4x4 dots-and-boxes (1 GiB) 4+ 1.11x and
 /// 0.65x, 16+ 1.25x and 0.67x. Eight workers of 512 MiB each (4x4, against one process of
-/// 4 GiB): 4+ 1.16x the nodes, 16+ 1.52x; of 128 MiB each as many nodes either way (839.3 M
-/// and 841.4 M). Smaller subtrees send more bytes (every entry goes to every other worker).
+/// 8 GiB): 4+ 1.16x the nodes, 16+ 1.51x; of 128 MiB each about as many nodes either way
+/// (782.8 M and 793.7 M). Smaller subtrees send more bytes (every entry goes to every other
+/// worker: 9.47 GB against 6.53 GB at eight of 512 MiB).
 pub const DEFAULT_SHARE_WORK: u32 = 4;
 
 /// `--share-work`'s default for the runs that share entries through the store's files
