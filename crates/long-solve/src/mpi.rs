@@ -47,12 +47,12 @@
 //! 20 ms while a job runs, and when it ends, before the job's answer), and stores the entries
 //! it receives in its own table (at its search's periodic checks, and at once while it waits
 //! for a job; past [`search_core::MAX_GIVEN_ENTRIES`] waiting, the oldest are dropped: a
-//! worker's memory stays bounded however much the others send). Jobs of one split share most of their deep subtrees, which
-//! one process's table answers from one job to the next: without sharing, each worker
-//! searches them again. The sends run on a thread of their own (MPI with
-//! `MPI_THREAD_MULTIPLE`; a library without it gets no sharing, said on stderr), so that a
-//! worker that receives nothing (hung) holds up only its sender thread: a full queue drops
-//! batches. Entries come only from ranks that proved that they solve the same split, in the
+//! worker's memory stays bounded however much the others send). Jobs of one split share
+//! most of their deep subtrees, which one process's table answers from one job to the next:
+//! without sharing, each worker searches them again. The sends run on a thread of their own
+//! (MPI with `MPI_THREAD_MULTIPLE`; a library without it gets no sharing, said on stderr), so
+//! that a worker that receives nothing (hung) holds up only its sender thread: a full queue
+//! drops batches. Entries come only from ranks that proved that they solve the same split, in the
 //! game's own key scheme; a message that is no list of entries is ignored, named on stderr.
 //!
 //! The workers also tell each other where their searches are (ABDADA's deferral, Weill 1996,
