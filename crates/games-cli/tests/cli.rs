@@ -202,6 +202,34 @@ fn an_oversized_tt_is_refused_before_allocating() {
     assert!(stderr.starts_with("games-cli: a TT of 1000000000 MiB needs "), "{stderr}");
 }
 
+/// `games-cli ARGS` in a shell whose address space is capped at `kib` KiB (`ulimit -v`):
+/// exit status, stdout, stderr.
+fn run_within_address_space(kib: u64, args: &str) -> (Option<i32>, String, String) {
+    let bin = env!("CARGO_BIN_EXE_games-cli");
+    let output =
+        Command::new("sh").arg("-c").arg(format!("ulimit -v {kib} && exec {bin} {args}")).output().unwrap();
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (output.status.code(), text(&output.stdout), text(&output.stderr))
+}
+
+/// A Triangle War TT of 2^24 entries (about 400 MB) is allocated once, by the judge and by
+/// the long-solve driver: both run in an address space of 650 MB, which two such tables
+/// would not fit.
+#[test]
+fn a_triangle_war_tt_is_allocated_once() {
+    let batch = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/triangle-war/side4-batch.in");
+    let (code, stdout, stderr) =
+        run_within_address_space(650_000, &format!("triangle-war --side 4 --tt-bits 24 {batch}"));
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(stdout.lines().count(), 40, "{stdout}");
+    let (code, stdout, stderr) = run_within_address_space(
+        650_000,
+        "triangle-war --side 5 --empty --threads 1 --tt-bits 24 --time-limit 0.2",
+    );
+    assert_eq!(code, Some(3), "{stderr}");
+    assert!(stdout.starts_with("Game 1: not finished: final margin (A minus B) in ["), "{stdout}");
+}
+
 /// Dots-and-boxes under `--checkpoint`: an analysis from the root driver (every root move made
 /// exact, resumed after a time limit) with the plain analysis' value and move values, and a
 /// principal variation that replays to the value.

@@ -40,9 +40,8 @@ fn main() {
         etc_min_moves: etc.unwrap_or(0),
         ..triangle_war::SEARCH_OPTIONS
     };
-    let mut solver = Solver::with_options(geometry, rules, options)
-        .with_threads(threads, options)
-        .with_narrow_keys(narrow);
+    let mut solver =
+        Solver::with_options(geometry, rules, SearchOptions { threads, ..options }).with_narrow_keys(narrow);
     let start = Position::start();
     let answer = match method.as_str() {
         "full" => format!("final margin {:+} (A minus B)", solver.final_margin(&start)),

@@ -252,7 +252,7 @@ pub const SEARCH_OPTIONS: SearchOptions =
 
 /// A Triangle War solver for one board: the search-core [`Engine`] with a TT that persists
 /// across positions, so a batch of games shares work, on one thread or several
-/// ([`Solver::with_threads`]; same values), and the questions a judge asks of it.
+/// (`threads` in [`Solver::with_options`]; same values), and the questions a judge asks of it.
 pub struct Solver {
     engine: Engine<TriangleWar>,
 }
@@ -276,19 +276,14 @@ impl Solver {
         Solver { engine: Engine::with_options(TriangleWar::with_pruning(geometry, rules), options) }
     }
 
-    /// This solver searching on `threads` threads with `options` (a fresh TT).
-    #[must_use]
-    pub fn with_threads(self, threads: usize, options: SearchOptions) -> Self {
-        let game = self.engine.game().clone();
-        Solver { engine: Engine::with_options(game, SearchOptions { threads, ..options }) }
-    }
-
     /// This solver with its keys offered to the shared TT's narrow part or not
-    /// ([`TriangleWar::with_narrow_keys`]; a fresh TT, the same options).
+    /// ([`TriangleWar::with_narrow_keys`]; a fresh TT, the same options). The old TT is
+    /// freed before the new one is allocated: the memory never holds both.
     #[must_use]
     pub fn with_narrow_keys(self, narrow_keys: bool) -> Self {
         let options = self.engine.options();
         let game = self.engine.game().clone().with_narrow_keys(narrow_keys);
+        drop(self);
         Solver { engine: Engine::with_options(game, options) }
     }
 

@@ -60,8 +60,8 @@ impl Judge {
         self
     }
 
-    /// This judge with its search engine on `threads` threads ([`Solver::with_threads`]; 1,
-    /// the default, is the one-thread engine).
+    /// This judge with its search engine on `threads` threads (`threads` in
+    /// [`Solver::with_options`]; 1, the default, is the one-thread engine).
     #[must_use]
     pub fn with_threads(mut self, threads: usize) -> Self {
         self.threads = threads;
@@ -123,7 +123,7 @@ impl Judge {
                 prefetch_children: true,
                 ..crate::SEARCH_OPTIONS
             };
-            Solver::with_options(geometry.clone(), rules, options).with_threads(threads, options)
+            Solver::with_options(geometry.clone(), rules, search_core::SearchOptions { threads, ..options })
         })
     }
 }

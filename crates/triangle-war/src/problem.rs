@@ -211,7 +211,7 @@ Example:
         };
         let geometry = self.front.geometry().clone();
         let mut solver =
-            Solver::with_options(geometry, self.rules, options).with_threads(self.threads, options);
+            Solver::with_options(geometry, self.rules, SearchOptions { threads: self.threads, ..options });
         if solver.engine().game().terminal_value(pos).is_some() {
             return None;
         }

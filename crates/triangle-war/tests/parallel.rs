@@ -1,5 +1,5 @@
-//! The parallel engine ([`Solver::with_threads`]) gives exactly the values of the retrograde
-//! table (side 3) and of the one-thread engine (side 4) on random positions, with 2 and 4
+//! The parallel engine (`threads` in [`Solver::with_options`]) gives exactly the values of the
+//! retrograde table (side 3) and of the one-thread engine (side 4) on random positions, with 2 and 4
 //! threads, for margins, bisection, outcomes and analyses; also with every key in the shared
 //! TT's narrow part.
 
@@ -16,7 +16,7 @@ fn random_position(g: &Geometry, rng: &mut SmallRng, drawn: usize) -> Position {
 
 fn parallel(g: &Geometry, threads: usize, tt_bits: u32) -> Solver {
     let options = SearchOptions { tt_bits, principal_variation_search: true, ..triangle_war::SEARCH_OPTIONS };
-    let mut s = Solver::with_options(g.clone(), Pruning::ALL, options).with_threads(threads, options);
+    let mut s = Solver::with_options(g.clone(), Pruning::ALL, SearchOptions { threads, ..options });
     // Helpers from the first node: these searches are small.
     s.engine().set_solo_nodes(0);
     s

@@ -449,7 +449,7 @@ fn interrupted_side4_solves_resume(threads: usize, seed: u64) {
         SearchOptions { tt_bits: 18, principal_variation_search: true, ..triangle_war::SEARCH_OPTIONS };
     // Helpers start at once: these searches are small.
     let fresh = || {
-        let mut s = Solver::with_options(g.clone(), Pruning::ALL, options).with_threads(threads, options);
+        let mut s = Solver::with_options(g.clone(), Pruning::ALL, SearchOptions { threads, ..options });
         s.engine().set_solo_nodes(0);
         s
     };
