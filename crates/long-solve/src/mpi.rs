@@ -411,6 +411,8 @@ mod with_mpi {
                     "split: the MPI library does not give MPI_THREAD_MULTIPLE: the workers share no entries (--share-work)"
                 );
             }
+            // The manager never searches: its engine's table is only memory.
+            engine.release_table();
             match manage(&world, engine, pos, spec, options) {
                 Ok((solved, hung)) => {
                     if !hung.is_empty() {

@@ -33,7 +33,8 @@ use crate::table::Tables;
 /// `Err(`[`Interrupted`]`)` when stopped, the TT keeping only results proven before the stop.
 pub struct Engine<G: Game> {
     game: G,
-    tt: Tables<G::Key, G::Move>,
+    /// The TT; `None` after [`Engine::release_table`] until its next use ([`Engine::table`]).
+    tt: Option<Tables<G::Key, G::Move>>,
     options: SearchOptions,
     solo_nodes: u64,
     perturb: bool,
@@ -64,7 +65,7 @@ impl<G: Game> Engine<G> {
         let threads = options.threads.max(1);
         let options = SearchOptions { threads, ..options };
         let workers = (0..threads as u64).map(Worker::new).collect();
-        let tt = Tables::new(&options, game.narrow_key_bits());
+        let tt = Some(Tables::new(&options, game.narrow_key_bits()));
         let busy = (threads > 1).then(|| BusyTable::new(BUSY_BITS));
         Engine {
             game,
@@ -101,7 +102,9 @@ impl<G: Game> Engine<G> {
     /// zeroed, no limits, the `set_` tunings at their defaults, the book kept), as
     /// [`Engine::with_options`] makes it.
     #[must_use]
-    pub fn rebuilt(self, options: SearchOptions) -> Self {
+    pub fn rebuilt(mut self, options: SearchOptions) -> Self {
+        // The old table freed before the new one is allocated: never both at once.
+        self.tt = None;
         let book = self.book;
         let mut engine = Self::with_options(self.game, options);
         engine.book = book;
@@ -132,8 +135,22 @@ impl<G: Game> Engine<G> {
     /// keep arriving, so that they do not pile up in the exchange.
     pub fn store_given(&mut self) {
         if let Some(given) = self.exchange.as_deref().and_then(Exchange::take_given) {
-            self.tt.store_all(&given);
+            self.table().store_all(&given);
         }
+    }
+
+    /// Frees the TT's memory, for an engine that will not search for a long while (the
+    /// manager rank of a distributed run holds an engine only for its game). The next use (a
+    /// search, [`Engine::seed_tt`], [`Engine::store_given`]) allocates an empty table of the
+    /// same size again; until then the TT holds nothing.
+    pub fn release_table(&mut self) {
+        self.tt = None;
+    }
+
+    /// The TT, allocated again if [`Engine::release_table`] freed it.
+    fn table(&mut self) -> &mut Tables<G::Key, G::Move> {
+        let (options, narrow) = (&self.options, self.game.narrow_key_bits());
+        self.tt.get_or_insert_with(|| Tables::new(options, narrow))
     }
 
     /// The opening book the searches read, if any ([`Engine::set_book`]).
@@ -312,15 +329,16 @@ impl<G: Game> Engine<G> {
     /// the TT (the shared table saturates works at `2^20 - 1`).
     #[must_use]
     pub fn heavy_entries(&self, min_work: u32) -> Vec<TtEntry<G::Key, G::Move>> {
-        self.tt.heavy_entries(min_work)
+        self.tt.as_ref().map_or_else(Vec::new, |tt| tt.heavy_entries(min_work))
     }
 
     /// Stores `entries` (e.g. [`Engine::heavy_entries`] of an earlier run on the same game) in
     /// the TT. Entries must be proven bounds on positions' values of this game: the caller
     /// verifies where they come from.
     pub fn seed_tt(&mut self, entries: &[TtEntry<G::Key, G::Move>]) {
+        let tt = self.table();
         for &e in entries {
-            self.tt.store(e);
+            tt.store(e);
         }
     }
 
@@ -378,7 +396,7 @@ impl<G: Game> Engine<G> {
         if let Some(v) = self.book.as_ref().and_then(|b| b.value(key)) {
             return Interrupted { lo: v, hi: v };
         }
-        let entry = self.tt.probe_bounds(key);
+        let entry = self.tt.as_ref().and_then(|tt| tt.probe_bounds(key));
         if let Some((elo, ehi, _)) = entry {
             (lo, hi) = (lo.max(elo), hi.min(ehi));
         }
@@ -394,10 +412,11 @@ impl<G: Game> Engine<G> {
         limited: bool,
     ) -> Result<Value, Interrupted> {
         debug_assert!(alpha < beta, "empty alpha-beta window");
+        self.table();
         let start = Instant::now();
         let v = Search {
             game: &self.game,
-            tt: &mut self.tt,
+            tt: self.tt.as_mut().expect("allocated above"),
             workers: &mut self.workers,
             busy: self.busy.as_ref(),
             options: &self.options,
@@ -603,11 +622,18 @@ mod tests {
         let expected = engine.solve(&root);
         // A packed table stays packed when rebuilt on one thread.
         let packed = Engine::with_packed_tt(Take3, SearchOptions { tt_bits: 4, ..SearchOptions::DEFAULT });
-        assert!(matches!(packed.tt, Tables::Packed(_)));
+        assert!(matches!(packed.tt, Some(Tables::Packed(_))));
         let packed_options = SearchOptions { tt_bits: 6, ..packed.options() };
         let mut packed = packed.rebuilt(packed_options);
-        assert!(matches!(packed.tt, Tables::Packed(_)));
+        assert!(matches!(packed.tt, Some(Tables::Packed(_))));
         assert_eq!(packed.solve(&root), expected);
+        // A released table holds nothing and comes back, empty and of the same kind, at the
+        // next search.
+        assert!(!packed.heavy_entries(0).is_empty());
+        packed.release_table();
+        assert!(packed.tt.is_none() && packed.heavy_entries(0).is_empty());
+        assert_eq!(packed.solve(&root), expected);
+        assert!(matches!(packed.tt, Some(Tables::Packed(_))));
         let options = SearchOptions { threads: 2, tt_bits: 6, ..engine.options() };
         let mut engine = engine.rebuilt(options);
         assert_eq!((engine.threads(), engine.options()), (2, options));
