@@ -154,6 +154,8 @@ impl Solver {
     pub fn clear(&mut self) {
         let book = self.engine.book().cloned();
         let replies = self.replies.take();
+        // The old table freed before the new one is allocated: never both at once.
+        self.engine.release_table();
         *self = Self::with_threads(*self.geometry(), self.tt_bits, self.threads);
         self.engine.set_book(book);
         self.replies = replies;
@@ -216,6 +218,7 @@ impl Solver {
 
     fn adopt(&mut self, pos: &Position) {
         if pos.geometry() != self.geometry() {
+            self.engine.release_table();
             *self = Self::with_threads(*pos.geometry(), self.tt_bits, self.threads);
         }
         self.engine.set_driver(driver_for(pos));
