@@ -48,10 +48,13 @@ args=(triangle-war --side 4 --empty --analyze --format json)
 one="$("$cli" "${args[@]}")"
 many="$(mpirun --oversubscribe -np 3 "$cli" "${args[@]}" --store "$store" --mpi 2>"$store/many.err")"
 again="$(mpirun --oversubscribe -np 3 "$cli" "${args[@]}" --store "$store" --mpi 2>"$store/again.err")"
-python3 - "$one" "$many" "$again" <<'PY'
+# Triangle War's workers keep their paths to themselves by default; told to share them.
+mkdir "$store/paths"
+paths="$(mpirun --oversubscribe -np 3 "$cli" "${args[@]}" --store "$store/paths" --mpi --path-plies 16 2>"$store/paths.err")"
+python3 - "$one" "$many" "$again" "$paths" <<'PY'
 import json, sys
-one, many, again = (json.loads(a) for a in sys.argv[1:])
-for name, got in (("3 ranks", many), ("relaunch", again)):
+one, many, again, paths = (json.loads(a) for a in sys.argv[1:])
+for name, got in (("3 ranks", many), ("relaunch", again), ("3 ranks with paths", paths)):
     assert got["value"] == one["value"], (name, got["value"], one["value"])
     assert got["moves"] == one["moves"], (name, got["moves"], one["moves"])
 print(f"mpi-check: 3 ranks give the one-machine value {one['value']} and the same {len(one['moves'])} first-move values")

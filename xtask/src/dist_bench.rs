@@ -47,6 +47,10 @@ pub struct Args {
     /// games-cli default).
     #[arg(long)]
     pub job_order: Option<String>,
+    /// `--path-plies` of the MPI runs (plies of the workers' paths; 0: none; default the
+    /// game's).
+    #[arg(long)]
+    pub path_plies: Option<u32>,
 }
 
 /// The games-cli arguments of a named solve.
@@ -172,6 +176,9 @@ pub fn run_bench(args: &Args) -> Result<()> {
         }
         if let Some(order) = &args.job_order {
             cmd.args(["--job-order", order]);
+        }
+        if let Some(p) = args.path_plies {
+            cmd.args(["--path-plies", &p.to_string()]);
         }
         let r = run(cmd, true)?;
         if let Some(a) = &answer {

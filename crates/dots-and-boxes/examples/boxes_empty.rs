@@ -86,6 +86,7 @@ fn main() {
                     etc_min_moves: etc_moves,
                     prefetch_children: prefetch,
                     defer_plies,
+                    peer_defer_plies: defaults.peer_defer_plies,
                     one_thread_table: search_core::OneThreadTable::BothBounds,
                 };
                 let mut solver = Solver::with_options(Geometry::new(r, c).unwrap(), rules, options);

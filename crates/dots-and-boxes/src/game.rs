@@ -438,7 +438,8 @@ pub const DEFER_PLIES: usize = 8;
 /// The engine options of dots-and-boxes' solvers: a TT of `2^tt_bits` entries, `threads`
 /// search threads, ETC at the nodes with at least [`ETC_MIN_MOVES`] moves, the children's TT
 /// buckets prefetched a move ahead ([`SearchOptions::prefetch_children`]), deferral of busy
-/// moves below [`DEFER_PLIES`], one thread keeping both bounds of a position in its TT
+/// moves below [`DEFER_PLIES`] (between threads and between the workers of a distributed
+/// solve), one thread keeping both bounds of a position in its TT
 /// ([`OneThreadTable::BothBounds`]: positions are searched again with other windows and both
 /// results are useful; [`engine`] gives large boards the shared table), the rest
 /// [`SearchOptions::DEFAULT`].
@@ -451,6 +452,7 @@ pub fn search_options(tt_bits: u32, threads: usize) -> SearchOptions {
         etc_min_moves: ETC_MIN_MOVES,
         prefetch_children: true,
         defer_plies: DEFER_PLIES,
+        peer_defer_plies: DEFER_PLIES,
         one_thread_table: OneThreadTable::BothBounds,
         ..SearchOptions::DEFAULT
     }

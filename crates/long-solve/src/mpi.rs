@@ -57,7 +57,8 @@
 //!
 //! The workers also tell each other where their searches are (ABDADA's deferral, Weill 1996,
 //! across ranks): with the entries, a worker sends the keys of the positions on its search
-//! path within its engine's [`search_core::SearchOptions::defer_plies`] of the job's root
+//! path within `--path-plies` (by default its engine's
+//! [`search_core::SearchOptions::peer_defer_plies`]) of the job's root
 //! when the path has changed ([`search_core::Exchange::take_path`]); a worker puts off a move
 //! into a position on another worker's path until its other moves are searched, so that the
 //! other's result may arrive first. Paths only order moves, whatever they hold. Empty 4x4
@@ -435,7 +436,9 @@ mod with_mpi {
             // A worker's sender thread needs MPI_THREAD_MULTIPLE.
             let share_work = spec.args.split.share_work.unwrap_or(crate::options::DEFAULT_SHARE_WORK);
             let share_work = if threading == Threading::Multiple { share_work } else { 0 };
-            work(&world, engine, pos, options, &identity, share_work);
+            let path_plies =
+                spec.args.split.path_plies.map_or(engine.options().peer_defer_plies, |p| p as usize);
+            work(&world, engine, pos, options, &identity, share_work, path_plies);
             Err(PartDone(String::new()).into())
         }
     }
@@ -873,6 +876,7 @@ mod with_mpi {
         options: SplitOptions,
         identity: &StoreIdentity,
         share_work: u32,
+        path_plies: usize,
     ) where
         G::Key: Into<u128>,
         G::Position: Send,
@@ -881,7 +885,7 @@ mod with_mpi {
         let ours = description(&split, identity);
         // One worker has no one to share with.
         let exchange = (share_work > 0 && world.size() > 2)
-            .then(|| Arc::new(Exchange::new(share_work).with_defer_plies(engine.options().defer_plies)));
+            .then(|| Arc::new(Exchange::new(share_work).with_defer_plies(path_plies)));
         let (messages, bytes) = (Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(0)));
         let ending = Arc::new(AtomicBool::new(false));
         let (queue, sender) = match exchange {

@@ -111,6 +111,13 @@ pub struct SplitArgs {
     /// goes, and a run without --shard reads them all first (default 1024). 0: share nothing.
     #[arg(long, value_name = "N", requires = "store")]
     pub share_work: Option<u32>,
+    /// With --mpi and sharing: plies below a job's root within which the workers tell each
+    /// other the positions on their search paths and put off a move into a position on another
+    /// worker's path until their other moves are searched, so that its result may arrive first
+    /// (0: no paths). By default the game's (8 for dots-and-boxes, none for Triangle War, 16
+    /// for the others).
+    #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(0..=64), requires = "mpi")]
+    pub path_plies: Option<u32>,
     /// With --mpi: which jobs go to idle workers. `eldest-first`: below a node none of whose
     /// moves is answered yet, only its first move (it may answer the node alone; the others
     /// wait for it, as in YBWC). `any`: every job the questions need, at once (more jobs

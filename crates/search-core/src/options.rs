@@ -157,6 +157,13 @@ pub struct SearchOptions {
     /// Default [`DEFAULT_DEFER_PLIES`]; dots-and-boxes takes 8
     /// (`docs/results/dots-and-boxes-4x4-3x5.md`).
     pub defer_plies: usize,
+    /// Engines sharing through an [`crate::Exchange`] (the workers of a distributed solve):
+    /// plies below the search's root within which each tells the others its search path and
+    /// puts off a move into a position on another's path until the node's other moves are
+    /// searched (ABDADA's deferral across engines; 0 turns it off). Default
+    /// [`DEFAULT_DEFER_PLIES`]; dots-and-boxes takes 8, Triangle War 0 (there the paths save
+    /// no nodes and cost time: `docs/results/distributed.md`).
+    pub peer_defer_plies: usize,
 }
 
 impl SearchOptions {
@@ -170,6 +177,7 @@ impl SearchOptions {
         etc_min_moves: 0,
         prefetch_children: false,
         defer_plies: DEFAULT_DEFER_PLIES,
+        peer_defer_plies: DEFAULT_DEFER_PLIES,
         one_thread_table: OneThreadTable::Plain,
     };
 }

@@ -246,9 +246,15 @@ impl Game for TriangleWar {
 
 /// The engine options Triangle War's solvers start from: one thread keeps both bounds of a
 /// position in its TT ([`OneThreadTable::BothBounds`]: positions are searched again with other
-/// windows and both results are useful), the rest [`SearchOptions::DEFAULT`].
-pub const SEARCH_OPTIONS: SearchOptions =
-    SearchOptions { one_thread_table: OneThreadTable::BothBounds, ..SearchOptions::DEFAULT };
+/// windows and both results are useful); the workers of a distributed solve keep their search
+/// paths to themselves ([`SearchOptions::peer_defer_plies`] 0: on the empty side-5 board the
+/// paths save no nodes and cost 4 to 8 % of the time, `docs/results/distributed.md`); the rest
+/// [`SearchOptions::DEFAULT`].
+pub const SEARCH_OPTIONS: SearchOptions = SearchOptions {
+    one_thread_table: OneThreadTable::BothBounds,
+    peer_defer_plies: 0,
+    ..SearchOptions::DEFAULT
+};
 
 /// A Triangle War solver for one board: the search-core [`Engine`] with a TT that persists
 /// across positions, so a batch of games shares work, on one thread or several
