@@ -248,7 +248,7 @@ impl Game for TriangleWar {
 /// position in its TT ([`OneThreadTable::BothBounds`]: positions are searched again with other
 /// windows and both results are useful); the workers of a distributed solve keep their search
 /// paths to themselves ([`SearchOptions::peer_defer_plies`] 0: on the empty side-5 board the
-/// paths save no nodes and cost 4 to 8 % of the time, `docs/results/distributed.md`); the rest
+/// paths save no nodes and cost time, `docs/results/distributed.md`); the rest
 /// [`SearchOptions::DEFAULT`].
 pub const SEARCH_OPTIONS: SearchOptions = SearchOptions {
     one_thread_table: OneThreadTable::BothBounds,
