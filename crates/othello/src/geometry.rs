@@ -380,7 +380,7 @@ impl Geometry {
 /// `b` transposed: square `(c, r)` moved to `(r, c)` (the top-left n x n corner onto
 /// itself), by three exchanges of bit blocks across the diagonal.
 #[inline]
-fn transpose(mut b: u64) -> u64 {
+pub(crate) fn transpose(mut b: u64) -> u64 {
     let t = 0x0f0f_0f0f_0000_0000 & (b ^ (b << 28));
     b ^= t ^ (t >> 28);
     let t = 0x3333_0000_3333_0000 & (b ^ (b << 14));

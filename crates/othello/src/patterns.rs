@@ -6,6 +6,8 @@
 
 use std::sync::LazyLock;
 
+use crate::geometry::transpose;
+
 /// The squares of one edge, inner line or diagonal: 3^8 configurations.
 const LINE: usize = 6561;
 /// The 3x3 squares of one corner: 3^9 configurations.
@@ -56,20 +58,7 @@ fn flip_vertical(b: u64) -> u64 {
 /// `b` with each row's squares in reverse order (a mirror in the vertical axis).
 #[inline(always)]
 fn flip_horizontal(b: u64) -> u64 {
-    let b = ((b >> 1) & 0x5555_5555_5555_5555) | ((b & 0x5555_5555_5555_5555) << 1);
-    let b = ((b >> 2) & 0x3333_3333_3333_3333) | ((b & 0x3333_3333_3333_3333) << 2);
-    ((b >> 4) & 0x0f0f_0f0f_0f0f_0f0f) | ((b & 0x0f0f_0f0f_0f0f_0f0f) << 4)
-}
-
-/// `b` mirrored in the a1-h8 diagonal: square (column c, row r) to (r, c).
-#[inline(always)]
-fn transpose(mut b: u64) -> u64 {
-    let t = 0x0f0f_0f0f_0000_0000 & (b ^ (b << 28));
-    b ^= t ^ (t >> 28);
-    let t = 0x3333_0000_3333_0000 & (b ^ (b << 14));
-    b ^= t ^ (t >> 14);
-    let t = 0x5500_5500_5500_5500 & (b ^ (b << 7));
-    b ^ t ^ (t >> 7)
+    b.reverse_bits().swap_bytes()
 }
 
 /// The squares of the a1-h8 diagonal of `b` as the 8 bits of a byte (bit `i`: column `i`).
