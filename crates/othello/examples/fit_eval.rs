@@ -19,8 +19,9 @@
 use std::io::Write;
 
 use othello::{
-    evaluation_terms, obf_line, parse_obf_line, pattern_evaluation, pattern_features, search_options,
-    Geometry, Move, Othello, Position, DISC, EVAL_TERMS, EVAL_WEIGHTS, PATTERN_INSTANCES, PATTERN_WEIGHTS,
+    colour_swapped, evaluation_terms, obf_line, parse_obf_line, pattern_evaluation, pattern_features,
+    search_options, Geometry, Move, Othello, Position, DISC, EVAL_TERMS, EVAL_WEIGHTS, PATTERN_INSTANCES,
+    PATTERN_WEIGHTS,
 };
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -207,27 +208,14 @@ fn main() {
     }
     // Exactly antisymmetric: a configuration and its colour swap (digits 1 and 2 exchanged,
     // inside the same table) get opposite weights.
-    let swapped = |mut i: usize| {
-        let (mut j, mut place) = (0, 1);
-        while i > 0 {
-            j += [0, 2, 1][i % 3] * place;
-            (i, place) = (i / 3, place * 3);
+    for i in 0..PATTERN_WEIGHTS {
+        let j = colour_swapped(i);
+        if i < j {
+            let v = (weights[i] - weights[j]) / 2.0;
+            (weights[i], weights[j]) = (v, -v);
+        } else if i == j {
+            weights[i] = 0.0;
         }
-        j
-    };
-    let ends = [6561, 6561 + 19683, 2 * 6561 + 19683, 3 * 6561 + 19683, 4 * 6561 + 19683, PATTERN_WEIGHTS];
-    let mut start = 0;
-    for end in ends {
-        for i in start..end {
-            let j = start + swapped(i - start);
-            if i < j {
-                let v = (weights[i] - weights[j]) / 2.0;
-                (weights[i], weights[j]) = (v, -v);
-            } else if i == j {
-                weights[i] = 0.0;
-            }
-        }
-        start = end;
     }
     // The crate's scale: a point of mobility is worth 16.
     let scale = 16.0 / w[0];

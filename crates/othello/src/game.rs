@@ -60,8 +60,8 @@ fn window_of(pos: &Position, empties: u32) -> Option<(Value, Value)> {
 /// From this many empties on, [`Game::order_moves`] sorts the moves by a shallow search of
 /// each over a heuristic evaluation (mobility, corners, X-squares; patterns on 8x8), two
 /// plies deep here and one ply deeper every two empties more, at most [`MAX_SHALLOW_DEPTH`]
-/// plies, less [`REPLY_WEIGHT`] ([`REPLY_WEIGHT_8X8`]) per reply left to the opponent; below, by the opponent's mobility after
-/// the move (fastest first), then parity.
+/// plies, less [`REPLY_WEIGHT`] ([`REPLY_WEIGHT_8X8`]) per reply left to the opponent;
+/// below, by the opponent's mobility after the move (fastest first), then parity.
 pub const SHALLOW_EMPTIES: u32 = 13;
 
 /// The deepest shallow search of [`Game::order_moves`], in plies.

@@ -27,6 +27,8 @@ pub use obf::{
     answer_line, format_score, obf_line, parse_move_scores, parse_obf, parse_obf_line, side_char, ObfCase,
     ObfError,
 };
-pub use patterns::{pattern_evaluation, pattern_features, PATTERN_INSTANCES, PATTERN_WEIGHTS};
+pub use patterns::{
+    colour_swapped, pattern_evaluation, pattern_features, PATTERN_INSTANCES, PATTERN_WEIGHTS,
+};
 pub use position::{colour_name, Move, PlayError, Position, Setup, SetupError};
 pub use problem::OthelloProblem;

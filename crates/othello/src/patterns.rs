@@ -111,6 +111,20 @@ pub fn pattern_features(p: u64, o: u64) -> [u32; PATTERN_INSTANCES] {
     f
 }
 
+/// The index, among all [`PATTERN_WEIGHTS`], of the weight of the configuration that is
+/// weight `i`'s with the colours swapped (digits 1 and 2 exchanged, in the same table): the
+/// evaluation being antisymmetric, the two weights are opposite.
+#[must_use]
+pub fn colour_swapped(i: usize) -> usize {
+    let start = OFFSETS.iter().copied().filter(|&o| o <= i).max().unwrap_or(0);
+    let (mut rest, mut j, mut place) = (i - start, 0, 1);
+    while rest > 0 {
+        j += [0, 2, 1][rest % 3] * place;
+        (rest, place) = (rest / 3, place * 3);
+    }
+    start + j
+}
+
 /// The pattern part of the evaluation with `weights` (in [`crate::DISC`] units, as
 /// [`PATTERN_WEIGHTS`] of them) of the 8x8 position with the side to move's discs `p` and
 /// the opponent's `o`.
@@ -153,17 +167,8 @@ mod tests {
     #[test]
     fn the_weights_are_complete_and_antisymmetric() {
         assert_eq!(WEIGHTS.len(), PATTERN_WEIGHTS);
-        let mut start = 0;
-        for size in [LINE, CORNER, LINE, LINE, LINE, LINE] {
-            for i in 0..size {
-                let (mut rest, mut j, mut place) = (i, 0, 1);
-                while rest > 0 {
-                    j += [0, 2, 1][rest % 3] * place;
-                    (rest, place) = (rest / 3, place * 3);
-                }
-                assert_eq!(WEIGHTS[start + i], -WEIGHTS[start + j], "table at {start}, configuration {i}");
-            }
-            start += size;
+        for i in 0..PATTERN_WEIGHTS {
+            assert_eq!(WEIGHTS[i], -WEIGHTS[colour_swapped(i)], "weight {i}");
         }
         assert!(WEIGHTS.iter().any(|&w| w != 0));
     }
