@@ -14,7 +14,11 @@ use crate::{Geometry, Move, Position, Square};
 
 /// Positions with at most this many empties are valued by [`crate::solve_endgame`] inside
 /// [`Game::value_bounds`] (bounds that meet are the value: the engine searches no further).
-pub const ENDGAME_EMPTIES: u32 = 8;
+/// One thread, FFO 47-52 (TT 2^24, shallow-search ordering from 13 empties): 10 takes 1.67 G
+/// nodes and 106 s, 9 1.55 G and 118 s, 8 1.46 G and 127 s (more nodes, but no TT probes,
+/// ETC or move lists for them); odd thresholds do worse on FFO 40-46 (11: 600 M nodes and
+/// 20.5 s against 559 M and 19.2 s).
+pub const ENDGAME_EMPTIES: u32 = 10;
 
 /// Positions with at most this many empties (and more than [`ENDGAME_EMPTIES`]) get
 /// stability bounds: with `s` stable discs of the opponent, the side to move scores at most
@@ -61,8 +65,11 @@ fn window_of(pos: &Position, empties: u32) -> Option<(Value, Value)> {
 /// each over a heuristic evaluation (mobility, corners, X-squares; patterns on 8x8), two
 /// plies deep here and one ply deeper every two empties more, at most [`MAX_SHALLOW_DEPTH`]
 /// plies, less [`REPLY_WEIGHT`] ([`REPLY_WEIGHT_8X8`]) per reply left to the opponent;
-/// below, by the opponent's mobility after the move (fastest first), then parity.
-pub const SHALLOW_EMPTIES: u32 = 13;
+/// below, by the opponent's mobility after the move (fastest first), then parity. One
+/// thread, FFO 47-52 (TT 2^24): from 14 empties 1.92 G nodes and 85.6 s, from 13 (a ply
+/// deeper at every number of empties) 1.67 G nodes and 108.4 s, from 15 and 16 2.15 G and
+/// 2.45 G nodes and 85.6 s and 84.7 s; FFO 40-46 (TT 2^22) 18.7 s from 14, 20.5 s from 15.
+pub const SHALLOW_EMPTIES: u32 = 14;
 
 /// The deepest shallow search of [`Game::order_moves`], in plies.
 pub const MAX_SHALLOW_DEPTH: u32 = 6;

@@ -536,10 +536,10 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug, K: TtKey> Worker<M, P, K> {
                 game.order_moves(pos, &mut moves);
             }
         }
-        if moves.len() > 1 {
-            let memo: &[u64] = if fused { &self.memo_stack[ply] } else { &[] };
-            H::order_in_window(game, pos, &mut moves, memo, (alpha, beta), (known_lo, known_hi));
-        }
+        // Also with one move: the hook sees every window searched (Othello hands it to the
+        // child's endgame code, which searches a full window without it).
+        let memo: &[u64] = if fused { &self.memo_stack[ply] } else { &[] };
+        H::order_in_window(game, pos, &mut moves, memo, (alpha, beta), (known_lo, known_hi));
         if self.perturb && moves.len() > 1 {
             self.perturb(key.hash64(), &mut moves);
         }

@@ -904,7 +904,7 @@ impl Expansion for WindowOrdered {
         (alpha, beta): (Value, Value),
         (lo, hi): (Value, Value),
     ) {
-        assert!(moves.len() > 1 && memo.is_empty());
+        assert!(!moves.is_empty() && memo.is_empty());
         assert!(lo <= hi && alpha < beta && alpha >= lo - 1 && beta <= hi + 1, "{alpha} {beta} {lo} {hi}");
         self.calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let i = (alpha + 3 * beta + lo).rem_euclid(moves.len() as Value) as usize;
