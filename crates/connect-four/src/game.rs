@@ -569,7 +569,8 @@ impl Expansion for ConnectFour {
         (alpha, _beta): (Value, Value),
         _bounds: (Value, Value),
     ) {
-        if alpha >= QUICK_WIN_FLOOR {
+        // A single move has no order to change (the engine calls this hook at such nodes too).
+        if alpha >= QUICK_WIN_FLOOR && moves.len() > 1 {
             self.quick_win_first(pos, moves, memo, alpha);
         }
     }

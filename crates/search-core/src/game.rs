@@ -329,10 +329,10 @@ pub trait Expansion: Game {
     /// one move or more (after the terminal test, the bounds and the TT probe have not ended
     /// it), with its moves in the order they will be searched (the TT's best move first, if
     /// any), the window `(alpha, beta)` the node searches with and the bounds `(lo, hi)` the
-    /// game and the TT gave it; `memo` is what [`Expansion::terminal_or_moves`] left for the moves (empty for a game
-    /// without [`Expansion::EXPANDS_WITH_TERMINAL_TEST`]). A game may reorder `moves` (e.g. look
-    /// harder for a quick win only where the window asks for one). Ordering only: the value is
-    /// the same whatever it does. Default: keep order.
+    /// game and the TT gave it; `memo` is what [`Expansion::terminal_or_moves`] left for the
+    /// moves (empty for a game without [`Expansion::EXPANDS_WITH_TERMINAL_TEST`]). A game may
+    /// reorder `moves` (e.g. look harder for a quick win only where the window asks for one).
+    /// Ordering only: the value is the same whatever it does. Default: keep order.
     fn order_in_window(
         &self,
         _pos: &Self::Position,
