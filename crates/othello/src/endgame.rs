@@ -4,6 +4,7 @@
 //! for the positions with at most [`crate::ENDGAME_EMPTIES`] empties, where it is faster than
 //! the engine's search.
 
+use arrayvec::ArrayVec;
 use search_core::Value;
 
 use crate::position::final_score;
@@ -113,8 +114,7 @@ fn search_sorted(
         return hi;
     }
     // (key, child's player, child's opponent, child's odd quadrants), one per legal square.
-    let mut children = [(0u32, 0u64, 0u64, 0u64); 64];
-    let mut count = 0;
+    let mut children = ArrayVec::<(u32, u64, u64, u64), 64>::new();
     let mut rest = g.moves(p, o);
     while rest != 0 {
         let sq = rest.trailing_zeros() as u8;
@@ -125,17 +125,15 @@ fn search_sorted(
         let replies = g.moves(cp, co);
         let key =
             (replies.count_ones() + (replies & g.corners().0).count_ones()) * 2 + u32::from(odd & bit == 0);
-        children[count] = (key, cp, co, odd ^ g.quadrant_of(sq));
-        count += 1;
+        children.push((key, cp, co, odd ^ g.quadrant_of(sq)));
     }
-    if count == 0 {
+    if children.is_empty() {
         return if passed {
             final_score(p, o, g.squares())
         } else {
             -search(g, o, p, odd, -beta, -alpha, true, nodes)
         };
     }
-    let children = &mut children[..count];
     children.sort_unstable_by_key(|c| c.0);
     let mut best = -search_core::INFINITY;
     for &(_, cp, co, codd) in children.iter() {

@@ -5,6 +5,8 @@
 //! ordering sorts the moves of positions with many empties by the shallow search's value of
 //! each; no value the engine proves depends on it.
 
+use arrayvec::ArrayVec;
+
 use crate::position::final_score;
 use crate::{Geometry, Position};
 
@@ -128,18 +130,15 @@ pub(crate) fn shallow_value(
     let mut best = i32::MIN + 1;
     if depth >= SORTED_DEPTH {
         // The children first, fewest replies first (corner replies twice), for more cut-offs.
-        let mut children = [(0u32, 0u64, 0u64); 64];
-        let mut count = 0;
+        let mut children = ArrayVec::<(u32, u64, u64), 64>::new();
         while rest != 0 {
             let sq = rest.trailing_zeros() as u8;
             rest &= rest - 1;
             let f = g.flips(p, o, sq);
             let (cp, co) = (o ^ f, p | f | 1 << sq);
             let r = g.moves(cp, co);
-            children[count] = (r.count_ones() + (r & g.corners().0).count_ones(), cp, co);
-            count += 1;
+            children.push((r.count_ones() + (r & g.corners().0).count_ones(), cp, co));
         }
-        let children = &mut children[..count];
         children.sort_unstable_by_key(|c| c.0);
         for &(_, cp, co) in children.iter() {
             let v = -shallow_value(g, cp, co, depth - 1, -beta, -alpha, false);

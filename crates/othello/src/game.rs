@@ -7,6 +7,7 @@
 use std::cell::Cell;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use arrayvec::ArrayVec;
 use search_core::{Engine, Expansion, Game, Player, SearchOptions, SearchVisitor, Symmetry, Value};
 
 use crate::position::final_score;
@@ -200,18 +201,17 @@ struct Child {
     replies: i32,
 }
 
-/// `moves` (squares of the side with discs `p` against `o`) as [`Child`]ren in `out`, sorted
-/// by the opponent's mobility after each (corner replies counted twice), then squares of
-/// quadrants with an odd number of empties, then corners; returns how many.
-fn fastest_first_children(g: &Geometry, p: u64, o: u64, moves: &[Move], out: &mut [Child; 64]) -> usize {
+/// `moves` (squares of the side with discs `p` against `o`) as [`Child`]ren, sorted by the
+/// opponent's mobility after each (corner replies counted twice), then squares of quadrants
+/// with an odd number of empties, then corners.
+fn fastest_first_children(g: &Geometry, p: u64, o: u64, moves: &[Move]) -> ArrayVec<Child, 64> {
     let empty = g.board().0 & !(p | o);
     let odd = g.odd_quadrants(empty);
     let corners = g.corners().0;
-    let mut count = 0;
+    let mut out = ArrayVec::new();
     for &mv in moves {
         let Move::Play(sq) = mv else {
-            out[count] = Child { key: 0, mv, player: o, opponent: p, replies: 0 };
-            count += 1;
+            out.push(Child { key: 0, mv, player: o, opponent: p, replies: 0 });
             continue;
         };
         let bit = 1u64 << sq.0;
@@ -221,11 +221,10 @@ fn fastest_first_children(g: &Geometry, p: u64, o: u64, moves: &[Move], out: &mu
         let replies = (r.count_ones() + (r & corners).count_ones()) as i32;
         let parity = i32::from(odd & bit == 0);
         let corner = i32::from(corners & bit == 0);
-        out[count] = Child { key: replies * 4 + parity * 2 + corner, mv, player: cp, opponent: co, replies };
-        count += 1;
+        out.push(Child { key: replies * 4 + parity * 2 + corner, mv, player: cp, opponent: co, replies });
     }
-    out[..count].sort_by_key(|c| c.key);
-    count
+    out.sort_by_key(|c| c.key);
+    out
 }
 
 impl Game for Othello {
@@ -365,9 +364,7 @@ impl Game for Othello {
         let (p, o) = (pos.player().0, pos.opponent().0);
         let empty = g.board().0 & !(p | o);
         let empties = empty.count_ones();
-        let mut children = [Child { key: 0, mv: Move::Pass, player: 0, opponent: 0, replies: 0 }; 64];
-        let count = fastest_first_children(g, p, o, moves, &mut children);
-        let children = &mut children[..count];
+        let mut children = fastest_first_children(g, p, o, moves);
         if empties >= SHALLOW_EMPTIES {
             // A shallow search of each move over the evaluation, deeper with more empties, in
             // the fastest-first order (so that the best is usually met first and the window
