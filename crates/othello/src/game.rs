@@ -15,11 +15,11 @@ use crate::{Geometry, Move, Position, Square};
 
 /// Positions with at most this many empties are valued by [`crate::solve_endgame`] inside
 /// [`Game::value_bounds`] (bounds that meet are the value: the engine searches no further).
-/// One thread, FFO 47-52 (TT 2^24, shallow-search ordering from 13 empties): 10 takes 1.67 G
-/// nodes and 106 s, 9 1.55 G and 118 s, 8 1.46 G and 127 s (more nodes, but no TT probes,
-/// ETC or move lists for them); odd thresholds do worse on FFO 40-46 (11: 600 M nodes and
-/// 20.5 s against 559 M and 19.2 s).
-pub const ENDGAME_EMPTIES: u32 = 10;
+/// One thread, FFO 47-52 (TT 2^24, the endgame code's memo from 7 empties): 12 takes 1.68 G
+/// nodes and 69.9 s, 13 1.73 G and 69.1 s, 11 1.62 G and 72.3 s, 10 1.58 G and 77.4 s, 14
+/// 1.97 G and 76.0 s (fewer nodes below, but TT probes, ETC and move lists for each); FFO
+/// 40-46 (TT 2^22): 12 16.5 / 16.1 s, 13 15.9 / 16.1 s.
+pub const ENDGAME_EMPTIES: u32 = 12;
 
 /// Positions with at most this many empties (and more than [`ENDGAME_EMPTIES`]) get
 /// stability bounds: with `s` stable discs of the opponent, the side to move scores at most
