@@ -101,14 +101,15 @@ fn stability_cut(g: &Geometry, p: u64, o: u64, alpha: Value, from: Value) -> Opt
 /// (fewest replies first), then parity; below, by parity alone (cheaper than counting).
 const SORT_EMPTIES: u32 = 6;
 
-/// [`search`] at a node with at least [`SORT_EMPTIES`] empties: the moves played first, then
-/// searched by fewest replies, ties to squares of odd quadrants.
+/// [`search`] at a node with `empties` empty squares, at least [`SORT_EMPTIES`]: the moves
+/// played first, then searched by fewest replies, ties to squares of odd quadrants.
 #[allow(clippy::too_many_arguments)]
 fn search_sorted(
     g: &Geometry,
     p: u64,
     o: u64,
     odd: u64,
+    empties: u32,
     mut alpha: Value,
     beta: Value,
     passed: bool,
@@ -119,7 +120,6 @@ fn search_sorted(
         return hi;
     }
     // The memo: a bound that settles the node, or the best move of an earlier search first.
-    let empties = (g.board().0 & !(p | o)).count_ones();
     let slot = (empties >= MEMO_EMPTIES).then(|| memo_slot(p, o));
     let mut hint = None;
     if let Some(slot) = slot {
@@ -252,7 +252,7 @@ fn search(
     }
     let count = empty.count_ones();
     if count >= SORT_EMPTIES {
-        return search_sorted(g, p, o, odd, alpha, beta, passed, nodes);
+        return search_sorted(g, p, o, odd, count, alpha, beta, passed, nodes);
     }
     if count == 2 && !passed {
         if let Some(v) = two_squares(g, p, o, empty, beta, nodes) {
