@@ -33,15 +33,17 @@ pub fn solve_endgame(pos: &Position, alpha: Value, beta: Value, nodes: &mut u64)
 #[inline]
 fn last_square(g: &Geometry, p: u64, o: u64, sq: u8, nodes: &mut u64) -> Value {
     let squares = g.squares();
+    // After a move on the last square the board is full: the score is the disc difference,
+    // `2 (mover's discs + flips + 1) - squares`.
     let f = g.flips(p, o, sq);
     if f != 0 {
         *nodes += 1;
-        return final_score(p | f | 1 << sq, o ^ f, squares);
+        return 2 * Value::from(p.count_ones() + f.count_ones() + 1) - Value::from(squares);
     }
     let f = g.flips(o, p, sq);
     if f != 0 {
         *nodes += 1;
-        return -final_score(o | f | 1 << sq, p ^ f, squares);
+        return Value::from(squares) - 2 * Value::from(o.count_ones() + f.count_ones() + 1);
     }
     final_score(p, o, squares)
 }
