@@ -22,7 +22,10 @@ pub fn command<P: Problem>() -> Command {
         let mut arg = Arg::new(spec.name).long(spec.name).help(spec.help);
         arg = match spec.value_name {
             None => arg.action(ArgAction::SetTrue),
-            Some(value_name) => arg.value_name(value_name).action(ArgAction::Set),
+            // A negative number is a value (`--first-guess -38`), not an option.
+            Some(value_name) => {
+                arg.value_name(value_name).action(ArgAction::Set).allow_negative_numbers(true)
+            }
         };
         if let Some(default) = spec.default {
             arg = arg.default_value(default);

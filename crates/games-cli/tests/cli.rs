@@ -1045,3 +1045,61 @@ fn the_judges_principal_variation_walks_the_reply_book() {
     let nodes = |v: &serde_json::Value| v["stats"]["nodes"].as_u64().unwrap();
     assert!(nodes(&with) < 1_000_000, "{} nodes", nodes(&with));
 }
+
+/// `othello --first-guess` changes the work, never a score: the same values and move values
+/// from guesses across the range (negative ones written as plain values), other node counts
+/// from other guesses, the same value through a checkpointed solve; a guess off the scale is
+/// refused with exit status 2.
+#[test]
+fn othello_first_guess_changes_the_work_not_the_scores() {
+    let input =
+        std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/othello/json.in")).unwrap();
+    let analyze = |guess: &str| {
+        let (code, out, err) =
+            run_with_input(&["othello", "--analyze", "--format", "json", "--first-guess", guess], &input);
+        assert_eq!(code, Some(0), "{err}");
+        out.lines().map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()).collect::<Vec<_>>()
+    };
+    let plain = analyze("0");
+    assert_eq!(plain.len(), 2);
+    assert_eq!(plain[0]["value"], 18);
+    for guess in ["-64", "-20", "18", "64"] {
+        let other = analyze(guess);
+        for (a, b) in plain.iter().zip(&other) {
+            assert_eq!(a["value"], b["value"], "guess {guess}");
+            assert_eq!(move_values(a), move_values(b), "guess {guess}");
+            assert_eq!(
+                a["pv"].as_array().map(Vec::len).is_some(),
+                b["pv"].as_array().map(Vec::len).is_some()
+            );
+        }
+    }
+    let first_line = String::from_utf8(input.clone()).unwrap().lines().next().unwrap().to_string();
+    let nodes = |guess: &str| {
+        let (code, out, err) = run_with_input(
+            &["othello", "--analyze", "--format", "json", "--first-guess", guess],
+            first_line.as_bytes(),
+        );
+        assert_eq!(code, Some(0), "{err}");
+        let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+        assert_eq!(v["value"], 18);
+        v["stats"]["nodes"].as_u64().unwrap()
+    };
+    // The guess reaches the engine: the null-window searches, and so the work, differ.
+    assert_ne!(nodes("18"), nodes("-64"));
+    let dir = std::env::temp_dir().join(format!("games-cli-first-guess-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cp = dir.join("checkpoint");
+    let (code, out, err) = run_with_input(
+        &["othello", "--first-guess", "-10", "--checkpoint", cp.to_str().unwrap()],
+        first_line.as_bytes(),
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.trim().ends_with(" X +18"), "{out}");
+    for bad in ["65", "-65", "two", ""] {
+        let (code, _, err) = run_with_input(&["othello", "--first-guess", bad], b"");
+        assert_eq!(code, Some(2), "{bad}: {err}");
+        assert!(err.contains("--first-guess"), "{err}");
+    }
+}

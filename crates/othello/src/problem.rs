@@ -34,6 +34,20 @@ fn check_size(text: &str) -> Result<(), String> {
     parse_size(text).map(|_| ())
 }
 
+/// MTD(f)'s first guess (`--first-guess`), a score from -64 to 64.
+fn parse_first_guess(text: &str) -> Result<Value, String> {
+    let expected = || "expected a score from -64 to 64".to_string();
+    let guess: Value = text.trim().parse().map_err(|_| expected())?;
+    if guess.abs() > 64 {
+        return Err(expected());
+    }
+    Ok(guess)
+}
+
+fn check_first_guess(text: &str) -> Result<(), String> {
+    parse_first_guess(text).map(|_| ())
+}
+
 impl OthelloProblem {
     fn set_limits(&mut self, request: &Request) {
         request.start_time_limit(&mut self.engine);
@@ -100,24 +114,39 @@ given to the winner (`+4`, `0`, `-2`). Blank lines are skipped; `--empty` answer
 Example:
   $ printf -- '--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X\\n' | games-cli othello
   --XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X +18";
-    const OPTIONS: &'static [OptionSpec] = &[OptionSpec::value(
-        "size",
-        "N",
-        "Board side N (an N x N board), even, from 4 to 8.",
-        Some("8"),
-        check_size,
-    )];
+    const OPTIONS: &'static [OptionSpec] = &[
+        OptionSpec::value(
+            "size",
+            "N",
+            "Board side N (an N x N board), even, from 4 to 8.",
+            Some("8"),
+            check_size,
+        ),
+        OptionSpec::value(
+            "first-guess",
+            "SCORE",
+            "MTD(f)'s first guess at each score, for the side to move, from -64 to 64: a score near \
+             it takes fewer null-window searches (a listed score being checked, say); the scores \
+             found are the same whatever it is.",
+            Some("0"),
+            check_first_guess,
+        ),
+    ];
     const FEATURES: Features =
         Features { empty: true, table: Tables::Full, long: true, algorithm: true, book: false, unit: "line" };
 
     fn new(options: &ProblemOptions, request: &Request) -> Result<Self, String> {
         let geometry =
             parse_size(options.value("size").unwrap_or("8")).map_err(|e| format!("--size: {e}"))?;
+        let guess = parse_first_guess(options.value("first-guess").unwrap_or("0"))
+            .map_err(|e| format!("--first-guess: {e}"))?;
         let tt_bits = request.tt_bits.unwrap_or(crate::DEFAULT_TT_BITS);
+        let mut search = crate::search_options(tt_bits, request.threads);
+        search.driver = search_core::Driver::Mtdf { guess };
         Ok(OthelloProblem {
             geometry,
             front: OthelloFront::with_geometry(geometry),
-            engine: crate::engine(geometry, tt_bits, request.threads),
+            engine: Engine::with_options(Othello::new(geometry), search),
             long_start: None,
         })
     }
