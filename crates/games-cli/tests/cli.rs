@@ -1068,10 +1068,6 @@ fn othello_first_guess_changes_the_work_not_the_scores() {
         for (a, b) in plain.iter().zip(&other) {
             assert_eq!(a["value"], b["value"], "guess {guess}");
             assert_eq!(move_values(a), move_values(b), "guess {guess}");
-            assert_eq!(
-                a["pv"].as_array().map(Vec::len).is_some(),
-                b["pv"].as_array().map(Vec::len).is_some()
-            );
         }
     }
     let first_line = String::from_utf8(input.clone()).unwrap().lines().next().unwrap().to_string();
