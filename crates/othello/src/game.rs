@@ -202,8 +202,13 @@ struct Child {
 }
 
 /// `moves` (squares of the side with discs `p` against `o`) as [`Child`]ren, sorted by the
-/// opponent's mobility after each (corner replies counted twice), then squares of quadrants
-/// with an odd number of empties, then corners.
+/// opponent's mobility after each (corner replies counted twice), then the mover's
+/// corner-stable discs after it (its corners and the edge squares next to them; more first),
+/// then squares of quadrants with an odd number of empties, then corners. One thread, the two
+/// builds side by side: FFO 47-52 (TT 2^24) 1,644 M nodes and 78.6 / 74.0 s against 1,684 M
+/// and 81.4 / 75.1 s without the corner-stable discs; FFO 40-46 (2^22) 553.3 M and 16.1 /
+/// 16.3 s against 561.2 M and 16.5 / 16.5 s. (In the endgame code's order the same key saves
+/// nodes too, but costs as much time as they do.)
 fn fastest_first_children(g: &Geometry, p: u64, o: u64, moves: &[Move]) -> ArrayVec<Child, 64> {
     let empty = g.board().0 & !(p | o);
     let odd = g.odd_quadrants(empty);
@@ -221,7 +226,17 @@ fn fastest_first_children(g: &Geometry, p: u64, o: u64, moves: &[Move]) -> Array
         let replies = (r.count_ones() + (r & corners).count_ones()) as i32;
         let parity = i32::from(odd & bit == 0);
         let corner = i32::from(corners & bit == 0);
-        out.push(Child { key: replies * 4 + parity * 2 + corner, mv, player: cp, opponent: co, replies });
+        // The mover's corner-stable discs after the move (its corners and the edge squares
+        // next to them): more of them first, among moves leaving as many replies.
+        let mine = co & corners;
+        let stable = if mine == 0 {
+            0
+        } else {
+            let edges = g.shift(mine, 0) | g.shift(mine, 1) | g.shift(mine, 2) | g.shift(mine, 3);
+            (mine | (co & edges)).count_ones() as i32
+        };
+        let key = (replies * 32 + 31 - stable.min(31)) * 4 + parity * 2 + corner;
+        out.push(Child { key, mv, player: cp, opponent: co, replies });
     }
     out.sort_by_key(|c| c.key);
     out
@@ -353,7 +368,8 @@ impl Game for Othello {
     }
 
     /// Fewest replies first (the opponent's mobility after the move, corners counted twice),
-    /// then squares of quadrants with an odd number of empties, then corners; from
+    /// then the most corner-stable discs of the mover, then squares of quadrants with an odd
+    /// number of empties, then corners; from
     /// [`SHALLOW_EMPTIES`] empties on, by a shallow search of each move less
     /// [`REPLY_WEIGHT`] ([`REPLY_WEIGHT_8X8`] on 8x8) per reply.
     fn order_moves(&self, pos: &Position, moves: &mut [Move]) {
