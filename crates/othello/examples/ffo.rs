@@ -77,12 +77,12 @@ fn main() {
             continue;
         }
         let listed = parse_move_scores(g, line).ok().and_then(|s| s.first().map(|&(_, v)| v));
-        let before = solver.stats().nodes + solver.game().endgame_nodes();
+        let before = solver.stats().nodes;
         let before_endgame = solver.game().endgame_nodes();
         let start = Instant::now();
         let value = solver.solve(&pos);
         let seconds = start.elapsed().as_secs_f64();
-        let nodes = solver.stats().nodes + solver.game().endgame_nodes() - before;
+        let nodes = solver.stats().nodes - before;
         let endgame_nodes = solver.game().endgame_nodes() - before_endgame;
         solved += 1;
         agree += usize::from(listed == Some(value));
@@ -92,10 +92,10 @@ fn main() {
                     println!("line {}: listed move {mv} is not legal", i + 1);
                     continue;
                 };
-                let before = solver.stats().nodes + solver.game().endgame_nodes();
+                let before = solver.stats().nodes;
                 let start = Instant::now();
                 let ours = -solver.solve_mtdf(&child, -score);
-                let nodes = solver.stats().nodes + solver.game().endgame_nodes() - before;
+                let nodes = solver.stats().nodes - before;
                 listed_moves.0 += 1;
                 listed_moves.1 += usize::from(ours == score);
                 println!(

@@ -94,8 +94,8 @@ const ORDER_MARGIN: i32 = 128;
 pub const DEFAULT_TT_BITS: u32 = 22;
 
 /// Othello on one board, as the engine sees it. Holds the counter of the positions
-/// [`crate::solve_endgame`] visits for it ([`Othello::endgame_nodes`]), which the engine's
-/// [`search_core::Stats::nodes`] does not count.
+/// [`crate::solve_endgame`] visits for it ([`Othello::endgame_nodes`]), the game's own nodes
+/// that the engine's [`search_core::Stats::nodes`] counts with its own.
 #[derive(Debug)]
 pub struct Othello {
     geometry: &'static Geometry,
@@ -147,11 +147,6 @@ impl Othello {
     #[must_use]
     pub fn endgame_nodes(&self) -> u64 {
         self.endgame_nodes.load(Ordering::Relaxed)
-    }
-
-    /// Sets the counter of [`Othello::endgame_nodes`] back to 0.
-    pub fn reset_endgame_nodes(&self) {
-        self.endgame_nodes.store(0, Ordering::Relaxed);
     }
 }
 
@@ -320,6 +315,10 @@ impl Game for Othello {
 
     fn key_scheme(&self) -> String {
         "othello player<<64|opponent, least of the 8 symmetries from half the board empty".to_string()
+    }
+
+    fn own_nodes(&self) -> u64 {
+        self.endgame_nodes()
     }
 
     fn value_bounds(&self, pos: &Position) -> (Value, Value) {

@@ -86,3 +86,36 @@ fn ffo_31_g1_is_worth_minus_32_not_the_listed_minus_30() {
     let mut solver = engine(g, 20, 1);
     assert_eq!(-solver.solve(&child), -32);
 }
+
+/// A node is a position visited, whichever code visits it: the engine's statistics count the
+/// positions of the dedicated endgame code as well (most of the positions of an FFO solve),
+/// and a node limit stops a search by that count.
+#[test]
+fn the_nodes_counted_include_the_endgame_code_and_a_node_limit_obeys_them() {
+    let g = Geometry::standard();
+    // FFO 40, 20 empties: the engine checks its limits every 4,096 of its own nodes, which
+    // a smaller position may not reach.
+    let text = ffo_file("fforum-40-59.obf");
+    let line = text.lines().next().unwrap();
+    let pos = parse_obf_line(g, line).unwrap();
+    let mut solver = engine(g, 20, 1);
+    assert_eq!(solver.stats().nodes, 0);
+    let endgame0 = solver.game().endgame_nodes();
+    assert_eq!(solver.solve(&pos), parse_move_scores(g, line).unwrap()[0].1);
+    let nodes = solver.stats().nodes;
+    let endgame = solver.game().endgame_nodes() - endgame0;
+    assert!(endgame > 0 && nodes > endgame, "{nodes} nodes, {endgame} of the endgame code");
+    // The engine's own nodes are a small part: without the endgame code's the count would be
+    // far below a quarter of the total.
+    assert!(nodes - endgame < nodes / 4, "{nodes} nodes, {endgame} of the endgame code");
+    solver.reset_stats();
+    assert_eq!(solver.stats().nodes, 0);
+
+    // The same solve under a budget of a quarter of its nodes stops, with its bounds.
+    let mut limited = engine(g, 20, 1);
+    limited.set_limits(search_core::Limits { max_nodes: Some(nodes / 4), ..Default::default() });
+    let stopped = limited.try_solve(&pos);
+    assert!(stopped.is_err(), "finished within a quarter of its nodes: {stopped:?}");
+    let spent = limited.stats().nodes;
+    assert!(spent >= nodes / 4 && spent < nodes, "{spent} nodes spent of a budget of {}", nodes / 4);
+}

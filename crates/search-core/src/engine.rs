@@ -49,6 +49,8 @@ pub struct Engine<G: Game> {
     book: Option<Arc<Book>>,
     /// Where proven entries of large subtrees go out and others' come in.
     exchange: Option<Arc<Exchange<G::Key, G::Move>>>,
+    /// [`Game::own_nodes`] when the statistics were last zeroed.
+    own_nodes_base: u64,
 }
 
 impl<G: Game> Engine<G> {
@@ -67,6 +69,7 @@ impl<G: Game> Engine<G> {
         let workers = (0..threads as u64).map(Worker::new).collect();
         let tt = Some(Tables::new(&options, game.narrow_key_bits()));
         let busy = (threads > 1).then(|| BusyTable::new(BUSY_BITS));
+        let own_nodes_base = game.own_nodes();
         Engine {
             game,
             tt,
@@ -81,6 +84,7 @@ impl<G: Game> Engine<G> {
             started: None,
             book: None,
             exchange: None,
+            own_nodes_base,
         }
     }
 
@@ -304,9 +308,11 @@ impl<G: Game> Engine<G> {
     }
 
     /// Statistics of all threads together since construction or the last
-    /// [`Engine::reset_stats`]; `elapsed` is wall-clock time.
+    /// [`Engine::reset_stats`]; `elapsed` is wall-clock time. The nodes include the game's
+    /// own ([`Game::own_nodes`]).
     pub fn stats(&self) -> Stats {
-        let mut s = Stats { elapsed: self.elapsed, ..Stats::default() };
+        let own = self.game.own_nodes().saturating_sub(self.own_nodes_base);
+        let mut s = Stats { nodes: own, elapsed: self.elapsed, ..Stats::default() };
         for w in &self.workers {
             s.nodes += w.stats.nodes;
             s.tt_probes += w.stats.tt_probes;
@@ -322,6 +328,7 @@ impl<G: Game> Engine<G> {
         for w in &mut self.workers {
             w.stats = Stats::default();
         }
+        self.own_nodes_base = self.game.own_nodes();
         self.elapsed = Duration::ZERO;
     }
 
@@ -426,6 +433,7 @@ impl<G: Game> Engine<G> {
             limits: &self.limits,
             limited,
             started: self.started,
+            own_nodes_base: self.own_nodes_base,
             book: self.book.as_deref(),
             exchange: self.exchange.as_deref(),
             pos,

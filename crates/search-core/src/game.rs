@@ -182,6 +182,18 @@ pub trait Game: Sync {
         (-INFINITY, INFINITY)
     }
 
+    /// The positions the game's own code has visited so far, on every thread, outside the
+    /// engine's negamax: a dedicated solver of the last plies that [`Game::value_bounds`]
+    /// calls, say. A counter that only grows; [`crate::Engine::stats`] adds what it grew by
+    /// since the engine was built (or its statistics reset) to [`crate::Stats::nodes`], and
+    /// [`crate::Limits::max_nodes`] counts it, so that a node means a position visited
+    /// whichever code visited it. The work of a TT entry (its subtree's size, which decides
+    /// what a full table and a snapshot keep) counts the negamax's nodes alone: Othello's FFO
+    /// 40-52 take the same nodes either way. Default: 0 (the negamax visits every position).
+    fn own_nodes(&self) -> u64 {
+        0
+    }
+
     /// Whether the children of `pos` can have TT entries: `false` where [`Game::value_bounds`]
     /// values every child outright (bounds that meet, or that the window cannot fall between),
     /// so that the search never stores them. Enhanced transposition cutoff then skips the

@@ -223,17 +223,21 @@ pub(crate) struct LimitCheck<'a> {
     pub(crate) limits: &'a Limits,
     pub(crate) started: Option<Instant>,
     /// Nodes of all threads together, approximately: the total at the start of the search plus
-    /// `LIMIT_CHECK_MASK + 1` for every block of that many nodes a thread has counted.
+    /// `LIMIT_CHECK_MASK + 1` for every block of that many nodes a thread has counted (the
+    /// game's own nodes apart).
     pub(crate) nodes: AtomicU64,
+    /// [`Game::own_nodes`] at the start of the search.
+    pub(crate) own_nodes_start: u64,
     /// Raised when a limit stopped the search (as opposed to a thread finishing first).
     pub(crate) interrupted: AtomicBool,
 }
 
 impl LimitCheck<'_> {
-    /// Counts one more block of nodes of one thread; whether a limit is reached.
-    pub(crate) fn block_reached(&self) -> bool {
+    /// Counts one more block of nodes of one thread, the game's own nodes being `own_nodes`
+    /// ([`Game::own_nodes`]) now; whether a limit is reached.
+    pub(crate) fn block_reached(&self, own_nodes: u64) -> bool {
         let nodes = self.nodes.fetch_add(LIMIT_CHECK_MASK + 1, Ordering::Relaxed) + LIMIT_CHECK_MASK + 1;
-        self.limits.reached(self.started, nodes)
+        self.limits.reached(self.started, nodes + own_nodes.saturating_sub(self.own_nodes_start))
     }
 }
 
@@ -300,7 +304,7 @@ impl<M: PackedMove + Eq, P: Copy + std::fmt::Debug, K: TtKey> Worker<M, P, K> {
     #[cold]
     fn block_check<G: Game<Move = M, Position = P, Key = K>, H>(&mut self, ctx: &Ctx<'_, G, H>) -> bool {
         if let Some(check) = &ctx.check {
-            if check.block_reached() {
+            if check.block_reached(ctx.game.own_nodes()) {
                 check.interrupted.store(true, Ordering::Relaxed);
                 ctx.stop.store(true, Ordering::Relaxed);
             }

@@ -14,7 +14,8 @@ use crate::Value;
 /// until [`crate::Engine::reset_stats`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
-    /// Positions visited (every call of the negamax routine, terminal ones included).
+    /// Positions visited: every call of the negamax routine, terminal ones included, and the
+    /// positions the game's own code visited ([`crate::Game::own_nodes`]).
     pub nodes: u64,
     /// TT look-ups.
     pub tt_probes: u64,

@@ -67,6 +67,8 @@ pub(crate) struct Search<'a, G: Game> {
     pub(crate) limited: bool,
     /// When the current run of limited searches started (for [`Limits::time`]).
     pub(crate) started: Option<Instant>,
+    /// [`Game::own_nodes`] when the engine's statistics were last zeroed.
+    pub(crate) own_nodes_base: u64,
     /// [`crate::Engine::set_book`].
     pub(crate) book: Option<&'a crate::Book>,
     /// [`crate::Engine::set_exchange`].
@@ -106,7 +108,11 @@ impl<G: Game> Search<'_, G> {
         let check = (self.limited && self.limits.is_set()).then(|| LimitCheck {
             limits: self.limits,
             started: self.started,
-            nodes: AtomicU64::new(workers.iter().map(|w| w.stats.nodes).sum()),
+            nodes: AtomicU64::new(
+                workers.iter().map(|w| w.stats.nodes).sum::<u64>()
+                    + game.own_nodes().saturating_sub(self.own_nodes_base),
+            ),
+            own_nodes_start: game.own_nodes(),
             interrupted: AtomicBool::new(false),
         });
         let mut ctx: Ctx<'_, G, H> = Ctx {
