@@ -29,89 +29,6 @@ pub fn solve_endgame(pos: &Position, alpha: Value, beta: Value, nodes: &mut u64)
     search(g, p, o, odd, alpha, beta, false, nodes)
 }
 
-/// Per square `i` of a line of eight (0 to 7) and the mover's discs `m` on it (bit `j` for
-/// square `j`; square `i` empty, every other square the opponent's or off the line), how
-/// many of the opponent's discs a move on `i` turns over: in each direction, the run of the
-/// opponent's squares next to `i` if one of the mover's ends it.
-static LINE_FLIPS: [[u8; 256]; 8] = line_flips();
-
-const fn line_flips() -> [[u8; 256]; 8] {
-    let mut table = [[0u8; 256]; 8];
-    let mut i = 0;
-    while i < 8 {
-        let mut m = 0;
-        while m < 256 {
-            let mut n = 0;
-            // Up the line, then down.
-            let mut j = i + 1;
-            while j < 8 && (m >> j) & 1 == 0 {
-                j += 1;
-            }
-            if j < 8 {
-                n += j - i - 1;
-            }
-            let mut j = i;
-            while j > 0 && (m >> (j - 1)) & 1 == 0 {
-                j -= 1;
-            }
-            if j > 0 {
-                n += i - j;
-            }
-            table[i][m] = n as u8;
-            m += 1;
-        }
-        i += 1;
-    }
-    table
-}
-
-/// On the full 8x8 board but the square `sq`, how many discs a move of the side with discs
-/// `m` on `sq` turns over (0: not legal). Each of the four lines through `sq` is gathered
-/// into a byte of eight squares (a row by a shift, a column and the two diagonals by a
-/// multiplication that moves each of their squares to a bit of its own) and looked up in
-/// [`LINE_FLIPS`]; the squares of a byte off the diagonal count as the opponent's, which
-/// no run that the mover ends can reach.
-#[inline]
-fn last_flip_count(m: u64, sq: u8) -> u32 {
-    let (r, c) = (u32::from(sq / 8), u32::from(sq % 8));
-    let row = (m >> (8 * r)) as u8;
-    // The column: row k to bit 7 - k.
-    let col = (((m >> c) & 0x0101_0101_0101_0101).wrapping_mul(0x8040_2010_0804_0201) >> 56) as u8;
-    // The diagonals: each square to the bit of its column.
-    let diag = ((m & DIAGONALS[usize::from(sq)]).wrapping_mul(0x0101_0101_0101_0101) >> 56) as u8;
-    let anti = ((m & ANTI_DIAGONALS[usize::from(sq)]).wrapping_mul(0x0101_0101_0101_0101) >> 56) as u8;
-    let (r, c) = (r as usize, c as usize);
-    u32::from(LINE_FLIPS[c][usize::from(row)])
-        + u32::from(LINE_FLIPS[7 - r][usize::from(col)])
-        + u32::from(LINE_FLIPS[c][usize::from(diag)])
-        + u32::from(LINE_FLIPS[c][usize::from(anti)])
-}
-
-/// Per square of the 8x8 layout, the squares of its diagonal (column - row constant).
-static DIAGONALS: [u64; 64] = diagonals(false);
-/// Per square of the 8x8 layout, the squares of its anti-diagonal (column + row constant).
-static ANTI_DIAGONALS: [u64; 64] = diagonals(true);
-
-const fn diagonals(anti: bool) -> [u64; 64] {
-    let mut out = [0u64; 64];
-    let mut sq = 0;
-    while sq < 64 {
-        let (r, c) = ((sq / 8) as i32, (sq % 8) as i32);
-        let mut mask = 0u64;
-        let mut t = 0usize;
-        while t < 64 {
-            let (tr, tc) = ((t / 8) as i32, (t % 8) as i32);
-            if (anti && tr + tc == r + c) || (!anti && tc - tr == c - r) {
-                mask |= 1 << t;
-            }
-            t += 1;
-        }
-        out[sq] = mask;
-        sq += 1;
-    }
-    out
-}
-
 /// The one-empty case: the square `sq` played by whoever can, or the board as it stands.
 #[inline]
 fn last_square(g: &Geometry, p: u64, o: u64, sq: u8, nodes: &mut u64) -> Value {
@@ -119,12 +36,12 @@ fn last_square(g: &Geometry, p: u64, o: u64, sq: u8, nodes: &mut u64) -> Value {
     if squares == 64 {
         // Every other square is the mover's or the opponent's: the counts alone decide.
         let bit = 1u64 << sq;
-        let n = last_flip_count(p & !bit, sq);
+        let n = crate::lines::last_flip_count(p & !bit, sq);
         if n != 0 {
             *nodes += 1;
             return 2 * Value::from(p.count_ones() + n + 1) - 64;
         }
-        let n = last_flip_count(o & !bit, sq);
+        let n = crate::lines::last_flip_count(o & !bit, sq);
         if n != 0 {
             *nodes += 1;
             return 64 - 2 * Value::from(o.count_ones() + n + 1);
@@ -399,41 +316,5 @@ fn search(
         final_score(p, o, g.squares())
     } else {
         -search(g, o, p, odd, -beta, -alpha, true, nodes)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use rand::rngs::SmallRng;
-    use rand::{Rng, SeedableRng};
-
-    /// On full 8x8 boards but one square, the counts looked up line by line are those of the
-    /// discs that the ray-by-ray `Geometry::flips` turns over, for either side, on every
-    /// square and on boards of every density of the mover's discs.
-    #[test]
-    fn the_last_flip_count_is_the_number_of_discs_turned() {
-        let g = Geometry::standard();
-        let mut rng = SmallRng::seed_from_u64(7);
-        let mut legal = 0;
-        for round in 0..20_000 {
-            let sq = rng.gen_range(0..64u8);
-            let bit = 1u64 << sq;
-            let density = f64::from(round % 9 + 1) / 10.0;
-            let mut p = 0u64;
-            for t in 0..64 {
-                if rng.gen_bool(density) {
-                    p |= 1 << t;
-                }
-            }
-            let p = p & !bit;
-            let o = !p & !bit;
-            for (m, n) in [(p, o), (o, p)] {
-                let f = g.flips(m, n, sq);
-                assert_eq!(last_flip_count(m, sq), f.count_ones(), "square {sq}, mover {m:#x}");
-                legal += usize::from(f != 0);
-            }
-        }
-        assert!(legal > 10_000, "{legal} legal moves");
     }
 }

@@ -43,9 +43,6 @@ pub struct Geometry {
     /// a move there changes the parity of that quadrant's empties.
     quadrant_of: [u64; 64],
     corners: u64,
-    /// Per square of the 8x8 layout and direction, the squares of the board beyond it in
-    /// that direction (empty for squares off the board): what [`Geometry::flips`] scans.
-    rays: [[u64; 8]; 64],
     /// Per square, its neighbours on the board: a move there turns something over only if
     /// one of them is the opponent's.
     adjacent: [u64; 64],
@@ -123,7 +120,6 @@ impl Geometry {
             }
             q += 1;
         }
-        let mut rays = [[0u64; 8]; 64];
         let mut adjacent = [0u64; 64];
         let mut r = 0;
         while r < n {
@@ -135,19 +131,13 @@ impl Geometry {
                     if on(n, c + dc, r + dr) {
                         adjacent[(r * 8 + c) as usize] |= bit(c + dc, r + dr);
                     }
-                    let (mut x, mut y) = (c + dc, r + dr);
-                    while on(n, x, y) {
-                        rays[(r * 8 + c) as usize][d] |= bit(x, y);
-                        x += dc;
-                        y += dr;
-                    }
                     d += 1;
                 }
                 c += 1;
             }
             r += 1;
         }
-        Geometry { size, board, dest, dest2, dest4, edge, quadrants, quadrant_of, corners, rays, adjacent }
+        Geometry { size, board, dest, dest2, dest4, edge, quadrants, quadrant_of, corners, adjacent }
     }
 
     /// The board of side `size`.
@@ -275,29 +265,14 @@ impl Geometry {
     }
 
     /// The discs of `o` that a disc of `p` played on the empty square `sq` turns over (empty
-    /// if the move is not legal).
+    /// if the move is not legal): nothing if no neighbour of `sq` is the opponent's, else the
+    /// four lines through `sq` looked up in tables ([`crate::lines`]).
     #[inline(always)]
     pub(crate) fn flips(&self, p: u64, o: u64, sq: u8) -> u64 {
-        let rays = &self.rays[usize::from(sq & 63)];
         if self.adjacent[usize::from(sq & 63)] & o == 0 {
             return 0;
         }
-        let mut flipped = 0;
-        for (d, &ray) in rays.iter().enumerate() {
-            // The first square along the ray that is not the opponent's: the line of the
-            // opponent's discs before it turns over if that square is the mover's.
-            let stop = ray & !o;
-            if SHIFTS[d] > 0 {
-                // Along the ray the bit numbers rise: the lowest bit comes first.
-                let first = stop & stop.wrapping_neg();
-                flipped |= ray & first.wrapping_sub(1) & 0u64.wrapping_sub(u64::from(first & p != 0));
-            } else if stop != 0 {
-                // They fall: the highest bit comes first.
-                let first = 1u64 << (63 - stop.leading_zeros());
-                flipped |= ray & !(first | (first - 1)) & 0u64.wrapping_sub(u64::from(first & p != 0));
-            }
-        }
-        flipped
+        crate::lines::line_flips(p, o, sq)
     }
 
     /// `b` (squares of the board) under the board symmetry `s` (0 to 7, 0 the identity):

@@ -1,7 +1,8 @@
 #![doc = include_str!("../README.md")]
 //!
-//! The crate root: the modules (bitboards, board geometry, positions and rules, OBF lines,
-//! the endgame code, the evaluation and its patterns, the game, the front) and what they export.
+//! The crate root: the modules (bitboards, board geometry, the lines through a square,
+//! positions and rules, OBF lines, the endgame code, the evaluation and its patterns, the
+//! game, the front) and what they export.
 
 mod bitboard;
 mod endgame;
@@ -9,6 +10,7 @@ mod eval;
 mod front;
 mod game;
 mod geometry;
+mod lines;
 mod obf;
 mod patterns;
 mod position;
