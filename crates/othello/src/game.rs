@@ -105,7 +105,7 @@ pub struct Othello {
 }
 
 /// A copy of the game with its own endgame counter, starting from this one's count (the
-/// engine's threads and the long-solve driver clone the game).
+/// split of a long solve clones the game; the engine's threads share one).
 impl Clone for Othello {
     fn clone(&self) -> Self {
         Othello {
