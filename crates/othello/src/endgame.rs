@@ -130,6 +130,7 @@ fn search_sorted(
     mut alpha: Value,
     beta: Value,
     passed: bool,
+    moves: Option<u64>,
     nodes: &mut u64,
 ) -> Value {
     // The stability cut-off from a quarter of the board.
@@ -154,8 +155,8 @@ fn search_sorted(
     }
     let alpha0 = alpha;
     // (key, child's player, child's opponent, child's odd quadrants), one per legal square.
-    let mut children = ArrayVec::<(u32, u64, u64, u64), 64>::new();
-    let mut rest = g.moves(p, o);
+    let mut children = ArrayVec::<(u32, u64, u64, u64, u64), 64>::new();
+    let mut rest = moves.unwrap_or_else(|| g.moves(p, o));
     while rest != 0 {
         let sq = rest.trailing_zeros() as u8;
         rest &= rest - 1;
@@ -167,7 +168,7 @@ fn search_sorted(
             (replies.count_ones() + (replies & g.corners().0).count_ones()) * 2 + u32::from(odd & bit == 0);
         // The memo's move first; the square in the key's low bits, to know which was best.
         let key = if hint == Some(sq) { 0 } else { (key + 1) << 6 | u32::from(sq) };
-        children.push((key, cp, co, odd ^ g.quadrant_of(sq)));
+        children.push((key, cp, co, odd ^ g.quadrant_of(sq), replies));
     }
     if children.is_empty() {
         return if passed {
@@ -179,8 +180,14 @@ fn search_sorted(
     children.sort_unstable_by_key(|c| c.0);
     let mut best = -search_core::INFINITY;
     let mut best_key = 0u32;
-    for &(k, cp, co, codd) in children.iter() {
-        let v = -search(g, cp, co, codd, -beta, -alpha, false, nodes);
+    for &(k, cp, co, codd, replies) in children.iter() {
+        let v = if empties > SORT_EMPTIES {
+            // The child's moves are known: `search`'s node, then its sorted search.
+            *nodes += 1;
+            -search_sorted(g, cp, co, codd, empties - 1, -beta, -alpha, false, Some(replies), nodes)
+        } else {
+            -search(g, cp, co, codd, -beta, -alpha, false, nodes)
+        };
         if v > best {
             best = v;
             best_key = k;
@@ -269,7 +276,7 @@ fn search(
     }
     let count = empty.count_ones();
     if count >= SORT_EMPTIES {
-        return search_sorted(g, p, o, odd, count, alpha, beta, passed, nodes);
+        return search_sorted(g, p, o, odd, count, alpha, beta, passed, None, nodes);
     }
     if count == 2 && !passed {
         if let Some(v) = two_squares(g, p, o, empty, beta, nodes) {
