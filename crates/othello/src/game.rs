@@ -427,10 +427,13 @@ impl Game for Othello {
         let empty = g.board().0 & !(p | o);
         let empties = empty.count_ones();
         // From SHALLOW_EMPTIES empties on, an order found before is taken as it is.
-        let cached = empties >= SHALLOW_EMPTIES && moves.len() <= ORDER_CAPACITY;
-        let squares = moves.iter().fold(0u64, |s, m| if let Move::Play(sq) = m { s | 1 << sq.0 } else { s });
-        let (slot, size) = (order_slot(p, o, squares), g.size() as u8);
-        if cached {
+        let size = g.size() as u8;
+        let cached = (empties >= SHALLOW_EMPTIES && moves.len() <= ORDER_CAPACITY).then(|| {
+            let squares =
+                moves.iter().fold(0, |s, m| if let Move::Play(sq) = m { s | 1u64 << sq.0 } else { s });
+            (order_slot(p, o, squares), squares)
+        });
+        if let Some((slot, squares)) = cached {
             let e = ORDERS.with(|c| c[slot].get());
             if e.player == p && e.opponent == o && e.squares == squares && e.size == size {
                 for (m, &sq) in moves.iter_mut().zip(&e.order) {
@@ -459,14 +462,14 @@ impl Game for Othello {
             }
             children.sort_by_key(|c| c.key);
         }
-        for (slot, c) in moves.iter_mut().zip(children.iter()) {
-            *slot = c.mv;
+        for (m, c) in moves.iter_mut().zip(children.iter()) {
+            *m = c.mv;
         }
-        if cached {
+        if let Some((slot, squares)) = cached {
             let mut e = OrderEntry { player: p, opponent: o, squares, size, order: [0; ORDER_CAPACITY] };
-            for (slot, m) in e.order.iter_mut().zip(moves.iter()) {
+            for (square, m) in e.order.iter_mut().zip(moves.iter()) {
                 if let Move::Play(sq) = m {
-                    *slot = sq.0;
+                    *square = sq.0;
                 }
             }
             ORDERS.with(|c| c[slot].set(e));
