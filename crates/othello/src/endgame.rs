@@ -138,7 +138,7 @@ fn search_sorted(
         return hi;
     }
     // The memo: a bound that settles the node, or the best move of an earlier search first.
-    let slot = (empties >= MEMO_EMPTIES).then(|| memo_slot(p, o));
+    let slot = (empties >= MEMO_EMPTIES).then(|| position_slot(p, o, 0, MEMO_BITS));
     let mut hint = None;
     if let Some(slot) = slot {
         let e = MEMO.with(|m| m[slot].get());
@@ -247,11 +247,16 @@ thread_local! {
     static MEMO: Box<[Cell<MemoEntry>]> = vec![Cell::new(MemoEntry::default()); 1 << MEMO_BITS].into_boxed_slice();
 }
 
-/// The memo slot of the position with discs `p` to move against `o`: a multiplicative hash.
+/// A slot among `2^bits` for the position with discs `p` to move against `o` and `salt`
+/// (0, or what else the entry is keyed on): a multiplicative hash. The memo's slots
+/// ([`MEMO`]) and the move orders' ([`crate::game`]'s table).
 #[inline]
-fn memo_slot(p: u64, o: u64) -> usize {
-    let h = (p.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ o.wrapping_mul(0xC2B2_AE3D_27D4_EB4F)).rotate_left(29);
-    (h.wrapping_mul(0x1656_67B1_9E37_79F9) >> (64 - MEMO_BITS)) as usize
+pub(crate) fn position_slot(p: u64, o: u64, salt: u64, bits: u32) -> usize {
+    let h = (p.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ o.wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+        ^ salt.wrapping_mul(0xD6E8_FEB8_6659_FD93))
+    .rotate_left(29);
+    (h.wrapping_mul(0x1656_67B1_9E37_79F9) >> (64 - bits)) as usize
 }
 
 /// Negamax with alpha-beta over the side to move's discs `p` and the opponent's `o`; `odd`:

@@ -124,17 +124,6 @@ thread_local! {
     .into_boxed_slice();
 }
 
-/// The [`ORDERS`] slot of the moves `squares` of the position with `p` to move against `o`:
-/// a multiplicative hash.
-#[inline]
-fn order_slot(p: u64, o: u64, squares: u64) -> usize {
-    let h = (p.wrapping_mul(0x9E37_79B9_7F4A_7C15)
-        ^ o.wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
-        ^ squares.wrapping_mul(0xD6E8_FEB8_6659_FD93))
-    .rotate_left(29);
-    (h.wrapping_mul(0x1656_67B1_9E37_79F9) >> (64 - ORDER_BITS)) as usize
-}
-
 /// The default TT size of [`engine`]: 2^22 entries.
 pub const DEFAULT_TT_BITS: u32 = 22;
 
@@ -431,7 +420,7 @@ impl Game for Othello {
         let cached = (empties >= SHALLOW_EMPTIES && moves.len() <= ORDER_CAPACITY).then(|| {
             let squares =
                 moves.iter().fold(0, |s, m| if let Move::Play(sq) = m { s | 1u64 << sq.0 } else { s });
-            (order_slot(p, o, squares), squares)
+            (crate::endgame::position_slot(p, o, squares, ORDER_BITS), squares)
         });
         if let Some((slot, squares)) = cached {
             let e = ORDERS.with(|c| c[slot].get());
