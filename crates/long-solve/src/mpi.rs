@@ -51,8 +51,9 @@
 //! most of their deep subtrees, which one process's table answers from one job to the next:
 //! without sharing, each worker searches them again. The sends run on a thread of their own
 //! (MPI with `MPI_THREAD_MULTIPLE`; a library without it gets no sharing, said on stderr), so
-//! that a worker that receives nothing (hung) holds up only its sender thread: a full queue
-//! drops batches. Entries come only from ranks that proved that they solve the same split, in the
+//! that a worker that receives nothing (hung) holds up only its sender thread: while the
+//! thread's queue is full, the entries wait in the worker's backlog, the oldest dropped past
+//! 2^22 of them. Entries come only from ranks that proved that they solve the same split, in the
 //! game's own key scheme; a message that is no list of entries is ignored, named on stderr.
 //!
 //! The workers also tell each other where their searches are (ABDADA's deferral, Weill 1996,
