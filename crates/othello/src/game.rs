@@ -65,15 +65,25 @@ fn window_of(pos: &Position, empties: u32) -> Option<(Value, Value)> {
 /// From this many empties on, [`Game::order_moves`] sorts the moves by a shallow search of
 /// each over a heuristic evaluation (mobility, corners, X-squares; patterns on 8x8), two
 /// plies deep here and one ply deeper every two empties more, at most [`MAX_SHALLOW_DEPTH`]
-/// plies, less [`REPLY_WEIGHT`] ([`REPLY_WEIGHT_8X8`]) per reply left to the opponent;
-/// below, by the opponent's mobility after the move (fastest first), then parity. One
+/// ([`MAX_SHALLOW_DEPTH_8X8`] on 8x8) plies, less [`REPLY_WEIGHT`] ([`REPLY_WEIGHT_8X8`]) per
+/// reply left to the opponent; below, by the opponent's mobility after the move (fastest first), then parity. One
 /// thread, FFO 47-52 (TT 2^24): from 14 empties 1.92 G nodes and 85.6 s, from 13 (a ply
 /// deeper at every number of empties) 1.67 G nodes and 108.4 s, from 15 and 16 2.15 G and
 /// 2.45 G nodes and 85.6 s and 84.7 s; FFO 40-46 (TT 2^22) 18.7 s from 14, 20.5 s from 15.
 pub const SHALLOW_EMPTIES: u32 = 14;
 
-/// The deepest shallow search of [`Game::order_moves`], in plies.
+/// The deepest shallow search of [`Game::order_moves`], in plies, on boards smaller than
+/// 8x8 (whose evaluation has no patterns). The 6x6 start, one thread (TT 2^24): 817.4 M nodes
+/// and 27.4 / 28.1 s, against 884.5 M and 29.1 / 30.5 s with 8 plies.
 pub const MAX_SHALLOW_DEPTH: u32 = 6;
+
+/// [`MAX_SHALLOW_DEPTH`] on 8x8, reached from 26 empties. One thread, FFO 53 (28 empties, TT
+/// 2^25), two builds side by side: 8 plies 1,454 M nodes and 60.3 / 60.4 s, against 7 plies
+/// 2,395 M and 88.0 / 88.7 s; 7 plies 88.5 / 87.3 s against 6 plies 2,608 M and 91.5 / 90.9
+/// s; 5 plies 2,974 M and 100.1 / 101.3 s against 6 plies 89.3 / 90.3 s; 9 and 10 plies
+/// 1,459 M and 59.2 / 59.4 s, 58.8 / 58.8 s. FFO 54 (28 empties): 8 plies 8,371 M nodes and
+/// 198.8 s, 10 plies 8,372 M and 197.8 s.
+pub const MAX_SHALLOW_DEPTH_8X8: u32 = 8;
 
 /// What each reply left to the opponent (a corner reply counted twice) costs a move in
 /// [`Game::order_moves`]' shallow-search order on boards smaller than 8x8, in the
@@ -436,9 +446,13 @@ impl Game for Othello {
             // A shallow search of each move over the evaluation, deeper with more empties, in
             // the fastest-first order (so that the best is usually met first and the window
             // of the later ones is narrow). Two or more moves: none is a pass.
-            let depth = ((empties - SHALLOW_EMPTIES) / 2 + 2).min(MAX_SHALLOW_DEPTH);
+            let (max_depth, reply_weight) = if g.size() == 8 {
+                (MAX_SHALLOW_DEPTH_8X8, REPLY_WEIGHT_8X8)
+            } else {
+                (MAX_SHALLOW_DEPTH, REPLY_WEIGHT)
+            };
+            let depth = ((empties - SHALLOW_EMPTIES) / 2 + 2).min(max_depth);
             let mut best = i32::MIN / 2;
-            let reply_weight = if g.size() == 8 { REPLY_WEIGHT_8X8 } else { REPLY_WEIGHT };
             for c in children.iter_mut() {
                 // Below this the move cannot come within the margin of the best: a bound is
                 // enough.

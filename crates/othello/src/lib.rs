@@ -21,8 +21,8 @@ pub use endgame::solve_endgame;
 pub use eval::{evaluation_terms, DISC, EVAL_TERMS, EVAL_WEIGHTS, PATTERN_DIVISOR};
 pub use front::{parse_size, OthelloFront};
 pub use game::{
-    engine, search_options, Othello, DEFAULT_TT_BITS, ENDGAME_EMPTIES, MAX_SHALLOW_DEPTH, REPLY_WEIGHT,
-    REPLY_WEIGHT_8X8, SHALLOW_EMPTIES, STABILITY_EMPTIES,
+    engine, search_options, Othello, DEFAULT_TT_BITS, ENDGAME_EMPTIES, MAX_SHALLOW_DEPTH,
+    MAX_SHALLOW_DEPTH_8X8, REPLY_WEIGHT, REPLY_WEIGHT_8X8, SHALLOW_EMPTIES, STABILITY_EMPTIES,
 };
 pub use geometry::{Geometry, SizeError, MAX_SIZE, MIN_SIZE};
 pub use obf::{
