@@ -2,8 +2,8 @@
 //! the one-machine answer (value and every first move's value); a run stopped mid-way by its
 //! node budget and relaunched finishes with the same answer without solving a finished job
 //! again (counted from the store's records), reading the TT snapshot the stop left, and says
-//! what stopped it; damaged records, stores
-//! of another solve and bad options are reported, never a panic.
+//! what stopped it; damaged records, stores of another solve and bad options are reported,
+//! never a panic; sampled jobs (`--sample-jobs`) answer and count their nodes.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -451,4 +451,35 @@ fn every_rules_setting_gives_the_same_value_by_one_machine_and_through_a_store()
     let o = games_cli().args(SIDE4).args(["--rules", "all,captures"]).output().unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("unknown rule \"captures\""), "{}", stderr(&o));
+}
+
+#[test]
+fn sampled_jobs_answer_and_count_their_nodes() {
+    let sample = |extra: &[&str]| {
+        let o = games_cli().args(SIDE4).args(["--sample-jobs", "5"]).args(extra).output().unwrap();
+        (o.status.code(), String::from_utf8_lossy(&o.stdout).into_owned(), stderr(&o))
+    };
+    let (code, out, err) = sample(&["--split-depth", "3", "--sample-nodes", "100000000"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.starts_with("depth 3: ") && out.contains("finished 5 of 5 within the budget"), "{out}");
+    // Every line's nodes add up to the summary's.
+    let nodes: u64 = out
+        .lines()
+        .filter(|l| l.starts_with("job "))
+        .map(|l| l.split(" in ").nth(1).unwrap().split(' ').next().unwrap().parse::<u64>().unwrap())
+        .sum();
+    let answered =
+        |l: &&str| l.contains("(frontier ") && (l.contains("): yes in ") || l.contains("): no in "));
+    assert_eq!(out.lines().filter(answered).count(), 5, "{out}");
+    assert!(out.contains(&format!("; {nodes} nodes in all")), "{out}");
+    // The same seed draws the same jobs.
+    assert_eq!(sample(&["--split-depth", "3", "--sample-nodes", "100000000"]).1, out);
+    // One ply in, none of the five finishes within 10 nodes.
+    let (code, out, _) = sample(&["--split-depth", "1", "--sample-nodes", "10"]);
+    assert_eq!(code, Some(0));
+    assert_eq!(out.matches(": not finished within ").count(), 5, "{out}");
+    assert!(out.contains("finished 0 of 5"), "{out}");
+    let o = games_cli().args(SIDE4).args(["--sample-nodes", "4"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--sample-jobs"), "{}", stderr(&o));
 }
