@@ -65,7 +65,9 @@ import re, sys
 line = next(l for l in open(sys.argv[1]) if l.startswith("split: workers "))
 sent, received = (int(x) for x in re.search(r"shared: (\d+) entries sent, (\d+) received", line).groups())
 assert sent > 0 and received > 0, line
-print(f"mpi-check: the workers shared {sent} proven entries ({received} received)")
+misses, most = (int(x) for x in re.search(r"TT misses (\d+) in all, at most (\d+) on one", line).groups())
+assert 0 < most <= misses, line
+print(f"mpi-check: the workers shared {sent} proven entries ({received} received); {misses} TT misses, at most {most} on one")
 PY
 grep -q "0 nodes in this run" "$store/again.err" || { echo "mpi-check: the relaunch searched again:" >&2; cat "$store/again.err" >&2; exit 1; }
 echo "mpi-check: the relaunch answered from the store without a job"

@@ -5,7 +5,11 @@
 //! (the most nodes one worker searched) count, not the wall time. Prints one row per run: total
 //! nodes and their ratio to the reference, the longest chain and its ratio, the entries,
 //! messages and bytes the workers sent each other, the wall time, and the efficiency
-//! (reference nodes / (workers x longest chain)). With `--mib-per-worker M` the memory grows
+//! (reference nodes / (workers x longest chain)); then the search time (the split's own
+//! clock, from its first job to the answer: the wall time less the start, whose table
+//! allocation varies from run to run) and the most TT misses of one worker (look-ups that
+//! found no entry: the positions expanded, which cost more than the nodes a table answers)
+//! with its ratio to the reference's. With `--mib-per-worker M` the memory grows
 //! with the workers instead, as on a cluster (M MiB a worker), and the reference has the
 //! largest run's total, M x the most workers. Needs Open MPI (`mpirun`) and libclang to
 //! build games-cli with the cargo feature `mpi` (`scripts/mpi-check.sh` installs them).
@@ -73,6 +77,10 @@ struct Run {
     /// Entries sent, messages, bytes (MPI runs).
     traffic: Option<(u64, u64, u64)>,
     seconds: f64,
+    /// The split's own clock at its last progress line (first job to answer).
+    search_seconds: f64,
+    /// Most TT misses of one worker (the reference: all of them).
+    misses_chain: u64,
 }
 
 /// The number before `suffix` in `line`, as in `"... 1234 nodes in this run"`.
@@ -96,24 +104,51 @@ fn run(mut cmd: Command, mpi: bool) -> Result<Run> {
     if !out.status.success() {
         bail!("{cmd:?} failed ({}):\n{err}", out.status);
     }
-    let answer = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let mut run = read_stderr(&err, mpi)?;
+    run.answer = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    run.seconds = seconds;
+    Ok(run)
+}
+
+/// What a run's standard error `err` says (the answer and the wall time left empty): the
+/// split's last progress line, and the one-process run's TT line or an MPI run's workers line.
+fn read_stderr(err: &str, mpi: bool) -> Result<Run> {
     let last_progress = err.lines().rfind(|l| l.contains(" nodes in this run"));
     let nodes = last_progress
         .and_then(|l| number_before(l, " nodes in this run"))
         .context("no progress line with the run's nodes on stderr")?;
+    let search_seconds = last_progress
+        .and_then(|l| l.rsplit("; ").next()?.strip_suffix(" s")?.parse().ok())
+        .context("no seconds at the end of the last progress line")?;
+    let mut run = Run {
+        answer: String::new(),
+        nodes,
+        chain: nodes,
+        traffic: None,
+        seconds: 0.0,
+        search_seconds,
+        misses_chain: 0,
+    };
     if !mpi {
-        return Ok(Run { answer, nodes, chain: nodes, traffic: None, seconds });
+        run.misses_chain = err
+            .lines()
+            .find_map(|l| number_before(l, " of them misses"))
+            .context("no line with the run's TT misses on stderr")?;
+        return Ok(run);
     }
     let workers =
         err.lines().find(|l| l.starts_with("split: workers ")).context("no workers line on stderr")?;
     let field =
         |prefix: &str| number_after(workers, prefix).with_context(|| format!("no {prefix:?} in {workers:?}"));
-    let chain = number_before(workers, " on one").context("no largest worker")?;
-    let total = field("nodes ")?;
+    run.chain = number_before(workers, " on one").context("no largest worker")?;
+    run.nodes = field("nodes ")?;
     let entries = field("shared: ")?;
     let messages = number_before(workers, " messages").context("no messages")?;
     let bytes = number_before(workers, " bytes").context("no bytes")?;
-    Ok(Run { answer, nodes: total, chain, traffic: Some((entries, messages, bytes)), seconds })
+    run.traffic = Some((entries, messages, bytes));
+    let misses = &workers[workers.find("TT misses ").context("no TT misses")?..];
+    run.misses_chain = number_before(misses, " on one").context("no largest worker's TT misses")?;
+    Ok(run)
 }
 
 /// A ratio with two decimals, or `-` without a reference.
@@ -149,19 +184,21 @@ pub fn run_bench(args: &Args) -> Result<()> {
         ),
     }
     println!();
-    println!("| workers | nodes | x one | longest chain | x one | efficiency | entries sent | messages | bytes | wall s |");
-    println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("| workers | nodes | x one | longest chain | x one | efficiency | entries sent | messages | bytes | wall s | search s | most TT misses | x one |");
+    println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     let mut reference = None;
+    let mut reference_misses = None;
     let mut answer = None;
     if !args.no_reference {
         let mut cmd = Command::new(&bin);
         cmd.args(base(&scratch.path().join("one"), reference_mib));
         let r = run(cmd, false)?;
         println!(
-            "| one process | {} | 1.00 | {} | 1.00 | 1.00 | - | - | - | {:.1} |",
-            r.nodes, r.chain, r.seconds
+            "| one process | {} | 1.00 | {} | 1.00 | 1.00 | - | - | - | {:.1} | {:.1} | {} | 1.00 |",
+            r.nodes, r.chain, r.seconds, r.search_seconds, r.misses_chain
         );
         reference = Some(r.nodes);
+        reference_misses = Some(r.misses_chain);
         answer = Some(r.answer);
     }
     for &w in &args.workers {
@@ -191,12 +228,15 @@ pub fn run_bench(args: &Args) -> Result<()> {
             |one| format!("{:.2}", one as f64 / (f64::from(w) * r.chain as f64)),
         );
         println!(
-            "| {w} | {} | {} | {} | {} | {efficiency} | {entries} | {messages} | {bytes} | {:.1} |",
+            "| {w} | {} | {} | {} | {} | {efficiency} | {entries} | {messages} | {bytes} | {:.1} | {:.1} | {} | {} |",
             r.nodes,
             ratio(r.nodes, reference),
             r.chain,
             ratio(r.chain, reference),
-            r.seconds
+            r.seconds,
+            r.search_seconds,
+            r.misses_chain,
+            ratio(r.misses_chain, reference_misses)
         );
     }
     println!();
@@ -212,12 +252,24 @@ mod tests {
     fn the_numbers_are_read_from_the_lines_games_cli_prints() {
         let progress = "split: jobs 131 done, 0 in flight, 0 left; 6502689 nodes in this run, 4933323 nodes/s; value in [0, 0]; 1.3 s";
         assert_eq!(number_before(progress, " nodes in this run"), Some(6_502_689));
-        let workers = "split: workers 2 (2 stopped): nodes 6502689 in all, at most 3295521 on one; shared: 5969 entries sent, 5969 received, 0 dropped, 151 messages, 193424 bytes";
+        let workers = "split: workers 2 (2 stopped): nodes 6502689 in all, at most 3295521 on one; shared: 5969 entries sent, 5969 received, 0 dropped, 151 messages, 193424 bytes; TT misses 1012345 in all, at most 523456 on one";
         assert_eq!(number_after(workers, "nodes "), Some(6_502_689));
         assert_eq!(number_before(workers, " on one"), Some(3_295_521));
         assert_eq!(number_after(workers, "shared: "), Some(5969));
         assert_eq!(number_before(workers, " messages"), Some(151));
         assert_eq!(number_before(workers, " bytes"), Some(193_424));
         assert_eq!(number_before("no number here", " bytes"), None);
+        let one = format!("{progress}\nsplit: 7000000 TT look-ups in this run, 812345 of them misses (no entry: the position expanded)\n");
+        let r = read_stderr(&one, false).unwrap();
+        assert_eq!(
+            (r.nodes, r.chain, r.misses_chain, r.search_seconds),
+            (6_502_689, 6_502_689, 812_345, 1.3)
+        );
+        let two = format!("{progress}\n{workers}\n");
+        let r = read_stderr(&two, true).unwrap();
+        assert_eq!((r.nodes, r.chain, r.misses_chain), (6_502_689, 3_295_521, 523_456));
+        assert_eq!(r.traffic, Some((5969, 151, 193_424)));
+        assert!(read_stderr(progress, false).is_err());
+        assert!(read_stderr(&format!("{progress}\n{}", workers.replace("; TT misses", ";")), true).is_err());
     }
 }

@@ -71,8 +71,10 @@
 //! 0]` or, once every worker has said it stopped, `[FINISH, 0, 0]`; worker to manager
 //! `[AGREE]`, `[REFUSE, bytes, text...]` (its own description), `[RESULT, leaf, threshold,
 //! value, nodes]`, `[DROPPED, leaf, threshold, 0, nodes]` or, after STOP, `[BYE, nodes,
-//! messages, bytes, entries sent, received, dropped]` (the manager prints their sums, and the
-//! most nodes of one worker: the longest chain of work); worker to worker `[SHARE, count,
+//! messages, bytes, entries sent, received, dropped, TT misses]` (the manager prints their
+//! sums, and the most nodes and TT misses of one worker: the longest chain of work; a miss is
+//! a TT look-up that found no entry, a position the worker expanded and searched as one
+//! process's table might have answered it); worker to worker `[SHARE, count,
 //! entries...]` ([`encode_entries`]) and `[PATH, keys...]`. A worker that said BYE receives
 //! (and drops) what the others still send it until FINISH, so that no send waits on a rank
 //! that has ended. Waiting ranks poll with short sleeps instead of blocking receives, which
@@ -653,12 +655,14 @@ mod with_mpi {
         Ok((Solved { result, stop, stats, from_checkpoint: from_store, known_pv }, hung))
     }
 
-    /// What the workers said when they stopped ([`BYE`] messages): their nodes, and what they
-    /// sent each other.
+    /// What the workers said when they stopped ([`BYE`] messages): their nodes and TT misses,
+    /// and what they sent each other.
     #[derive(Default)]
     struct Traffic {
         /// Nodes of each worker that said it stopped.
         nodes: Vec<u64>,
+        /// TT look-ups that found no entry, of each worker that said it stopped.
+        misses: Vec<u64>,
         messages: u64,
         bytes: u64,
         sent: u64,
@@ -667,10 +671,11 @@ mod with_mpi {
     }
 
     impl Traffic {
-        /// Adds a worker's `[BYE, nodes, messages, bytes, sent, received, dropped]`.
+        /// Adds a worker's `[BYE, nodes, messages, bytes, sent, received, dropped, misses]`.
         fn add(&mut self, m: &[i64]) {
             let word = |i: usize| m.get(i).and_then(|&w| u64::try_from(w).ok()).unwrap_or(0);
             self.nodes.push(word(1));
+            self.misses.push(word(7));
             self.messages += word(2);
             self.bytes += word(3);
             self.sent += word(4);
@@ -678,11 +683,12 @@ mod with_mpi {
             self.dropped += word(6);
         }
 
-        /// The line the manager prints: `workers W (S said they stopped): nodes N in all,
-        /// at most L on one; shared: E entries sent, R received, M messages, B bytes`.
+        /// The line the manager prints: `workers W (S stopped): nodes N in all, at most L on
+        /// one; shared: E entries sent, R received, D dropped, M messages, B bytes; TT misses X
+        /// in all, at most Y on one`.
         fn text(&self, workers: i32) -> String {
             format!(
-                "workers {workers} ({} stopped): nodes {} in all, at most {} on one; shared: {} entries sent, {} received, {} dropped, {} messages, {} bytes",
+                "workers {workers} ({} stopped): nodes {} in all, at most {} on one; shared: {} entries sent, {} received, {} dropped, {} messages, {} bytes; TT misses {} in all, at most {} on one",
                 self.nodes.len(),
                 self.nodes.iter().sum::<u64>(),
                 self.nodes.iter().max().copied().unwrap_or(0),
@@ -690,7 +696,9 @@ mod with_mpi {
                 self.received,
                 self.dropped,
                 self.messages,
-                self.bytes
+                self.bytes,
+                self.misses.iter().sum::<u64>(),
+                self.misses.iter().max().copied().unwrap_or(0),
             )
         }
     }
@@ -934,19 +942,21 @@ mod with_mpi {
         let stop = Arc::new(AtomicBool::new(false));
         engine.set_limits(Limits { stop: Some(stop.clone()), ..Limits::default() });
         // What this worker says when it stops: its nodes, the messages and bytes it sent the
-        // other workers, the entries it sent and received.
+        // other workers, the entries it sent and received, its TT misses.
         let bye = |engine: &Engine<G>, peers: &mut Peers<'_, G::Key, G::Move>| {
             peers.end_sharing();
             let n = |x: u64| i64::try_from(x).unwrap_or(i64::MAX);
+            let stats = engine.stats();
             [
                 BYE,
-                n(engine.stats().nodes),
+                n(stats.nodes),
                 n(peers.messages.load(Ordering::Relaxed)),
                 n(peers.bytes.load(Ordering::Relaxed)),
                 n(peers.sent),
                 n(peers.received),
                 // Dropped unsent (a full backlog) or received and dropped unstored.
                 n(peers.dropped + peers.exchange.as_ref().map_or(0, |x| x.dropped())),
+                n(stats.tt_probes - stats.tt_hits),
             ]
         };
         loop {

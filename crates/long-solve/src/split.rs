@@ -390,6 +390,12 @@ where
         }
     }
     reporter.report(|| split.progress(), run_nodes, true);
+    let stats = engine.stats().since(&stats0);
+    eprintln!(
+        "split: {} TT look-ups in this run, {} of them misses (no entry: the position expanded)",
+        stats.tt_probes,
+        stats.tt_probes - stats.tt_hits
+    );
     if let Some(message) = part_done {
         return Err(PartDone(message).into());
     }
@@ -401,5 +407,5 @@ where
         Some(stop.ok_or_else(|| crate::store::no_job_left(&split, dir))?)
     };
     let known_pv = store_pv(&split);
-    Ok(Solved { result, stop, stats: engine.stats().since(&stats0), from_checkpoint: from_store, known_pv })
+    Ok(Solved { result, stop, stats, from_checkpoint: from_store, known_pv })
 }
