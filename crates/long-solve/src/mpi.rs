@@ -415,7 +415,8 @@ mod with_mpi {
                     "split: the MPI library does not give MPI_THREAD_MULTIPLE: the workers share no entries (--share-work)"
                 );
             }
-            // The manager never searches: its engine's table is only memory.
+            // The manager never searches: its engine holds no table (allocated at a first
+            // use, never made here; freed if something used it).
             engine.release_table();
             match manage(&world, engine, pos, spec, options) {
                 Ok((solved, hung)) => {
@@ -890,6 +891,9 @@ mod with_mpi {
         G::Key: Into<u128>,
         G::Position: Send,
     {
+        // The table's allocation (seconds for gigabytes) before the worker agrees to search,
+        // so that the manager's clock starts with the workers ready.
+        engine.allocate_table();
         let split = Split::new(engine.game().clone(), pos, options);
         let ours = description(&split, identity);
         // One worker has no one to share with.

@@ -52,16 +52,16 @@ impl LongSolveArgs {
     }
 }
 
-/// `--share-work`'s default under `--mpi`: entries of subtrees of at least this many nodes go
-/// to the other workers, whatever their number. Against one process with the same total TT
-/// memory (a 2-core x86-64 VM, `cargo xtask dist-bench --share-work N`, one series per
-/// board): two workers on the empty side-5 Triangle War (4 GiB) 4+ 1.24x the nodes and 0.69x
-/// the wall time, 16+ 1.39x and 0.79x; on the empty 4x4 dots-and-boxes (1 GiB) 4+ 1.11x and
-/// 0.65x, 16+ 1.25x and 0.67x. Eight workers of 512 MiB each (4x4, against one process of
-/// 8 GiB): 4+ 1.16x the nodes, 16+ 1.51x; of 128 MiB each about as many nodes either way
-/// (782.8 M and 793.7 M). Smaller subtrees send more bytes (every entry goes to every other
-/// worker: 9.47 GB against 6.53 GB at eight of 512 MiB).
-pub const DEFAULT_SHARE_WORK: u32 = 4;
+/// `--share-work`'s default under `--mpi`: every entry a worker stores goes to the other
+/// workers, whatever their number (a TT miss of one worker is then never one of the others'
+/// too, once the entry has arrived). On a 2-core x86-64 VM (`cargo xtask dist-bench
+/// --share-work N`): two workers of 4 GiB on the empty side-5 Triangle War against one process
+/// of 8 GiB, 1+ 1.08x the nodes, 0.58x the longest worker's TT misses and 0.62x the search
+/// time, against 1.14x, 0.68x and 0.66x with 4+ (2+ 0.65x the misses); eight workers of
+/// 512 MiB on the empty 4x4 dots-and-boxes against one process of 8 GiB, 1+ 1.06x the nodes
+/// against 1.16x with 4+, sixteen 1.08x against 1.19x. Smaller subtrees send more bytes (every
+/// entry goes to every other worker: 15.7 GB against 9.47 GB at eight of 512 MiB).
+pub const DEFAULT_SHARE_WORK: u32 = 1;
 
 /// `--share-work`'s default for the runs that share entries through the store's files
 /// (`--shard`): fewer, larger subtrees, since every entry is written to a file.
@@ -106,7 +106,7 @@ pub struct SplitArgs {
     pub job_timeout: Option<Duration>,
     /// With --store: share the proven TT entries of subtrees of at least N nodes between the
     /// runs that search the store's jobs, so that a subtree one proved is not searched again by
-    /// another: under --mpi every worker sends them to the others (default 4); a --shard run
+    /// another: under --mpi every worker sends them to the others (default 1: every entry); a --shard run
     /// appends them to its file `DIR/shard-I-of-N.ent` and reads the other shards' files as it
     /// goes, and a run without --shard reads them all first (default 1024). 0: share nothing.
     #[arg(long, value_name = "N", requires = "store")]

@@ -234,6 +234,10 @@ where
         }
     }
     let from_store = split.is_finished();
+    if !from_store {
+        // The table's allocation (seconds for gigabytes) before the clock starts.
+        engine.allocate_table();
+    }
     let stats0 = engine.stats();
     let mut reporter = Reporter::new(spec.bounds_text);
     let deadline = spec.args.time_limit.map(|t| Instant::now() + t);

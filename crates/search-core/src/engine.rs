@@ -33,7 +33,8 @@ use crate::table::Tables;
 /// `Err(`[`Interrupted`]`)` when stopped, the TT keeping only results proven before the stop.
 pub struct Engine<G: Game> {
     game: G,
-    /// The TT; `None` after [`Engine::release_table`] until its next use ([`Engine::table`]).
+    /// The TT; `None` until its first use ([`Engine::table`]) and after
+    /// [`Engine::release_table`] until its next.
     tt: Option<Tables<G::Key, G::Move>>,
     options: SearchOptions,
     solo_nodes: u64,
@@ -62,12 +63,14 @@ impl<G: Game> Engine<G> {
 
     /// An engine for `game` searching as `options` say (`threads` 0 counts as 1), with the
     /// table they choose ([`SearchOptions::one_thread_table`] on one thread, the
-    /// [`crate::SharedTable`] on several).
+    /// [`crate::SharedTable`] on several), allocated at its first use
+    /// ([`Engine::allocate_table`] allocates it at once): an engine that never searches, as
+    /// the manager rank of a distributed run, never takes the table's memory.
     pub fn with_options(game: G, options: SearchOptions) -> Self {
         let threads = options.threads.max(1);
         let options = SearchOptions { threads, ..options };
         let workers = (0..threads as u64).map(Worker::new).collect();
-        let tt = Some(Tables::new(&options, game.narrow_key_bits()));
+        let tt = None;
         let busy = (threads > 1).then(|| BusyTable::new(BUSY_BITS));
         let own_nodes_base = game.own_nodes();
         Engine {
@@ -143,12 +146,17 @@ impl<G: Game> Engine<G> {
         }
     }
 
-    /// Frees the TT's memory, for an engine that will not search for a long while (the
-    /// manager rank of a distributed run holds an engine only for its game). The next use (a
-    /// search, [`Engine::seed_tt`], [`Engine::store_given`]) allocates an empty table of the
-    /// same size again; until then the TT holds nothing.
+    /// Frees the TT's memory, for an engine that will not search for a long while. The next
+    /// use (a search, [`Engine::seed_tt`], [`Engine::store_given`]) allocates an empty table
+    /// of the same size again; until then the TT holds nothing.
     pub fn release_table(&mut self) {
         self.tt = None;
+    }
+
+    /// Allocates the TT now (empty, every entry written) if it is not allocated, so that the
+    /// next search does not spend the time (a table of gigabytes takes seconds).
+    pub fn allocate_table(&mut self) {
+        self.table();
     }
 
     /// The TT, allocated again if [`Engine::release_table`] freed it.
@@ -628,13 +636,18 @@ mod tests {
         let root = (12, 0, Player::First);
         let mut engine = Engine::new(Take3, 4);
         let expected = engine.solve(&root);
-        // A packed table stays packed when rebuilt on one thread.
-        let packed = Engine::with_packed_tt(Take3, SearchOptions { tt_bits: 4, ..SearchOptions::DEFAULT });
+        // The table comes at its first use, or when asked for; a packed table stays packed
+        // when rebuilt on one thread.
+        let mut packed =
+            Engine::with_packed_tt(Take3, SearchOptions { tt_bits: 4, ..SearchOptions::DEFAULT });
+        assert!(packed.tt.is_none());
+        packed.allocate_table();
         assert!(matches!(packed.tt, Some(Tables::Packed(_))));
         let packed_options = SearchOptions { tt_bits: 6, ..packed.options() };
         let mut packed = packed.rebuilt(packed_options);
-        assert!(matches!(packed.tt, Some(Tables::Packed(_))));
+        assert!(packed.tt.is_none());
         assert_eq!(packed.solve(&root), expected);
+        assert!(matches!(packed.tt, Some(Tables::Packed(_))));
         // A released table holds nothing and comes back, empty and of the same kind, at the
         // next search.
         assert!(!packed.heavy_entries(0).is_empty());
