@@ -73,8 +73,8 @@
 //! value, nodes]`, `[DROPPED, leaf, threshold, 0, nodes]` or, after STOP, `[BYE, nodes,
 //! messages, bytes, entries sent, received, dropped, TT misses]` (the manager prints their
 //! sums, and the most nodes and TT misses of one worker: the longest chain of work; a miss is
-//! a TT look-up that found no entry, a position the worker expanded and searched as one
-//! process's table might have answered it); worker to worker `[SHARE, count,
+//! a TT look-up that found no entry, a position the worker expanded and searched itself);
+//! worker to worker `[SHARE, count,
 //! entries...]` ([`encode_entries`]) and `[PATH, keys...]`. A worker that said BYE receives
 //! (and drops) what the others still send it until FINISH, so that no send waits on a rank
 //! that has ended. Waiting ranks poll with short sleeps instead of blocking receives, which

@@ -66,10 +66,11 @@ fn window_of(pos: &Position, empties: u32) -> Option<(Value, Value)> {
 /// each over a heuristic evaluation (mobility, corners, X-squares; patterns on 8x8), two
 /// plies deep here and one ply deeper every two empties more, at most [`MAX_SHALLOW_DEPTH`]
 /// ([`MAX_SHALLOW_DEPTH_8X8`] on 8x8) plies, less [`REPLY_WEIGHT`] ([`REPLY_WEIGHT_8X8`]) per
-/// reply left to the opponent; below, by the opponent's mobility after the move (fastest first), then parity. One
-/// thread, FFO 47-52 (TT 2^24): from 14 empties 1.92 G nodes and 85.6 s, from 13 (a ply
-/// deeper at every number of empties) 1.67 G nodes and 108.4 s, from 15 and 16 2.15 G and
-/// 2.45 G nodes and 85.6 s and 84.7 s; FFO 40-46 (TT 2^22) 18.7 s from 14, 20.5 s from 15.
+/// reply left to the opponent; below, by the opponent's mobility after the move (fastest
+/// first), then parity. One thread, FFO 47-52 (TT 2^24): from 14 empties 1.92 G nodes and
+/// 85.6 s, from 13 (a ply deeper at every number of empties) 1.67 G nodes and 108.4 s, from
+/// 15 and 16 2.15 G and 2.45 G nodes and 85.6 s and 84.7 s; FFO 40-46 (TT 2^22) 18.7 s from
+/// 14, 20.5 s from 15.
 pub const SHALLOW_EMPTIES: u32 = 14;
 
 /// The deepest shallow search of [`Game::order_moves`], in plies, on boards smaller than
